@@ -1,0 +1,124 @@
+/* Result sinks: HDF5 (DESIGN.md section 5) and CSV.
+ *
+ * A sink receives a table in canonical row order, batch by batch: "point"
+ * columns (the parameters of each row) and "result" columns (float64, NaN
+ * for null).  It knows nothing of the model: it writes named columns with the
+ * units and descriptions it is given.  Files are written under a temporary
+ * name beside the destination and renamed over it only by a successful
+ * pascal_sink_finish(); pascal_sink_abort() removes the temporary file and
+ * leaves any existing destination untouched.
+ *
+ * HDF5 layout:
+ *   /                 attributes: format = "pascal-sweep", format_version,
+ *                     pascal_version, spec (full text), spec_path,
+ *                     command_line, threads, complete (0 until finish, then 1),
+ *                     points (rows), created (ISO 8601 UTC), plus any extra
+ *                     string attributes passed in pascal_sink_meta
+ *   /axes/<name>      each swept axis's values (float64 or int64; pattern
+ *                     axes as an HDF5 enum; phase lists as /axes/phases/<i>)
+ *   /points/<name>    one column per point column, one row per point
+ *   /results/<name>   one float64 column per result, attributes `units` and
+ *                     `description`
+ * Datasets are chunked (chunk_rows), extendible, optionally shuffled and
+ * deflated. */
+#ifndef PASCAL_OUTPUT_SINK_H
+#define PASCAL_OUTPUT_SINK_H
+
+#include <stdint.h>
+
+#include "common/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pascal_sink pascal_sink;
+
+typedef enum pascal_sink_format {
+    PASCAL_SINK_HDF5 = 0,
+    PASCAL_SINK_CSV = 1
+} pascal_sink_format;
+
+typedef enum pascal_coltype {
+    PASCAL_COLTYPE_F64 = 0,  /* double */
+    PASCAL_COLTYPE_I64 = 1,  /* int64_t */
+    PASCAL_COLTYPE_ENUM = 2  /* int64_t codes 0..nlabels-1; HDF5 enum, CSV label */
+} pascal_coltype;
+
+typedef struct pascal_column_desc {
+    const char *name;
+    const char *units;
+    const char *description;
+    pascal_coltype type;
+    const char *const *labels; /* ENUM: label of each code */
+    int nlabels;
+} pascal_column_desc;
+
+typedef struct pascal_attr {
+    const char *key;
+    const char *value;
+} pascal_attr;
+
+typedef struct pascal_axis_desc {
+    const char *name;
+    pascal_coltype type;
+    const char *units;
+    const char *const *labels; /* ENUM */
+    int nlabels;
+    int64_t count;
+    const double *values;      /* count values (ENUM: codes) */
+} pascal_axis_desc;
+
+typedef struct pascal_sink_meta {
+    pascal_sink_format format;
+    const char *path;          /* destination; "-" for stdout (CSV only) */
+    int compression;           /* 0: none, 1..9: deflate level (HDF5) */
+    int shuffle;               /* HDF5 byte shuffle */
+    int64_t chunk_rows;        /* HDF5 chunk length; <= 0 chooses */
+    const char *spec_text;
+    const char *spec_path;
+    const char *command_line;
+    int threads;
+    const pascal_attr *attrs;  /* extra root attributes */
+    int nattrs;
+    const pascal_axis_desc *axes;
+    int naxes;
+    /* explicit phase lists for /axes/phases (may be 0) */
+    int64_t nphase_lists;
+    const int64_t *const *phase_lists;
+    const int64_t *phase_list_lens;
+} pascal_sink_meta;
+
+/* Opens a sink; the temporary file is created now, so an unwritable
+ * destination fails here (PASCAL_EIO, err names the path and the reason)
+ * before any work is done. */
+int pascal_sink_open(const pascal_sink_meta *meta,
+                     const pascal_column_desc *point_cols, int npoint,
+                     const pascal_column_desc *result_cols, int nresult,
+                     pascal_sink **out, pascal_error *err);
+
+/* Appends nrows rows.  points[j] points to nrows values of point column j
+ * (double for F64, int64_t for I64 and ENUM); results[j] to nrows doubles. */
+int pascal_sink_append(pascal_sink *sink, int64_t nrows,
+                       const void *const *points, const double *const *results,
+                       pascal_error *err);
+
+/* Marks the file complete, closes it and renames it into place. Frees sink. */
+int pascal_sink_finish(pascal_sink *sink, pascal_error *err);
+/* Closes and removes the temporary file.  Frees sink; NULL is a no-op. */
+void pascal_sink_abort(pascal_sink *sink);
+
+/* Reading back (tests, `pascal report`): the row count and one column of a
+ * finished HDF5 file.  group is "points" or "results".  *values is malloc'd
+ * (float64; I64/ENUM columns converted); caller frees. */
+int pascal_h5_read_column(const char *path, const char *group, const char *name,
+                          double **values, int64_t *nrows, pascal_error *err);
+/* A root string attribute into buf. */
+int pascal_h5_read_attr(const char *path, const char *key, char *buf, int len,
+                        pascal_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what is missing (Debian 12, as root), then configures and builds
+# pascal into build/.  Safe to run again: installed packages are skipped and
+# the build is incremental.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(cmake make gcc g++ pkg-config libyaml-dev libhdf5-dev libgtest-dev
+          python3-h5py python3-pandas python3-numpy)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j "$jobs" >&2
