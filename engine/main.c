@@ -1,2 +1,50 @@
-/* placeholder until the CLI lands */
-int main(void) { return 0; }
+/* pascal: the command-line front end.  Dispatches to one function per
+ * subcommand (engine/cli/); all logic lives in libpascal. */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/cli/cli.h"
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *summary;
+} commands[] = {
+    {"run", cli_run, "evaluate a sweep spec into HDF5 or CSV"},
+    {"point", cli_point, "explain the static model at one configuration"},
+};
+#define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: pascal COMMAND [options]   (pascal COMMAND --help for details)\n\n"
+               "PASCAL shared-cache model for parallel scans: design-space sweeps.\n\n"
+               "commands:\n");
+    for (int i = 0; i < NCOMMANDS; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n  --version  print the version\n  --help     show this help\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("pascal %s\n", PASCAL_VERSION);
+        return CLI_OK;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].fn(argc - 2, argv + 2);
+    fprintf(stderr, "pascal: unknown command \"%s\"; commands:", argv[1]);
+    for (int i = 0; i < NCOMMANDS; i++)
+        fprintf(stderr, " %s", commands[i].name);
+    fprintf(stderr, "\n");
+    return CLI_USAGE;
+}

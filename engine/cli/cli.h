@@ -1,0 +1,35 @@
+/* The pascal command line: one file per subcommand over libpascal.  Each
+ * subcommand returns the process exit status: 0 success, 1 failure while
+ * running, 2 bad input (flag, spec, unwritable output). */
+#ifndef PASCAL_CLI_H
+#define PASCAL_CLI_H
+
+#include <stdint.h>
+
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+typedef struct cli_flag {
+    const char *name;       /* without the leading dashes */
+    const char *metavar;    /* NULL for a switch */
+    const char *help;
+    const char *value;      /* set by cli_parse */
+    int given;
+} cli_flag;
+
+/* Parses --name value, --name=value and switches; positional arguments go to
+ * pos[0..*npos-1].  Returns CLI_OK, CLI_USAGE after printing the error, or -1
+ * when --help was given (usage already printed to stdout). */
+int cli_parse(const char *cmd, const char *usage, int argc, char **argv, cli_flag *flags,
+              int nflags, char **pos, int maxpos, int *npos);
+cli_flag *cli_find(cli_flag *flags, int nflags, const char *name);
+
+/* Typed flag values: on a bad value print
+ * "pascal CMD: --NAME: expected ..., got "..."" and return CLI_USAGE. */
+int cli_int(const char *cmd, const cli_flag *f, int64_t min, int64_t *out);
+int cli_real(const char *cmd, const cli_flag *f, double min, double *out);
+int cli_size(const char *cmd, const cli_flag *f, double *out);
+
+int cli_run(int argc, char **argv);
+int cli_point(int argc, char **argv);
+
+#endif

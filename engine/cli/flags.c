@@ -1,0 +1,129 @@
+/* Flag parsing shared by the subcommands: long options only, every error
+ * names the flag, what was expected and what was found. */
+#include "engine/cli/cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweeps/params.h"
+
+static void print_usage(FILE *f, const char *usage, const cli_flag *flags, int n)
+{
+    fprintf(f, "%s\n\noptions:\n", usage);
+    for (int i = 0; i < n; i++) {
+        char left[64];
+        snprintf(left, sizeof left, "--%s%s%s", flags[i].name, flags[i].metavar ? " " : "",
+                 flags[i].metavar ? flags[i].metavar : "");
+        fprintf(f, "  %-26s %s\n", left, flags[i].help);
+    }
+    fprintf(f, "  %-26s %s\n", "--help", "show this help");
+}
+
+cli_flag *cli_find(cli_flag *flags, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(flags[i].name, name) == 0)
+            return &flags[i];
+    return NULL;
+}
+
+static void list_flags(const char *cmd, const cli_flag *flags, int n)
+{
+    fprintf(stderr, "pascal %s: valid options:", cmd);
+    for (int i = 0; i < n; i++)
+        fprintf(stderr, " --%s", flags[i].name);
+    fprintf(stderr, " --help\n");
+}
+
+int cli_parse(const char *cmd, const char *usage, int argc, char **argv, cli_flag *flags,
+              int nflags, char **pos, int maxpos, int *npos)
+{
+    *npos = 0;
+    for (int i = 0; i < argc; i++) {
+        char *a = argv[i], name[64];
+        const char *eq;
+        cli_flag *f;
+        if (strncmp(a, "--", 2) != 0 || a[2] == 0) {
+            if (*npos >= maxpos) {
+                fprintf(stderr, "pascal %s: unexpected argument \"%s\"\n", cmd, a);
+                return CLI_USAGE;
+            }
+            pos[(*npos)++] = a;
+            continue;
+        }
+        if (strcmp(a, "--help") == 0) {
+            print_usage(stdout, usage, flags, nflags);
+            return -1;
+        }
+        eq = strchr(a + 2, '=');
+        snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - a - 2) : 63, a + 2);
+        f = cli_find(flags, nflags, name);
+        if (!f) {
+            fprintf(stderr, "pascal %s: unknown option --%s\n", cmd, name);
+            list_flags(cmd, flags, nflags);
+            return CLI_USAGE;
+        }
+        if (f->given) {
+            fprintf(stderr, "pascal %s: --%s: given twice\n", cmd, name);
+            return CLI_USAGE;
+        }
+        f->given = 1;
+        if (!f->metavar) {
+            if (eq) {
+                fprintf(stderr, "pascal %s: --%s: takes no value, got \"%s\"\n", cmd, name, eq + 1);
+                return CLI_USAGE;
+            }
+            continue;
+        }
+        if (eq)
+            f->value = eq + 1;
+        else if (i + 1 < argc)
+            f->value = argv[++i];
+        else {
+            fprintf(stderr, "pascal %s: --%s: expected %s, got nothing\n", cmd, name, f->metavar);
+            return CLI_USAGE;
+        }
+    }
+    return CLI_OK;
+}
+
+int cli_int(const char *cmd, const cli_flag *f, int64_t min, int64_t *out)
+{
+    char *end;
+    long long v;
+    errno = 0;
+    v = strtoll(f->value, &end, 10);
+    if (errno || end == f->value || *end || v < min || v > (1LL << 53)) {
+        fprintf(stderr, "pascal %s: --%s: expected an integer >= %lld, got \"%s\"\n", cmd,
+                f->name, (long long)min, f->value);
+        return CLI_USAGE;
+    }
+    *out = v;
+    return CLI_OK;
+}
+
+int cli_real(const char *cmd, const cli_flag *f, double min, double *out)
+{
+    char *end;
+    double v = strtod(f->value, &end);
+    if (end == f->value || *end || !isfinite(v) || v < min) {
+        fprintf(stderr, "pascal %s: --%s: expected a number >= %g, got \"%s\"\n", cmd, f->name,
+                min, f->value);
+        return CLI_USAGE;
+    }
+    *out = v;
+    return CLI_OK;
+}
+
+int cli_size(const char *cmd, const cli_flag *f, double *out)
+{
+    if (pascal_size_parse(f->value, out) != 0) {
+        fprintf(stderr, "pascal %s: --%s: expected a size like 20MiB, got \"%s\"\n", cmd,
+                f->name, f->value);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}

@@ -1,0 +1,196 @@
+/* pascal run: evaluate a sweep spec and print a summary a person can read. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/cli/cli.h"
+#include "engine/run.h"
+#include "model/phases.h"
+
+static const char *usage_text =
+    "usage: pascal run SPEC.yaml -o OUT.h5 [options]\n\n"
+    "Evaluates every point of a sweep spec with the requested models and writes\n"
+    "one row per point (HDF5 by default).  Every point is checked before the\n"
+    "output is created; the file appears under its name only when complete.";
+
+static void format_value(int id, double v, char *buf, size_t len)
+{
+    if (isnan(v))
+        snprintf(buf, len, "unset");
+    else if (pascal_params[id].type == PASCAL_T_SIZE)
+        pascal_size_format(v, buf, (int)len);
+    else if (pascal_params[id].type == PASCAL_T_PATTERN && v >= 0 && v < PASCAL_PATTERN_COUNT)
+        snprintf(buf, len, "%s", pascal_pattern_names[(int)v]);
+    else
+        snprintf(buf, len, "%.10g", v);
+}
+
+/* "pattern=uniform, occupancy=8" over the axes, leaving out one axis. */
+static void describe_point(const pascal_spec *spec, const pascal_point *p, int skip,
+                           char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int a = 0; a < pascal_spec_naxes(spec) && used < len; a++) {
+        int id = pascal_spec_axis(spec, a)->param;
+        char v[64];
+        if (a == skip)
+            continue;
+        format_value(id, p->v[id], v, sizeof v);
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? ", " : "",
+                                 pascal_params[id].name, v);
+    }
+}
+
+static void print_summary(const pascal_spec *spec, const pascal_run_opts *o,
+                          const pascal_run_stats *st)
+{
+    char where[512], v[64];
+    const char *metric = st->metric >= 0 ? pascal_columns[st->metric].name : NULL;
+    double rate = st->total_seconds > 0 ? (double)st->rows / st->total_seconds : 0;
+    printf("pascal: %llu points of %s in %.3f s (%.3g points/s, %d threads)\n",
+           (unsigned long long)st->rows, pascal_spec_filename(spec), st->total_seconds, rate,
+           st->threads);
+    if (st->rows != st->raw_points)
+        printf("  %llu of %llu raw points dropped by `where`\n",
+               (unsigned long long)(st->raw_points - st->rows),
+               (unsigned long long)st->raw_points);
+    if (o->dry_run) {
+        printf("  dry run: every point checked, nothing written\n");
+        return;
+    }
+    printf("  wrote %s (%s, %d result columns)\n", o->out_path,
+           o->format == PASCAL_SINK_CSV ? "CSV" : "HDF5", pascal_spec_ncolumns(spec));
+    if (!metric || isnan(st->min))
+        return;
+    describe_point(spec, &st->at_min, -1, where, sizeof where);
+    printf("  headline: %s (%s) ranges from %.4g at (%s)\n", metric,
+           pascal_columns[st->metric].units, st->min, where);
+    describe_point(spec, &st->at_max, -1, where, sizeof where);
+    printf("            to %.4g at (%s)\n", st->max, where);
+    if (st->cap_axis < 0)
+        return;
+    {
+        int id = pascal_spec_axis(spec, st->cap_axis)->param;
+        const char *name = pascal_params[id].name;
+        double target = o->target;
+        if (!isnan(st->cap_value)) {
+            format_value(id, st->cap_value, v, sizeof v);
+            printf("  sizing: the smallest swept %s whose worst case over all other axes "
+                   "has %s <= %g is %s\n", name, metric, target, v);
+        } else {
+            describe_point(spec, &st->at_cap_worst, st->cap_axis, where, sizeof where);
+            format_value(id, st->at_cap_worst.v[id], v, sizeof v);
+            printf("  sizing: no swept %s keeps the worst-case %s <= %g; at the largest (%s)"
+                   " the worst is %.4g at (%s)\n", name, metric, target, v, st->cap_worst,
+                   where);
+        }
+    }
+}
+
+static char *join_args(int argc, char **argv)
+{
+    size_t len = 16;
+    char *s;
+    for (int i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 1;
+    s = malloc(len);
+    if (!s)
+        return NULL;
+    strcpy(s, "pascal run");
+    for (int i = 0; i < argc; i++)
+        strcat(strcat(s, " "), argv[i]);
+    return s;
+}
+
+static int read_options(cli_flag *f, int nf, pascal_run_opts *o)
+{
+    int64_t n;
+    double r;
+    cli_flag *x;
+    if ((x = cli_find(f, nf, "threads"))->given) {
+        if (cli_int("run", x, 1, &n) != CLI_OK)
+            return CLI_USAGE;
+        o->threads = (int)(n > 4096 ? 4096 : n);
+    }
+    if ((x = cli_find(f, nf, "compression"))->given) {
+        if (cli_int("run", x, 0, &n) != CLI_OK || n > 9) {
+            fprintf(stderr, "pascal run: --compression: expected a level 0..9, got \"%s\"\n",
+                    x->value);
+            return CLI_USAGE;
+        }
+        o->compression = (int)n;
+    }
+    if ((x = cli_find(f, nf, "target"))->given) {
+        if (cli_real("run", x, 0, &r) != CLI_OK)
+            return CLI_USAGE;
+        o->target = r;
+    }
+    if ((x = cli_find(f, nf, "format"))->given) {
+        if (strcmp(x->value, "csv") == 0)
+            o->format = PASCAL_SINK_CSV;
+        else if (strcmp(x->value, "hdf5") != 0) {
+            fprintf(stderr, "pascal run: --format: expected hdf5 or csv, got \"%s\"\n", x->value);
+            return CLI_USAGE;
+        }
+    }
+    o->dry_run = cli_find(f, nf, "dry-run")->given;
+    o->progress = !cli_find(f, nf, "quiet")->given && isatty(2);
+    o->out_path = cli_find(f, nf, "output")->value;
+    if (!o->out_path && !o->dry_run) {
+        fprintf(stderr, "pascal run: -o/--output: expected an output path, got nothing\n");
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
+int cli_run(int argc, char **argv)
+{
+    cli_flag flags[] = {
+        {"output", "PATH", "output file (alias -o); written as PATH.tmp.PID, renamed when done", 0, 0},
+        {"format", "hdf5|csv", "output format (default hdf5)", 0, 0},
+        {"threads", "N", "OpenMP threads (default: all cores)", 0, 0},
+        {"compression", "0-9", "deflate level, overriding the spec (0: none)", 0, 0},
+        {"target", "RATE", "miss-rate target for the sizing headline (default 0.05)", 0, 0},
+        {"dry-run", NULL, "check every point and count them; write nothing", 0, 0},
+        {"quiet", NULL, "no progress bar", 0, 0},
+    };
+    int nf = (int)(sizeof flags / sizeof flags[0]), npos, rc;
+    char *pos[1], *cmdline;
+    pascal_run_opts o = {0};
+    pascal_run_stats st;
+    pascal_spec *spec = NULL;
+    pascal_error err = {0};
+    for (int i = 0; i < argc; i++)
+        if (strcmp(argv[i], "-o") == 0)
+            argv[i] = "--output";
+    rc = cli_parse("run", usage_text, argc, argv, flags, nf, pos, 1, &npos);
+    if (rc != CLI_OK)
+        return rc < 0 ? CLI_OK : rc;
+    if (npos != 1) {
+        fprintf(stderr, "pascal run: expected a spec file, got nothing (see pascal run --help)\n");
+        return CLI_USAGE;
+    }
+    o.compression = -1;
+    o.target = 0.05;
+    if ((rc = read_options(flags, nf, &o)) != CLI_OK)
+        return rc;
+    if (pascal_spec_load(pos[0], &spec, &err) != 0) {
+        fprintf(stderr, "%s\n", err.msg);
+        return CLI_USAGE;
+    }
+    cmdline = join_args(argc, argv);
+    o.command_line = cmdline;
+    rc = pascal_run(spec, &o, &st, &err);
+    if (rc == 0)
+        print_summary(spec, &o, &st);
+    else
+        fprintf(stderr, "%s\n", err.msg);
+    free(cmdline);
+    pascal_spec_free(spec);
+    if (rc == 0)
+        return CLI_OK;
+    return rc == PASCAL_EINPUT ? CLI_USAGE : CLI_FAIL;
+}

@@ -1,0 +1,213 @@
+/* Point evaluation: one expanded point -> the requested result columns.
+ * See eval.h.  The phase-vector cache key is the set of parameters that
+ * decide the phases (N, M, pattern and its parameters, seed); everything else
+ * is a per-capacity query against the prepared workspace. */
+#include "engine/eval.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/progress.h"
+#include "model/static.h"
+
+static const int key_params[] = {
+    PASCAL_P_N, PASCAL_P_M, PASCAL_P_PATTERN, PASCAL_P_CLUSTERS, PASCAL_P_SPREAD,
+    PASCAL_P_SIGMA, PASCAL_P_LAG, PASCAL_P_PHASES, PASCAL_P_SEED,
+};
+#define NKEY ((int)(sizeof key_params / sizeof key_params[0]))
+
+struct pascal_eval {
+    unsigned what;          /* PASCAL_STATIC_* flags for prepare */
+    pascal_static *ws;
+    int64_t cap_M;          /* workers ws and phases can hold */
+    int64_t *phases;
+    int valid;              /* ws holds the phase vector of `key` */
+    double key[NKEY];
+    const int64_t *key_list;
+};
+
+pascal_eval *pascal_eval_create(unsigned models)
+{
+    pascal_eval *ev = calloc(1, sizeof *ev);
+    if (!ev)
+        return NULL;
+    if (models & ((1u << PASCAL_MODEL_LRU) | (1u << PASCAL_MODEL_SDCM)))
+        ev->what |= PASCAL_STATIC_RD;
+    if (models & (1u << PASCAL_MODEL_RESIDENCY))
+        ev->what |= PASCAL_STATIC_DELTA;
+    return ev;
+}
+
+void pascal_eval_free(pascal_eval *ev)
+{
+    if (!ev)
+        return;
+    pascal_static_free(ev->ws);
+    free(ev->phases);
+    free(ev);
+}
+
+const struct pascal_static *pascal_eval_workspace(const pascal_eval *ev)
+{
+    return ev->valid ? ev->ws : NULL;
+}
+
+static double or_default(double v, double dflt)
+{
+    return isnan(v) ? dflt : v;
+}
+
+static uint64_t bits_of(double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return u;
+}
+
+void pascal_eval_pattern(const pascal_point *p, pascal_pattern *pat)
+{
+    const double *v = p->v;
+    memset(pat, 0, sizeof *pat);
+    pat->kind = (pascal_pattern_kind)or_default(v[PASCAL_P_PATTERN], PASCAL_PATTERN_ALIGNED);
+    pat->clusters = (int64_t)or_default(v[PASCAL_P_CLUSTERS], 1);
+    pat->spread = (int64_t)or_default(v[PASCAL_P_SPREAD], 0);
+    pat->sigma = or_default(v[PASCAL_P_SIGMA], 0);
+    pat->lag = (int64_t)or_default(v[PASCAL_P_LAG], 1);
+    pat->seed = (uint64_t)or_default(v[PASCAL_P_SEED], 1);
+    pat->explicit_phases = p->phases;
+    /* The stream key names the phase vector, not the point: a random pattern
+     * drawn for (N, M, kind, sigma) is the same at every capacity, on every
+     * thread and in every shard. */
+    pat->key = pascal_rng_mix(pascal_rng_mix(pascal_rng_mix(0x70617363616cULL,
+                                                            (uint64_t)v[PASCAL_P_N]),
+                                             (uint64_t)v[PASCAL_P_M]),
+                              (uint64_t)pat->kind);
+    if (pat->kind == PASCAL_PATTERN_GAUSSIAN)
+        pat->key = pascal_rng_mix(pat->key, bits_of(pat->sigma));
+}
+
+static int same_key(const pascal_eval *ev, const pascal_point *p)
+{
+    if (!ev->valid || ev->key_list != p->phases)
+        return 0;
+    for (int i = 0; i < NKEY; i++)
+        if (bits_of(ev->key[i]) != bits_of(p->v[key_params[i]]))
+            return 0;
+    return 1;
+}
+
+static int grow(pascal_eval *ev, int64_t M)
+{
+    int64_t cap = ev->cap_M ? ev->cap_M : 64;
+    while (cap < M)
+        cap *= 2;
+    pascal_static_free(ev->ws);
+    free(ev->phases);
+    ev->ws = pascal_static_create(cap);
+    ev->phases = malloc((size_t)cap * sizeof *ev->phases);
+    ev->cap_M = (ev->ws && ev->phases) ? cap : 0;
+    return ev->cap_M ? 0 : -1;
+}
+
+static int prepare(pascal_eval *ev, const pascal_point *p)
+{
+    pascal_pattern pat;
+    int64_t N = (int64_t)p->v[PASCAL_P_N], M = (int64_t)p->v[PASCAL_P_M];
+    if (same_key(ev, p))
+        return 0;
+    ev->valid = 0;
+    if (M < 1 || N < 1)
+        return -1;
+    if (M > ev->cap_M && grow(ev, M) != 0)
+        return -1;
+    pascal_eval_pattern(p, &pat);
+    if (pascal_phases_generate(&pat, N, M, ev->phases) != 0 ||
+        pascal_static_prepare(ev->ws, ev->phases, M, N, ev->what) != 0)
+        return -1;
+    for (int i = 0; i < NKEY; i++)
+        ev->key[i] = p->v[key_params[i]];
+    ev->key_list = p->phases;
+    ev->valid = 1;
+    return 0;
+}
+
+/* Theorem 5 and 6 columns need no phase vector. */
+static double progress_column(int col, const double *v)
+{
+    double C = v[PASCAL_P_C], lead = v[PASCAL_P_LEAD];
+    double a = v[PASCAL_P_ALPHA], b = v[PASCAL_P_BETA];
+    int64_t d = isnan(v[PASCAL_P_DEPTH]) ? 0 : (int64_t)v[PASCAL_P_DEPTH];
+    switch (col) {
+    case PASCAL_COL_C_SHARE:
+        return isnan(lead) ? NAN : (double)pascal_thm5_capacity((int64_t)lead);
+    case PASCAL_COL_SHARES:
+        return isnan(lead) ? NAN : (C >= (double)pascal_thm5_capacity((int64_t)lead));
+    case PASCAL_COL_P_HIT:
+        return pascal_thm6_period(a, b, v[PASCAL_P_LAMBDA_HIT], d);
+    case PASCAL_COL_P_MISS:
+        return pascal_thm6_period(a, b, v[PASCAL_P_LAMBDA_MISS], d);
+    case PASCAL_COL_G:
+        return pascal_thm6_gain(a, b, v[PASCAL_P_LAMBDA_HIT], v[PASCAL_P_LAMBDA_MISS], d);
+    default:
+        return NAN;
+    }
+}
+
+/* One column at capacity C from the prepared workspace. */
+static double static_column(const pascal_static *ws, int col, const double *v)
+{
+    int64_t C = (int64_t)v[PASCAL_P_C], N = pascal_static_N(ws);
+    double M = (double)pascal_static_M(ws), lo, hi, t;
+    switch (col) {
+    case PASCAL_COL_D: return (double)pascal_static_D(ws);
+    case PASCAL_COL_THETA: return pascal_static_theta(ws, C);
+    case PASCAL_COL_T_STAR:
+        t = (double)pascal_static_tstar(ws, C);
+        return t < 0 ? NAN : t;
+    case PASCAL_COL_K_TTL: return (double)pascal_static_k_ttl(ws, C);
+    case PASCAL_COL_RHO_TTL: return (double)pascal_static_k_ttl(ws, C) / M;
+    case PASCAL_COL_K_LRU_LO: pascal_static_lru_band(ws, C, &lo, &hi); return lo;
+    case PASCAL_COL_K_LRU_HI: pascal_static_lru_band(ws, C, &lo, &hi); return hi;
+    case PASCAL_COL_K_LRU: return pascal_static_k_lru(ws, C);
+    case PASCAL_COL_RHO_LRU: return pascal_static_k_lru(ws, C) / M;
+    case PASCAL_COL_K_SDCM:
+        return pascal_static_k_sdcm(ws, (int64_t)v[PASCAL_P_ASSOC], C);
+    case PASCAL_COL_RHO_SDCM:
+        return pascal_static_k_sdcm(ws, (int64_t)v[PASCAL_P_ASSOC], C) / M;
+    case PASCAL_COL_V: return pascal_static_residency(ws, C);
+    case PASCAL_COL_K_BOUND:
+        return pascal_static_k_bound(ws, C, or_default(v[PASCAL_P_HORIZON], 0));
+    case PASCAL_COL_RHO_BOUND:
+        return pascal_static_k_bound(ws, C, or_default(v[PASCAL_P_HORIZON], 0)) / M;
+    case PASCAL_COL_RHO_CHE: return pascal_che_miss_rate(C, N);
+    case PASCAL_COL_K_CHE: return M * pascal_che_miss_rate(C, N);
+    case PASCAL_COL_MARGIN:
+        return pascal_static_margin(ws, C, or_default(v[PASCAL_P_EPS], 0));
+    default:
+        return progress_column(col, v);
+    }
+}
+
+static int needs_phases(int col)
+{
+    return pascal_columns[col].model != PASCAL_MODEL_SHARING &&
+           pascal_columns[col].model != PASCAL_MODEL_CATCHUP;
+}
+
+int pascal_eval_point(pascal_eval *ev, const pascal_point *p, const int *cols,
+                      int ncols, double *out)
+{
+    int phased = 0, ok = 1;
+    for (int j = 0; j < ncols; j++)
+        phased |= needs_phases(cols[j]);
+    if (phased && prepare(ev, p) != 0)
+        ok = 0;
+    for (int j = 0; j < ncols; j++) {
+        if (!needs_phases(cols[j]))
+            out[j] = progress_column(cols[j], p->v);
+        else
+            out[j] = ok ? static_column(ev->ws, cols[j], p->v) : NAN;
+    }
+    return ok ? 0 : -1;
+}

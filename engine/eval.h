@@ -1,0 +1,43 @@
+/* Point evaluation: turns one expanded sweep point into result columns by
+ * calling the static model.  One pascal_eval per thread; it caches the last
+ * phase vector, so consecutive points that differ only in capacity-like
+ * parameters (the spec puts those axes innermost) share the sort, the gaps,
+ * the reuse distances and the residency intervals, and each costs a few
+ * binary searches. */
+#ifndef PASCAL_ENGINE_EVAL_H
+#define PASCAL_ENGINE_EVAL_H
+
+#include <stdint.h>
+
+#include "model/phases.h"
+#include "sweeps/spec.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pascal_eval pascal_eval;
+
+/* `models` is a mask (1u << pascal_model_id) deciding what each phase vector
+ * prepares. */
+pascal_eval *pascal_eval_create(unsigned models);
+void pascal_eval_free(pascal_eval *ev);
+
+/* Builds the pattern description of point p (the random-pattern key comes
+ * from the phase-defining coordinates only, never from the point's index). */
+void pascal_eval_pattern(const pascal_point *p, pascal_pattern *pat);
+
+/* Evaluates columns cols[0..ncols-1] (pascal_column_id) at point p into
+ * out[0..ncols-1].  Returns 0, or -1 when the phase vector cannot be built
+ * (out is then all NaN) or memory ran out. */
+int pascal_eval_point(pascal_eval *ev, const pascal_point *p, const int *cols,
+                      int ncols, double *out);
+
+/* The workspace of the last evaluated point (for `pascal point`). */
+const struct pascal_static *pascal_eval_workspace(const pascal_eval *ev);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

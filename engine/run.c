@@ -1,0 +1,445 @@
+/* Sweep execution: plan, evaluate in OpenMP batches, stream to a sink.
+ * See run.h for the guarantees (canonical order, determinism, bounded
+ * memory). */
+#include "engine/run.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/eval.h"
+#include "engine/progress.h"
+#include "model/phases.h"
+
+#define DEFAULT_BATCH 65536
+#define SCHED_CHUNK 512
+
+int pascal_run_point_params(const pascal_spec *spec, int ids[PASCAL_NPARAM])
+{
+    int n = 0, seen[PASCAL_NPARAM] = {0};
+    static const int derived[] = {PASCAL_P_N, PASCAL_P_M, PASCAL_P_C};
+    for (int i = 0; i < pascal_spec_naxes(spec); i++) {
+        int id = pascal_spec_axis(spec, i)->param;
+        seen[id] = 1;
+        ids[n++] = id;
+    }
+    for (int k = 0; k < 3; k++)
+        if (!seen[derived[k]])
+            ids[n++] = derived[k];
+    return n;
+}
+
+static pascal_coltype param_coltype(int id)
+{
+    switch (pascal_params[id].type) {
+    case PASCAL_T_REAL: return PASCAL_COLTYPE_F64;
+    case PASCAL_T_PATTERN: return PASCAL_COLTYPE_ENUM;
+    default: return PASCAL_COLTYPE_I64;
+    }
+}
+
+/* Pass 1: every point is expanded and checked before any output exists.  The
+ * reported error is the one at the smallest index, whatever the thread count. */
+static int plan(const pascal_spec *spec, int threads, pascal_run_stats *st,
+                pascal_error *err)
+{
+    uint64_t n = pascal_spec_size(spec), kept = 0, bad = UINT64_MAX;
+    int64_t max_M = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) \
+    reduction(+ : kept) reduction(max : max_M) reduction(min : bad)
+    for (uint64_t i = 0; i < n; i++) {
+        pascal_point p;
+        int rc = pascal_spec_point(spec, i, &p, NULL);
+        if (rc == 1) {
+            kept++;
+            if ((int64_t)p.v[PASCAL_P_M] > max_M)
+                max_M = (int64_t)p.v[PASCAL_P_M];
+        } else if (rc < 0 && i < bad) {
+            bad = i;
+        }
+    }
+    if (bad != UINT64_MAX) {
+        pascal_point p;
+        return pascal_spec_point(spec, bad, &p, err);
+    }
+    st->raw_points = n;
+    st->rows = kept;
+    st->max_M = max_M;
+    return 0;
+}
+
+/* Per-batch slot storage, indexed by (raw index - batch start). */
+typedef struct batch {
+    int64_t cap;
+    int npc, nrc;
+    unsigned char *keep;
+    double **pv;           /* npc arrays of point values */
+    double **rv;           /* nrc arrays of results */
+    void **out_p;          /* compacted point columns (double or int64) */
+    double **out_r;        /* compacted results */
+} batch;
+
+static void batch_free(batch *b)
+{
+    if (!b)
+        return;
+    for (int j = 0; j < b->npc; j++) {
+        if (b->pv) free(b->pv[j]);
+        if (b->out_p) free(b->out_p[j]);
+    }
+    for (int j = 0; j < b->nrc; j++) {
+        if (b->rv) free(b->rv[j]);
+        if (b->out_r) free(b->out_r[j]);
+    }
+    free(b->pv), free(b->rv), free(b->out_p), free(b->out_r), free(b->keep);
+}
+
+static int batch_alloc(batch *b, int64_t cap, int npc, int nrc)
+{
+    size_t n = (size_t)cap;
+    int ok = 1;
+    memset(b, 0, sizeof *b);
+    b->cap = cap, b->npc = npc, b->nrc = nrc;
+    b->keep = malloc(n);
+    b->pv = calloc((size_t)npc + 1, sizeof *b->pv);
+    b->out_p = calloc((size_t)npc + 1, sizeof *b->out_p);
+    b->rv = calloc((size_t)nrc + 1, sizeof *b->rv);
+    b->out_r = calloc((size_t)nrc + 1, sizeof *b->out_r);
+    ok = b->keep && b->pv && b->out_p && b->rv && b->out_r;
+    for (int j = 0; ok && j < npc; j++) {
+        b->pv[j] = malloc(n * sizeof(double));
+        b->out_p[j] = malloc(n * 8); /* double or int64_t */
+        ok = b->pv[j] && b->out_p[j];
+    }
+    for (int j = 0; ok && j < nrc; j++) {
+        b->rv[j] = malloc(n * sizeof(double));
+        b->out_r[j] = malloc(n * sizeof(double));
+        ok = b->rv[j] && b->out_r[j];
+    }
+    return ok ? 0 : -1;
+}
+
+/* The headline: range of one miss-rate metric, and for a capacity sweep the
+ * smallest capacity whose worst case over all other axes meets the target. */
+typedef struct headline {
+    int slot;                  /* index into the spec's columns, -1 if none */
+    uint64_t imin, imax;       /* raw indices of the extremes */
+    int cap_axis;
+    uint64_t cap_stride;
+    int64_t cap_size;
+    double *worst;             /* per capacity value: worst metric */
+    uint64_t *worst_at;
+} headline;
+
+static void headline_init(headline *h, const pascal_spec *spec, pascal_run_stats *st)
+{
+    static const int prefer[] = {PASCAL_COL_RHO_LRU, PASCAL_COL_RHO_TTL, PASCAL_COL_RHO_SDCM,
+                                 PASCAL_COL_RHO_BOUND, PASCAL_COL_RHO_CHE};
+    const int *cols = pascal_spec_columns(spec);
+    memset(h, 0, sizeof *h);
+    h->slot = -1, h->cap_axis = -1;
+    for (size_t k = 0; k < sizeof prefer / sizeof prefer[0] && h->slot < 0; k++)
+        for (int j = 0; j < pascal_spec_ncolumns(spec); j++)
+            if (cols[j] == prefer[k]) {
+                h->slot = j;
+                break;
+            }
+    st->metric = h->slot >= 0 ? cols[h->slot] : -1;
+    st->min = st->max = NAN;
+    st->cap_axis = -1;
+    st->cap_value = st->cap_worst = NAN;
+    for (int a = 0; a < pascal_spec_naxes(spec) && h->slot >= 0; a++) {
+        const pascal_axis *ax = pascal_spec_axis(spec, a);
+        if (ax->param != PASCAL_P_C && ax->param != PASCAL_P_CAPACITY_BYTES)
+            continue;
+        if (ax->count < 2 || ax->count > (1 << 22))
+            break;
+        h->cap_stride = 1;
+        for (int d = ax->dim + 1; d < pascal_spec_ndims(spec); d++)
+            h->cap_stride *= (uint64_t)pascal_spec_dim_size(spec, d);
+        h->cap_size = ax->count;
+        h->worst = malloc((size_t)ax->count * sizeof *h->worst);
+        h->worst_at = malloc((size_t)ax->count * sizeof *h->worst_at);
+        if (!h->worst || !h->worst_at)
+            break;
+        for (int64_t k = 0; k < ax->count; k++)
+            h->worst[k] = NAN;
+        h->cap_axis = a;
+        break;
+    }
+}
+
+/* Called in index order, so ties keep the first index on any thread count. */
+static void headline_add(headline *h, pascal_run_stats *st, uint64_t i, double v)
+{
+    if (isnan(v))
+        return;
+    if (isnan(st->min) || v < st->min)
+        st->min = v, h->imin = i;
+    if (isnan(st->max) || v > st->max)
+        st->max = v, h->imax = i;
+    if (h->cap_axis >= 0) {
+        int64_t k = (int64_t)((i / h->cap_stride) % (uint64_t)h->cap_size);
+        if (isnan(h->worst[k]) || v > h->worst[k])
+            h->worst[k] = v, h->worst_at[k] = i;
+    }
+}
+
+static void headline_finish(headline *h, const pascal_spec *spec, pascal_run_stats *st,
+                            double target)
+{
+    if (!isnan(st->min)) {
+        pascal_spec_point(spec, h->imin, &st->at_min, NULL);
+        pascal_spec_point(spec, h->imax, &st->at_max, NULL);
+    }
+    if (h->cap_axis >= 0) {
+        const pascal_axis *ax = pascal_spec_axis(spec, h->cap_axis);
+        int64_t best = -1, last = -1;
+        for (int64_t k = 0; k < h->cap_size; k++) {
+            if (isnan(h->worst[k]))
+                continue;
+            if (h->worst[k] <= target && (best < 0 || ax->values[k] < ax->values[best]))
+                best = k;
+            if (last < 0 || ax->values[k] > ax->values[last])
+                last = k;
+        }
+        if (last >= 0) {
+            st->cap_axis = h->cap_axis;
+            st->cap_value = best >= 0 ? ax->values[best] : NAN;
+            st->cap_worst = h->worst[last];
+            pascal_spec_point(spec, h->worst_at[last], &st->at_cap_worst, NULL);
+        }
+    }
+    free(h->worst);
+    free(h->worst_at);
+}
+
+/* Column and axis descriptions for the sink, borrowed from the vocabulary. */
+typedef struct sink_plan {
+    int pids[PASCAL_NPARAM], npc;
+    pascal_column_desc pcols[PASCAL_NPARAM];
+    pascal_column_desc rcols[PASCAL_NCOLUMN];
+    pascal_axis_desc axes[PASCAL_NPARAM];
+    const int64_t *lists[1];
+} sink_plan;
+
+static void describe_param(pascal_column_desc *d, int id)
+{
+    d->name = pascal_params[id].name;
+    d->units = pascal_params[id].units;
+    d->description = pascal_params[id].description;
+    d->type = param_coltype(id);
+    d->labels = d->type == PASCAL_COLTYPE_ENUM ? pascal_pattern_names : NULL;
+    d->nlabels = d->type == PASCAL_COLTYPE_ENUM ? PASCAL_PATTERN_COUNT : 0;
+}
+
+static int open_sink(const pascal_spec *spec, const pascal_run_opts *o, int threads,
+                     sink_plan *sp, pascal_sink **sink, pascal_error *err)
+{
+    pascal_spec_output so = pascal_spec_output_options(spec);
+    pascal_sink_meta m;
+    const int *cols = pascal_spec_columns(spec);
+    int64_t nl = pascal_spec_nphase_lists(spec);
+    const int64_t **lists = NULL;
+    int64_t *lens = NULL;
+    int rc;
+    pascal_attr attrs[] = {
+        {"spec_name", pascal_spec_name(spec)},
+        {"device", pascal_spec_device_text(spec)},
+        {"row_order", "canonical: mixed-radix over /axes in listed order, last fastest; "
+                      "capacity-like axes innermost; `where` drops rows"},
+    };
+    sp->npc = pascal_run_point_params(spec, sp->pids);
+    for (int j = 0; j < sp->npc; j++)
+        describe_param(&sp->pcols[j], sp->pids[j]);
+    for (int j = 0; j < pascal_spec_ncolumns(spec); j++) {
+        const pascal_column_info *c = &pascal_columns[cols[j]];
+        sp->rcols[j] = (pascal_column_desc){c->name, c->units, c->description,
+                                            PASCAL_COLTYPE_F64, NULL, 0};
+    }
+    for (int a = 0; a < pascal_spec_naxes(spec); a++) {
+        const pascal_axis *ax = pascal_spec_axis(spec, a);
+        pascal_column_desc d;
+        describe_param(&d, ax->param);
+        sp->axes[a] = (pascal_axis_desc){d.name, d.type, d.units, d.labels, d.nlabels,
+                                         ax->count, ax->values};
+    }
+    if (nl > 0) {
+        lists = malloc((size_t)nl * sizeof *lists);
+        lens = malloc((size_t)nl * sizeof *lens);
+        if (!lists || !lens) {
+            free(lists), free(lens);
+            return pascal_error_set(err, PASCAL_ENOMEM, "out of memory");
+        }
+        for (int64_t i = 0; i < nl; i++)
+            lists[i] = pascal_spec_phase_list(spec, i, &lens[i]);
+    }
+    memset(&m, 0, sizeof m);
+    m.format = o->format;
+    m.path = o->out_path;
+    m.compression = o->compression >= 0 ? o->compression : so.compression;
+    m.shuffle = so.shuffle;
+    m.chunk_rows = so.chunk_rows;
+    m.spec_text = pascal_spec_text(spec);
+    m.spec_path = pascal_spec_filename(spec);
+    m.command_line = o->command_line ? o->command_line : "";
+    m.threads = threads;
+    m.attrs = attrs;
+    m.nattrs = (int)(sizeof attrs / sizeof attrs[0]);
+    m.axes = sp->axes;
+    m.naxes = pascal_spec_naxes(spec);
+    m.nphase_lists = nl;
+    m.phase_lists = lists;
+    m.phase_list_lens = lens;
+    rc = pascal_sink_open(&m, sp->pcols, sp->npc, sp->rcols, pascal_spec_ncolumns(spec),
+                          sink, err);
+    free(lists);
+    free(lens);
+    return rc;
+}
+
+/* Evaluates raw indices [b0, b1) into the batch slots (parallel part). */
+static void eval_batch(const pascal_spec *spec, pascal_eval *ev, const sink_plan *sp,
+                       batch *b, uint64_t b0, uint64_t b1, int *failed)
+{
+    const int *cols = pascal_spec_columns(spec);
+    int nrc = pascal_spec_ncolumns(spec);
+#pragma omp for schedule(dynamic, SCHED_CHUNK)
+    for (uint64_t i = b0; i < b1; i++) {
+        pascal_point p;
+        double out[PASCAL_NCOLUMN];
+        size_t s = (size_t)(i - b0);
+        b->keep[s] = pascal_spec_point(spec, i, &p, NULL) == 1;
+        if (!b->keep[s])
+            continue;
+        /* The plan checked every point, so a phase vector that cannot be
+         * built here is out of memory or a bug: stop rather than write NaN. */
+        if (pascal_eval_point(ev, &p, cols, nrc, out) != 0) {
+#pragma omp atomic write
+            *failed = 1;
+        }
+        for (int j = 0; j < sp->npc; j++)
+            b->pv[j][s] = p.v[sp->pids[j]];
+        for (int j = 0; j < nrc; j++)
+            b->rv[j][s] = out[j];
+    }
+}
+
+/* Compacts kept slots into typed columns, in index order (serial part). */
+static int64_t compact_batch(const sink_plan *sp, batch *b, uint64_t b0, uint64_t b1,
+                             headline *h, pascal_run_stats *st)
+{
+    int64_t n = 0;
+    for (uint64_t i = b0; i < b1; i++) {
+        size_t s = (size_t)(i - b0);
+        if (!b->keep[s])
+            continue;
+        for (int j = 0; j < sp->npc; j++) {
+            if (sp->pcols[j].type == PASCAL_COLTYPE_F64)
+                ((double *)b->out_p[j])[n] = b->pv[j][s];
+            else
+                ((int64_t *)b->out_p[j])[n] = (int64_t)b->pv[j][s];
+        }
+        for (int j = 0; j < b->nrc; j++)
+            b->out_r[j][n] = b->rv[j][s];
+        if (h->slot >= 0)
+            headline_add(h, st, i, b->rv[h->slot][s]);
+        n++;
+    }
+    return n;
+}
+
+static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int threads,
+                       const sink_plan *sp, pascal_sink *sink, pascal_run_stats *st,
+                       pascal_error *err)
+{
+    uint64_t n = pascal_spec_size(spec), bsize = (uint64_t)(o->batch_points > 0 ? o->batch_points
+                                                                              : DEFAULT_BATCH);
+    int failed = 0, nomem = 0, rc = 0;
+    uint64_t rows = 0;
+    batch b;
+    headline h;
+    pascal_progress pr;
+    if (bsize > n)
+        bsize = n ? n : 1;
+    if (batch_alloc(&b, (int64_t)bsize, sp->npc, pascal_spec_ncolumns(spec)) != 0) {
+        batch_free(&b);
+        return pascal_error_set(err, PASCAL_ENOMEM, "out of memory for a batch of %llu points",
+                                (unsigned long long)bsize);
+    }
+    headline_init(&h, spec, st);
+    pascal_progress_start(&pr, o->progress, n);
+#pragma omp parallel num_threads(threads)
+    {
+        pascal_eval *ev = pascal_eval_create(pascal_spec_models(spec));
+        if (!ev) {
+#pragma omp atomic write
+            nomem = 1;
+        }
+#pragma omp barrier
+        for (uint64_t b0 = 0; b0 < n && !nomem && !failed && rc == 0; b0 += bsize) {
+            uint64_t b1 = b0 + bsize < n ? b0 + bsize : n;
+            eval_batch(spec, ev, sp, &b, b0, b1, &failed);
+#pragma omp single
+            {
+                int64_t k = failed ? 0 : compact_batch(sp, &b, b0, b1, &h, st);
+                if (k > 0)
+                    rc = pascal_sink_append(sink, k, (const void *const *)b.out_p,
+                                            (const double *const *)b.out_r, err);
+                rows += (uint64_t)k;
+                pascal_progress_update(&pr, b1);
+            }
+        }
+        pascal_eval_free(ev);
+    }
+    pascal_progress_finish(&pr, n);
+    headline_finish(&h, spec, st, o->target > 0 ? o->target : 0.05);
+    batch_free(&b);
+    if (rc != 0)
+        return rc;
+    if (nomem || failed)
+        return pascal_error_set(err, nomem ? PASCAL_ENOMEM : PASCAL_EINTERNAL,
+                                nomem ? "out of memory for the evaluator"
+                                      : "a planned point could not be evaluated");
+    if (rows != st->rows)
+        return pascal_error_set(err, PASCAL_EINTERNAL, "wrote %llu rows, planned %llu",
+                                (unsigned long long)rows, (unsigned long long)st->rows);
+    return 0;
+}
+
+int pascal_run(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_stats *st,
+               pascal_error *err)
+{
+    int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    double t0 = pascal_now(), t1;
+    pascal_sink *sink = NULL;
+    sink_plan sp;
+    int rc;
+    memset(st, 0, sizeof *st);
+    st->threads = threads;
+    st->metric = -1;
+    st->cap_axis = -1;
+    rc = plan(spec, threads, st, err);
+    t1 = pascal_now();
+    st->plan_seconds = t1 - t0;
+    if (rc != 0 || o->dry_run) {
+        st->total_seconds = st->plan_seconds;
+        return rc;
+    }
+    rc = open_sink(spec, o, threads, &sp, &sink, err);
+    if (rc == PASCAL_EIO) /* an unwritable destination is bad input: nothing ran */
+        err->code = rc = PASCAL_EINPUT;
+    if (rc != 0)
+        return rc;
+    rc = run_batches(spec, o, threads, &sp, sink, st, err);
+    st->eval_seconds = pascal_now() - t1;
+    if (rc != 0) {
+        pascal_sink_abort(sink);
+        return rc;
+    }
+    rc = pascal_sink_finish(sink, err);
+    st->total_seconds = pascal_now() - t0;
+    return rc;
+}

@@ -1,0 +1,63 @@
+/* Running a sweep: plan (check every point before any output exists), then
+ * evaluate in batches with OpenMP and stream rows, in canonical order, into
+ * an HDF5 or CSV sink.  All of the project's OpenMP lives here.
+ *
+ * Determinism: a point's results depend only on the point (random phases are
+ * keyed by the phase-defining coordinates), every batch is written in index
+ * order, and the only cross-thread reductions are order-independent (counts,
+ * min/max with ties broken by the smaller index), so any thread count gives
+ * bit-identical files apart from the `threads` and `created` attributes.
+ * Memory is bounded by the batch size, whatever the sweep size. */
+#ifndef PASCAL_ENGINE_RUN_H
+#define PASCAL_ENGINE_RUN_H
+
+#include <stdint.h>
+
+#include "common/error.h"
+#include "output/sink.h"
+#include "sweeps/spec.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pascal_run_opts {
+    const char *out_path;       /* destination file; NULL with dry_run */
+    pascal_sink_format format;
+    int threads;                /* <= 0: OpenMP's default */
+    int progress;               /* draw a progress bar on stderr */
+    int compression;            /* < 0: the spec's choice; 0..9 overrides */
+    const char *command_line;   /* recorded in the file */
+    int64_t batch_points;       /* raw points per batch; <= 0 chooses */
+    int dry_run;                /* plan only: count and check, write nothing */
+    double target;              /* miss-rate target for the headline (0.05) */
+} pascal_run_opts;
+
+/* What the summary says: counts, timings and the headline finding. */
+typedef struct pascal_run_stats {
+    uint64_t raw_points;        /* before `where` */
+    uint64_t rows;              /* points kept and written */
+    int threads;
+    int64_t max_M;
+    double plan_seconds, eval_seconds, total_seconds;
+    int metric;                 /* pascal_column_id of the headline metric, -1 if none */
+    double min, max;            /* over all rows (NaN ignored) */
+    pascal_point at_min, at_max;
+    int cap_axis;               /* axis index of the capacity axis, -1 if none */
+    double cap_value;           /* smallest capacity whose worst metric <= target, NaN if none */
+    double cap_worst;           /* worst metric at the largest capacity */
+    pascal_point at_cap_worst;
+} pascal_run_stats;
+
+int pascal_run(const pascal_spec *spec, const pascal_run_opts *opts,
+               pascal_run_stats *stats, pascal_error *err);
+
+/* Point columns a sweep writes: every axis in canonical order, then N, M and
+ * C when they are not axes.  Fills ids (pascal_param_id) and returns the count. */
+int pascal_run_point_params(const pascal_spec *spec, int ids[PASCAL_NPARAM]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

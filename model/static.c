@@ -1,0 +1,295 @@
+/* The static PASCAL model, part 1 (paper section 3.1-3.3): the workspace, the
+ * per-phase-vector preparation (phase groups, cyclic gaps, sorted gaps and
+ * their prefix sums) and every query that needs only the gaps: footprint U,
+ * K, the water-filling root, the slotted-TTL miss count, the Theorem 3 LRU
+ * band, the Proposition 7 margin and the Che baseline.
+ *
+ * Assumes phases were validated by prepare(); queries are const and O(log D),
+ * so one prepared workspace answers every capacity of a sweep.  Reuse
+ * distances and residency intervals live in static_rd.c. */
+#include "model/static_ws.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- workspace ---------------------------------------------------------- */
+
+pascal_static *pascal_static_create(int64_t max_M)
+{
+    if (max_M < 1 || (uint64_t)max_M > SIZE_MAX / sizeof(int64_t) / 4)
+        return NULL;
+    pascal_static *ws = calloc(1, sizeof *ws);
+    if (!ws)
+        return NULL;
+    ws->max_M = max_M;
+    size_t n = (size_t)max_M, n1 = n + 1;
+    int64_t **arrays[] = {&ws->y, &ws->gaps, &ws->minidx, &ws->maxidx,
+                          &ws->gsorted, &ws->order, &ws->group, &ws->prev,
+                          &ws->lag, &ws->rd, &ws->rd_sorted, &ws->delta,
+                          &ws->delta_sorted, &ws->tmp, &ws->tmp2, &ws->tmp3};
+    int64_t **arrays1[] = {&ws->gprefix, &ws->delta_prefix, &ws->fen_a,
+                           &ws->fen_b, &ws->fen_c};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        if (!(*arrays[i] = calloc(n, sizeof(int64_t)))) {
+            pascal_static_free(ws);
+            return NULL;
+        }
+    for (size_t i = 0; i < sizeof arrays1 / sizeof arrays1[0]; i++)
+        if (!(*arrays1[i] = calloc(n1, sizeof(int64_t)))) {
+            pascal_static_free(ws);
+            return NULL;
+        }
+    return ws;
+}
+
+void pascal_static_free(pascal_static *ws)
+{
+    if (!ws)
+        return;
+    int64_t *arrays[] = {ws->y, ws->gaps, ws->minidx, ws->maxidx, ws->gsorted,
+                         ws->gprefix, ws->order, ws->group, ws->prev, ws->lag,
+                         ws->rd, ws->rd_sorted, ws->delta, ws->delta_sorted,
+                         ws->delta_prefix, ws->tmp, ws->tmp2, ws->tmp3,
+                         ws->fen_a, ws->fen_b, ws->fen_c};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        free(arrays[i]);
+    free(ws);
+}
+
+/* ---- sorting ------------------------------------------------------------ */
+
+/* Bottom-up merge sort rather than qsort: stable (equal phases keep index
+ * order, which prepare relies on) and guaranteed allocation-free. */
+void pascal_static_sort_(int64_t *a, int64_t n, const int64_t *key,
+                         int64_t *tmp)
+{
+    int64_t *src = a, *dst = tmp;
+    for (int64_t width = 1; width < n; width *= 2) {
+        for (int64_t lo = 0; lo < n; lo += 2 * width) {
+            int64_t mid = lo + width < n ? lo + width : n;
+            int64_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int64_t i = lo, j = mid, o = lo;
+            while (i < mid && j < hi) {
+                int64_t ki = key ? key[src[i]] : src[i];
+                int64_t kj = key ? key[src[j]] : src[j];
+                dst[o++] = kj < ki ? src[j++] : src[i++];
+            }
+            while (i < mid)
+                dst[o++] = src[i++];
+            while (j < hi)
+                dst[o++] = src[j++];
+        }
+        int64_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy(a, src, (size_t)n * sizeof *a);
+}
+
+/* ---- prepare ------------------------------------------------------------ */
+
+/* Groups workers by phase: the distinct phases y_k in ascending order, and
+ * for each the smallest and largest worker index (Lemma 1 needs only y; the
+ * within-round order needs the indices). */
+static void build_groups(pascal_static *ws, const int64_t *phases, int64_t M)
+{
+    for (int64_t m = 0; m < M; m++)
+        ws->order[m] = m;
+    pascal_static_sort_(ws->order, M, phases, ws->tmp);
+    int64_t D = 0;
+    for (int64_t pos = 0; pos < M; pos++) {
+        int64_t m = ws->order[pos];
+        if (pos == 0 || phases[m] != ws->y[D - 1]) {
+            ws->y[D] = phases[m];
+            ws->minidx[D] = m;   /* stable sort: first seen is smallest */
+            D++;
+        }
+        ws->maxidx[D - 1] = m;
+        ws->group[m] = D - 1;
+    }
+    ws->D = D;
+}
+
+/* Lemma 1: cyclic gaps g_k = y_{k+1} - y_k with y_{D+1} = y_1 + N; they sum
+ * to N (a single phase gives N).  Sorted copy and prefix sums serve U, K and
+ * the water-filling search. */
+static void build_gaps(pascal_static *ws, int64_t N)
+{
+    int64_t D = ws->D;
+    for (int64_t k = 0; k + 1 < D; k++)
+        ws->gaps[k] = ws->y[k + 1] - ws->y[k];
+    ws->gaps[D - 1] = ws->y[0] + N - ws->y[D - 1];
+    memcpy(ws->gsorted, ws->gaps, (size_t)D * sizeof(int64_t));
+    pascal_static_sort_(ws->gsorted, D, NULL, ws->tmp);
+    ws->gprefix[0] = 0;
+    for (int64_t k = 0; k < D; k++)
+        ws->gprefix[k + 1] = ws->gprefix[k] + ws->gsorted[k];
+}
+
+int pascal_static_prepare(pascal_static *ws, const int64_t *phases, int64_t M,
+                          int64_t N, unsigned what)
+{
+    if (!ws)
+        return -1;
+    ws->M = ws->N = ws->D = 0;
+    ws->what = 0;
+    if (!phases || M < 1 || M > ws->max_M || N < 1)
+        return -1;
+    for (int64_t m = 0; m < M; m++)
+        if (phases[m] < 0 || phases[m] >= N)
+            return -1;
+    ws->M = M;
+    ws->N = N;
+    build_groups(ws, phases, M);
+    build_gaps(ws, N);
+    what &= PASCAL_STATIC_RD | PASCAL_STATIC_DELTA;
+    if (what)
+        pascal_static_build_prev_(ws);
+    if (what & PASCAL_STATIC_RD)
+        pascal_static_build_rd_(ws);
+    if (what & PASCAL_STATIC_DELTA)
+        pascal_static_build_delta_(ws);
+    ws->what = what;
+    return 0;
+}
+
+/* ---- gap queries -------------------------------------------------------- */
+
+int64_t pascal_static_N(const pascal_static *ws) { return ws->N; }
+int64_t pascal_static_M(const pascal_static *ws) { return ws->M; }
+int64_t pascal_static_D(const pascal_static *ws) { return ws->D; }
+
+const int64_t *pascal_static_gaps(const pascal_static *ws)
+{
+    return ws->D > 0 ? ws->gaps : NULL;
+}
+
+/* Number of sorted gaps < t (strict = 1) or <= t (strict = 0). */
+static int64_t count_gaps_below(const pascal_static *ws, int64_t t, int strict)
+{
+    int64_t lo = 0, hi = ws->D;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        int64_t g = ws->gsorted[mid];
+        if (strict ? g < t : g <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Lemma 1: U(t) = sum_i min(g_i, t); gaps below t count whole, the rest t. */
+int64_t pascal_static_U(const pascal_static *ws, int64_t t)
+{
+    if (t <= 0 || ws->D == 0)
+        return 0;
+    int64_t k = count_gaps_below(ws, t, 1);
+    return ws->gprefix[k] + (ws->D - k) * t;
+}
+
+/* K(t) = U(t+1) - U(t) = #{i : g_i > t}; all gaps are >= 1, so K = D for
+ * t < 0 as the header promises. */
+int64_t pascal_static_K(const pascal_static *ws, int64_t t)
+{
+    return ws->D - count_gaps_below(ws, t, 0);
+}
+
+/* Eq. 3: the number j of sorted gaps g_(k) with U(g_(k)) <= C, where
+ * U(g_(k)) = prefix_k + (D - k) g_(k) is nondecreasing in k.  The root then
+ * lies in [g_(j-1), g_(j)) and theta = (C - prefix_j) / (D - j).  For C < N,
+ * U(g_(D-1)) = N > C, so j < D. */
+static int64_t waterfill_index(const pascal_static *ws, int64_t C)
+{
+    int64_t lo = 0, hi = ws->D;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        int64_t u = ws->gprefix[mid] + (ws->D - mid) * ws->gsorted[mid];
+        if (u <= C)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+double pascal_static_theta(const pascal_static *ws, int64_t C)
+{
+    if (ws->D == 0 || C < 1 || C >= ws->N)
+        return NAN;
+    int64_t j = waterfill_index(ws, C);
+    return (double)(C - ws->gprefix[j]) / (double)(ws->D - j);
+}
+
+/* T* = floor(theta) by integer division: both operands are nonnegative, so
+ * this is exact where the double theta might round across an integer. */
+int64_t pascal_static_tstar(const pascal_static *ws, int64_t C)
+{
+    if (ws->D == 0 || C < 1 || C >= ws->N)
+        return -1;
+    int64_t j = waterfill_index(ws, C);
+    return (C - ws->gprefix[j]) / (ws->D - j);
+}
+
+/* Theorem 2: K(T*) misses per round.  C >= N keeps the whole ring resident.
+ * C < 1 has no boundary storage (T* = -1 here, and also for the window 0 the
+ * theorem would pick at C = 0), so every distinct phase misses: K = D. */
+int64_t pascal_static_k_ttl(const pascal_static *ws, int64_t C)
+{
+    if (C >= ws->N)
+        return 0;
+    return pascal_static_K(ws, pascal_static_tstar(ws, C));
+}
+
+/* Theorem 3: K(T*+1) <= K_lru <= K(T*-1), only under its condition D <= C. */
+void pascal_static_lru_band(const pascal_static *ws, int64_t C, double *lo,
+                            double *hi)
+{
+    double l = NAN, h = NAN;
+    if (ws->D > 0 && C >= ws->N) {
+        l = h = 0.0;
+    } else if (ws->D > 0 && ws->D <= C) {
+        int64_t t = pascal_static_tstar(ws, C);
+        l = (double)pascal_static_K(ws, t + 1);
+        h = (double)pascal_static_K(ws, t - 1);
+    }
+    if (lo)
+        *lo = l;
+    if (hi)
+        *hi = h;
+}
+
+/* Proposition 7: gaps within (D + 1) eps of theta are the only ones whose
+ * classification (above or below the window) a perturbation of size eps can
+ * flip.  Counted on the sorted gaps: #{g <= theta + w} - #{g < theta - w}. */
+double pascal_static_margin(const pascal_static *ws, int64_t C, double eps)
+{
+    double theta = pascal_static_theta(ws, C);
+    if (isnan(theta) || !(eps >= 0.0))
+        return NAN;
+    double w = (double)(ws->D + 1) * eps;
+    int64_t lo = 0, hi = ws->D, a, b;
+    while (lo < hi) { /* first gap >= theta - w */
+        int64_t mid = lo + (hi - lo) / 2;
+        if ((double)ws->gsorted[mid] < theta - w) lo = mid + 1; else hi = mid;
+    }
+    a = lo;
+    hi = ws->D;
+    while (lo < hi) { /* first gap > theta + w */
+        int64_t mid = lo + (hi - lo) / 2;
+        if ((double)ws->gsorted[mid] <= theta + w) lo = mid + 1; else hi = mid;
+    }
+    b = lo;
+    return (double)(b - a);
+}
+
+/* Che / IRM: with independent uniform references over N blocks, a cache of C
+ * holds each block with probability C/N, whatever the phases. */
+double pascal_che_miss_rate(int64_t C, int64_t N)
+{
+    if (N < 1 || C < 0)
+        return NAN;
+    return C >= N ? 0.0 : 1.0 - (double)C / (double)N;
+}

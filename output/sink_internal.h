@@ -1,0 +1,75 @@
+/* Pieces shared by the files of the output module (not part of the public
+ * API in output/sink.h).
+ *
+ * sink.c owns the protocol every format shares: validating the column
+ * descriptions, creating the temporary file beside the destination, renaming
+ * it into place on success and removing it otherwise.  h5_sink.c and
+ * csv_sink.c write the bytes; each keeps its state behind one pointer in
+ * struct pascal_sink. */
+#ifndef PASCAL_OUTPUT_SINK_INTERNAL_H
+#define PASCAL_OUTPUT_SINK_INTERNAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "output/sink.h"
+
+typedef struct pascal_h5sink pascal_h5sink;
+typedef struct pascal_csvsink pascal_csvsink;
+
+struct pascal_sink {
+    pascal_sink_format format;
+    char *dest;          /* destination path */
+    char *tmp;           /* temporary path; NULL when writing to stdout */
+    int npoint, nresult;
+    int failed;          /* an append failed: finish must not publish */
+    int64_t rows;        /* rows appended so far */
+    pascal_h5sink *h5;   /* format == PASCAL_SINK_HDF5 */
+    pascal_csvsink *csv; /* format == PASCAL_SINK_CSV */
+};
+
+/* HDF5 (h5_sink.c, h5_meta.c).  open creates the file at sink->tmp, which
+ * already exists and is empty. */
+int pascal_h5sink_open(pascal_sink *sink, const pascal_sink_meta *meta,
+                       const pascal_column_desc *point_cols,
+                       const pascal_column_desc *result_cols,
+                       pascal_error *err);
+int pascal_h5sink_append(pascal_sink *sink, int64_t nrows,
+                         const void *const *points,
+                         const double *const *results, pascal_error *err);
+/* Writes the buffered rows and the final attributes, then closes the file. */
+int pascal_h5sink_finish(pascal_sink *sink, pascal_error *err);
+/* Closes everything without writing; NULL is a no-op. */
+void pascal_h5sink_free(pascal_h5sink *h5);
+
+/* CSV (csv_sink.c).  open takes ownership of fp (stdout is never closed). */
+int pascal_csvsink_open(pascal_sink *sink, FILE *fp,
+                        const pascal_column_desc *point_cols,
+                        const pascal_column_desc *result_cols,
+                        pascal_error *err);
+int pascal_csvsink_append(pascal_sink *sink, int64_t nrows,
+                          const void *const *points,
+                          const double *const *results, pascal_error *err);
+int pascal_csvsink_finish(pascal_sink *sink, pascal_error *err);
+void pascal_csvsink_free(pascal_csvsink *csv);
+
+/* Shared HDF5 helpers (h5_util.c). */
+#include <hdf5.h>
+
+/* Turns off HDF5's printing of its error stack (once per process). */
+void pascal_h5_quiet(void);
+/* Sets err to "<path>: <what> failed (<innermost HDF5 message>)". */
+int pascal_h5_fail(pascal_error *err, const char *path, const char *what);
+/* A variable-length UTF-8 string type; caller closes it. */
+hid_t pascal_h5_str_type(void);
+/* Writes a scalar string attribute (NULL writes ""). */
+int pascal_h5_attr_str(hid_t obj, const char *key, const char *value,
+                       const char *path, pascal_error *err);
+/* Writes or overwrites a scalar int64 attribute. */
+int pascal_h5_attr_i64(hid_t obj, const char *key, int64_t value,
+                       const char *path, pascal_error *err);
+/* An enum type over int8 or int16 with member i named labels[i]. */
+hid_t pascal_h5_enum_type(const char *const *labels, int nlabels,
+                          const char *path, const char *name, pascal_error *err);
+
+#endif
