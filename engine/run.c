@@ -222,7 +222,6 @@ typedef struct sink_plan {
     pascal_column_desc pcols[PASCAL_NPARAM];
     pascal_column_desc rcols[PASCAL_NCOLUMN];
     pascal_axis_desc axes[PASCAL_NPARAM];
-    const int64_t *lists[1];
 } sink_plan;
 
 static void describe_param(pascal_column_desc *d, int id)
@@ -235,12 +234,24 @@ static void describe_param(pascal_column_desc *d, int id)
     d->nlabels = d->type == PASCAL_COLTYPE_ENUM ? PASCAL_PATTERN_COUNT : 0;
 }
 
+static void plan_columns(const pascal_spec *spec, sink_plan *sp)
+{
+    const int *cols = pascal_spec_columns(spec);
+    sp->npc = pascal_run_point_params(spec, sp->pids);
+    for (int j = 0; j < sp->npc; j++)
+        describe_param(&sp->pcols[j], sp->pids[j]);
+    for (int j = 0; j < pascal_spec_ncolumns(spec); j++) {
+        const pascal_column_info *c = &pascal_columns[cols[j]];
+        sp->rcols[j] = (pascal_column_desc){c->name, c->units, c->description,
+                                            PASCAL_COLTYPE_F64, NULL, 0};
+    }
+}
+
 static int open_sink(const pascal_spec *spec, const pascal_run_opts *o, int threads,
                      sink_plan *sp, pascal_sink **sink, pascal_error *err)
 {
     pascal_spec_output so = pascal_spec_output_options(spec);
     pascal_sink_meta m;
-    const int *cols = pascal_spec_columns(spec);
     int64_t nl = pascal_spec_nphase_lists(spec);
     const int64_t **lists = NULL;
     int64_t *lens = NULL;
@@ -251,14 +262,6 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o, int thre
         {"row_order", "canonical: mixed-radix over /axes in listed order, last fastest; "
                       "capacity-like axes innermost; `where` drops rows"},
     };
-    sp->npc = pascal_run_point_params(spec, sp->pids);
-    for (int j = 0; j < sp->npc; j++)
-        describe_param(&sp->pcols[j], sp->pids[j]);
-    for (int j = 0; j < pascal_spec_ncolumns(spec); j++) {
-        const pascal_column_info *c = &pascal_columns[cols[j]];
-        sp->rcols[j] = (pascal_column_desc){c->name, c->units, c->description,
-                                            PASCAL_COLTYPE_F64, NULL, 0};
-    }
     for (int a = 0; a < pascal_spec_naxes(spec); a++) {
         const pascal_axis *ax = pascal_spec_axis(spec, a);
         pascal_column_desc d;
@@ -352,7 +355,7 @@ static int64_t compact_batch(const sink_plan *sp, batch *b, uint64_t b0, uint64_
 }
 
 static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int threads,
-                       const sink_plan *sp, pascal_sink *sink, pascal_run_stats *st,
+                       sink_plan *sp, pascal_sink *sink, pascal_run_stats *st,
                        pascal_error *err)
 {
     uint64_t n = pascal_spec_size(spec), bsize = (uint64_t)(o->batch_points > 0 ? o->batch_points
@@ -385,7 +388,7 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
 #pragma omp single
             {
                 int64_t k = failed ? 0 : compact_batch(sp, &b, b0, b1, &h, st);
-                if (k > 0)
+                if (k > 0 && sink)
                     rc = pascal_sink_append(sink, k, (const void *const *)b.out_p,
                                             (const double *const *)b.out_r, err);
                 rows += (uint64_t)k;
@@ -428,7 +431,9 @@ int pascal_run(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_sta
         st->total_seconds = st->plan_seconds;
         return rc;
     }
-    rc = open_sink(spec, o, threads, &sp, &sink, err);
+    plan_columns(spec, &sp);
+    if (o->out_path) /* without a path: evaluate only (benchmarks) */
+        rc = open_sink(spec, o, threads, &sp, &sink, err);
     if (rc == PASCAL_EIO) /* an unwritable destination is bad input: nothing ran */
         err->code = rc = PASCAL_EINPUT;
     if (rc != 0)
@@ -439,7 +444,7 @@ int pascal_run(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_sta
         pascal_sink_abort(sink);
         return rc;
     }
-    rc = pascal_sink_finish(sink, err);
+    rc = sink ? pascal_sink_finish(sink, err) : 0;
     st->total_seconds = pascal_now() - t0;
     return rc;
 }

@@ -22,7 +22,8 @@ extern "C" {
 #endif
 
 typedef struct pascal_run_opts {
-    const char *out_path;       /* destination file; NULL with dry_run */
+    const char *out_path;       /* destination file; NULL evaluates without
+                                   writing (benchmarks) */
     pascal_sink_format format;
     int threads;                /* <= 0: OpenMP's default */
     int progress;               /* draw a progress bar on stderr */
