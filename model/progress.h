@@ -23,8 +23,9 @@ int64_t pascal_thm5_sigma(const int32_t *events, int64_t E, int32_t M,
 
 /* Writes the Theorem 5 sharpness history for s >= 2 (two workers, N = 2s):
  * worker 0 requests 0..s-1, worker 1 requests 0..s-2, worker 0 requests
- * s..2s-2, worker 1 requests s-1.  out needs 4s - 2 entries; returns the
- * number written, or -1 for s < 2.  At C = 2s - 2 the last request misses. */
+ * s..2s-2, worker 1 requests s-1.  out needs 3s - 1 entries; returns the
+ * number written (3s - 1), or -1 for s < 2.  At C = 2s - 2 the last request
+ * misses. */
 int64_t pascal_thm5_sharpness_history(int64_t s, int32_t *out);
 
 /* Theorem 6, eq. 11: P_d(lambda) = max(alpha + beta, (lambda + beta)/(d - 1)),

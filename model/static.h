@@ -64,7 +64,8 @@ double pascal_static_theta(const pascal_static *ws, int64_t C);
 int64_t pascal_static_tstar(const pascal_static *ws, int64_t C);
 
 /* Theorem 2: slotted-TTL misses per round K(T*) for C < N; 0 for C >= N
- * (everything stays resident in steady state). */
+ * (everything stays resident in steady state); D for C < 1 (no boundary
+ * storage: every distinct phase misses). */
 int64_t pascal_static_k_ttl(const pascal_static *ws, int64_t C);
 
 /* Theorem 3 certificate for fully associative LRU, valid when D <= C:
@@ -83,7 +84,7 @@ double pascal_static_k_lru(const pascal_static *ws, int64_t C);
 
 /* SDCM (eq. 6) for an A-way cache of B lines: P(hit | R) =
  * sum_{a=0}^{A-1} binom(R, a) p^a (1-p)^(R-a), p = A/B; A >= B gives the fully
- * associative limit 1{R < B}.  NaN for A < 1 or B < 1. */
+ * associative limit 1{R < B}.  NaN for A < 1, B < 1 or R < 0. */
 double pascal_sdcm_hit_probability(int64_t R, int64_t A, int64_t B);
 /* Expected misses per round: sum over workers of 1 - P(hit | RD_m).
  * Needs PASCAL_STATIC_RD; NaN otherwise. */

@@ -93,29 +93,28 @@ int pascal_h5_attr_i64(hid_t obj, const char *key, int64_t value,
     return attr_write(obj, key, H5T_NATIVE_INT64, &value, path, err);
 }
 
-hid_t pascal_h5_enum_type(const char *const *labels, int nlabels,
-                          const char *path, const char *name, pascal_error *err)
+int pascal_h5_enum_type(const char *const *labels, int nlabels, const char *path,
+                        const char *name, hid_t *out, pascal_error *err)
 {
     char what[300];
+    int wide = nlabels > INT8_MAX;
     hid_t t;
-    if (nlabels > INT16_MAX) {
-        pascal_error_set(err, PASCAL_EINPUT, "%s: %s: %d labels, at most %d allowed",
-                         path, name, nlabels, INT16_MAX);
-        return -1;
-    }
-    t = H5Tenum_create(nlabels <= INT8_MAX ? H5T_NATIVE_INT8 : H5T_NATIVE_INT16);
+    if (nlabels < 1 || nlabels > INT16_MAX)
+        return pascal_error_set(err, PASCAL_EINPUT, "%s: %s: %d labels, expected 1 to %d",
+                                path, name, nlabels, INT16_MAX);
+    t = H5Tenum_create(wide ? H5T_NATIVE_INT16 : H5T_NATIVE_INT8);
     for (int i = 0; t >= 0 && i < nlabels; i++) {
         int8_t v8 = (int8_t)i;
         int16_t v16 = (int16_t)i;
-        void *v = nlabels <= INT8_MAX ? (void *)&v8 : (void *)&v16;
-        if (H5Tenum_insert(t, labels[i], v) < 0) {
+        if (H5Tenum_insert(t, labels[i], wide ? (void *)&v16 : (void *)&v8) < 0) {
             H5Tclose(t);
             t = -1;
         }
     }
     if (t < 0) {
         snprintf(what, sizeof what, "creating the enum type of %s", name);
-        pascal_h5_fail(err, path, what);
+        return pascal_h5_fail(err, path, what);
     }
-    return t;
+    *out = t;
+    return 0;
 }

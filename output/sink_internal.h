@@ -68,8 +68,15 @@ int pascal_h5_attr_str(hid_t obj, const char *key, const char *value,
 /* Writes or overwrites a scalar int64 attribute. */
 int pascal_h5_attr_i64(hid_t obj, const char *key, int64_t value,
                        const char *path, pascal_error *err);
-/* An enum type over int8 or int16 with member i named labels[i]. */
-hid_t pascal_h5_enum_type(const char *const *labels, int nlabels,
-                          const char *path, const char *name, pascal_error *err);
+/* An enum type over int8 (up to 127 labels) or int16 with member i named
+ * labels[i], into *out; caller closes it. */
+int pascal_h5_enum_type(const char *const *labels, int nlabels, const char *path,
+                        const char *name, hid_t *out, pascal_error *err);
+
+/* Root attributes and /axes (h5_meta.c); path names the file in errors. */
+int pascal_h5meta_root(hid_t file, const pascal_sink_meta *meta, const char *path,
+                       pascal_error *err);
+int pascal_h5meta_axes(hid_t file, const pascal_sink_meta *meta, const char *path,
+                       pascal_error *err);
 
 #endif
