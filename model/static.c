@@ -59,22 +59,30 @@ void pascal_static_free(pascal_static *ws)
 
 /* ---- sorting ------------------------------------------------------------ */
 
-/* Bottom-up merge sort rather than qsort: stable (equal phases keep index
- * order, which prepare relies on) and guaranteed allocation-free. */
-void pascal_static_sort_(int64_t *a, int64_t n, const int64_t *key,
-                         int64_t *tmp)
+/* Ascending sort of plain int64 values: insertion sort on runs of 16, then
+ * bottom-up merges through tmp.  Not qsort: glibc's may allocate, and
+ * composite keys (phase, index) are packed into one value by the callers so
+ * no comparator or indirection is needed. */
+void pascal_static_sort_(int64_t *a, int64_t n, int64_t *tmp)
 {
+    enum { RUN = 16 };
+    for (int64_t lo = 0; lo < n; lo += RUN) {
+        int64_t hi = lo + RUN < n ? lo + RUN : n;
+        for (int64_t i = lo + 1; i < hi; i++) {
+            int64_t v = a[i], j = i;
+            for (; j > lo && a[j - 1] > v; j--)
+                a[j] = a[j - 1];
+            a[j] = v;
+        }
+    }
     int64_t *src = a, *dst = tmp;
-    for (int64_t width = 1; width < n; width *= 2) {
+    for (int64_t width = RUN; width < n; width *= 2) {
         for (int64_t lo = 0; lo < n; lo += 2 * width) {
             int64_t mid = lo + width < n ? lo + width : n;
             int64_t hi = lo + 2 * width < n ? lo + 2 * width : n;
             int64_t i = lo, j = mid, o = lo;
-            while (i < mid && j < hi) {
-                int64_t ki = key ? key[src[i]] : src[i];
-                int64_t kj = key ? key[src[j]] : src[j];
-                dst[o++] = kj < ki ? src[j++] : src[i++];
-            }
+            while (i < mid && j < hi)
+                dst[o++] = src[j] < src[i] ? src[j++] : src[i++];
             while (i < mid)
                 dst[o++] = src[i++];
             while (j < hi)
@@ -95,15 +103,16 @@ void pascal_static_sort_(int64_t *a, int64_t n, const int64_t *key,
  * within-round order needs the indices). */
 static void build_groups(pascal_static *ws, const int64_t *phases, int64_t M)
 {
-    for (int64_t m = 0; m < M; m++)
-        ws->order[m] = m;
-    pascal_static_sort_(ws->order, M, phases, ws->tmp);
+    for (int64_t m = 0; m < M; m++)   /* (phase, index) packed; N M fits */
+        ws->order[m] = phases[m] * M + m;
+    pascal_static_sort_(ws->order, M, ws->tmp);
     int64_t D = 0;
     for (int64_t pos = 0; pos < M; pos++) {
-        int64_t m = ws->order[pos];
+        int64_t m = ws->order[pos] % M;
+        ws->order[pos] = m;
         if (pos == 0 || phases[m] != ws->y[D - 1]) {
             ws->y[D] = phases[m];
-            ws->minidx[D] = m;   /* stable sort: first seen is smallest */
+            ws->minidx[D] = m;   /* index order within a phase: smallest */
             D++;
         }
         ws->maxidx[D - 1] = m;
@@ -122,7 +131,7 @@ static void build_gaps(pascal_static *ws, int64_t N)
         ws->gaps[k] = ws->y[k + 1] - ws->y[k];
     ws->gaps[D - 1] = ws->y[0] + N - ws->y[D - 1];
     memcpy(ws->gsorted, ws->gaps, (size_t)D * sizeof(int64_t));
-    pascal_static_sort_(ws->gsorted, D, NULL, ws->tmp);
+    pascal_static_sort_(ws->gsorted, D, ws->tmp);
     ws->gprefix[0] = 0;
     for (int64_t k = 0; k < D; k++)
         ws->gprefix[k + 1] = ws->gprefix[k] + ws->gsorted[k];
@@ -135,7 +144,7 @@ int pascal_static_prepare(pascal_static *ws, const int64_t *phases, int64_t M,
         return -1;
     ws->M = ws->N = ws->D = 0;
     ws->what = 0;
-    if (!phases || M < 1 || M > ws->max_M || N < 1)
+    if (!phases || M < 1 || M > ws->max_M || N < 1 || N > INT64_MAX / M)
         return -1;
     for (int64_t m = 0; m < M; m++)
         if (phases[m] < 0 || phases[m] >= N)

@@ -36,10 +36,11 @@ pascal_static *pascal_static_create(int64_t max_M);
 void pascal_static_free(pascal_static *ws);
 
 /* Prepares ws for phases[0..M-1] on a ring of N blocks.  Requires
- * 1 <= M <= max_M, N >= 1 and 0 <= phases[m] < N; returns 0, or -1 when these
- * do not hold (ws is then unusable until the next successful prepare).
+ * 1 <= M <= max_M, N >= 1, N M <= INT64_MAX (the Theorem 4 numerators sum
+ * to N M) and 0 <= phases[m] < N; returns 0, or -1 when these do not hold
+ * (ws is then unusable until the next successful prepare).
  * `what` is a mask of PASCAL_STATIC_* flags.  Cost O(M log M) for the gaps,
- * plus O(M log M) for DELTA and about O(D^2) for RD. */
+ * plus O(M log M) for DELTA and O(M log M) for RD. */
 int pascal_static_prepare(pascal_static *ws, const int64_t *phases, int64_t M,
                           int64_t N, unsigned what);
 

@@ -41,10 +41,9 @@ struct pascal_static {
                                        M + 1 entries each */
 };
 
-/* Stable merge sort of a[0..n-1] by key[a[i]] (by a[i] itself when key is
- * NULL), using tmp (n entries).  O(n log n), no allocation. */
-void pascal_static_sort_(int64_t *a, int64_t n, const int64_t *key,
-                         int64_t *tmp);
+/* Sorts a[0..n-1] ascending using tmp (n entries).  O(n log n), no
+ * allocation. */
+void pascal_static_sort_(int64_t *a, int64_t n, int64_t *tmp);
 
 /* Fills prev, lag, rd and rd_sorted (static_rd.c); needs groups and gaps. */
 void pascal_static_build_prev_(pascal_static *ws);
