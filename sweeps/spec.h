@@ -64,6 +64,9 @@ const char *pascal_spec_name(const pascal_spec *spec);
 const char *pascal_spec_filename(const pascal_spec *spec);
 const char *pascal_spec_text(const pascal_spec *spec); /* the full text as read */
 const char *pascal_spec_device_text(const pascal_spec *spec); /* device profile text, or "" */
+const char *pascal_spec_description(const pascal_spec *spec); /* or "" */
+/* The device profile path as resolved against the spec's folder, or "". */
+const char *pascal_spec_device_path(const pascal_spec *spec);
 
 /* Bit mask of requested models (1u << pascal_model_id). */
 unsigned pascal_spec_models(const pascal_spec *spec);

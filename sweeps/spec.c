@@ -1,0 +1,403 @@
+/* Sweep specs: the top level of the YAML format (name, models, columns,
+ * where/require rules, output options), the order in which sections are
+ * read (device, then fixed, then axes, so that each overrides the one
+ * before), the static checks, and the accessors.  Value and axis parsing
+ * live in spec_values.c and spec_axes.c, expansion in spec_point.c. */
+#include "sweeps/spec_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const top_keys[] = {"name", "description", "device", "models", "columns", "fixed",
+                                       "axes", "zip", "where", "require", "output"};
+enum { K_NAME, K_DESCRIPTION, K_DEVICE, K_MODELS, K_COLUMNS, K_FIXED, K_AXES, K_ZIP, K_WHERE,
+       K_REQUIRE, K_OUTPUT, K_COUNT };
+
+static int missing(const spec_ctx *c, const yaml_node_t *root, const char *key, const char *what)
+{
+    return spec_fail(c, root, key, PASCAL_EINPUT, "expected %s, got nothing (the key is missing)", what);
+}
+
+static void model_names(char *buf, size_t len)
+{
+    size_t off = 0;
+    for (int i = 0; i < PASCAL_NMODEL && off < len; i++)
+        off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "", pascal_models[i].name);
+}
+
+static int parse_models(const spec_ctx *c, const yaml_node_t *node)
+{
+    pascal_spec *spec = c->spec;
+    const yaml_node_item_t *it;
+    char names[256], got[96], path[SPEC_PATH_MAX];
+    model_names(names, sizeof names);
+    if (!node || node->type != YAML_SEQUENCE_NODE || node->data.sequence.items.top == node->data.sequence.items.start) {
+        spec_describe(node, got, sizeof got);
+        if (node && node->type == YAML_SEQUENCE_NODE)
+            snprintf(got, sizeof got, "an empty list");
+        return spec_fail(c, node, "models", PASCAL_EINPUT, "expected a non-empty list of models (%s), got %s",
+                         names, got);
+    }
+    for (it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
+        const yaml_node_t *item = spec_node(c, *it);
+        const char *s = spec_scalar_text(item);
+        int m = s && !spec_is_null(item) ? pascal_model_from_name(s) : -1;
+        spec_path_index(path, "models", (long)(it - node->data.sequence.items.start));
+        spec_describe(item, got, sizeof got);
+        if (m < 0)
+            return spec_fail(c, item, path, PASCAL_EINPUT, "expected a model name (%s), got %s", names, got);
+        if (spec->models & (1u << m))
+            return spec_fail(c, item, path, PASCAL_EINPUT, "expected each model once, got %s again", got);
+        spec->models |= 1u << m;
+    }
+    return 0;
+}
+
+static int parse_columns(const spec_ctx *c, const yaml_node_t *node)
+{
+    pascal_spec *spec = c->spec;
+    const yaml_node_item_t *it;
+    char names[512], got[96], path[SPEC_PATH_MAX];
+    size_t off = 0;
+    spec->ncolumns = 0;
+    if (spec_is_null(node)) {
+        for (int k = 0; k < PASCAL_NCOLUMN; k++)
+            if (spec->models & (1u << pascal_columns[k].model))
+                spec->columns[spec->ncolumns++] = k;
+        return 0;
+    }
+    for (int k = 0; k < PASCAL_NCOLUMN && off < sizeof names; k++)
+        if (spec->models & (1u << pascal_columns[k].model))
+            off += (size_t)snprintf(names + off, sizeof names - off, "%s%s", off ? ", " : "", pascal_columns[k].name);
+    if (node->type != YAML_SEQUENCE_NODE || node->data.sequence.items.top == node->data.sequence.items.start) {
+        spec_describe(node, got, sizeof got);
+        if (node->type == YAML_SEQUENCE_NODE)
+            snprintf(got, sizeof got, "an empty list");
+        return spec_fail(c, node, "columns", PASCAL_EINPUT,
+                         "expected a non-empty list of columns (%s), got %s", names, got);
+    }
+    for (it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
+        const yaml_node_t *item = spec_node(c, *it);
+        const char *s = spec_scalar_text(item);
+        int k = s && !spec_is_null(item) ? pascal_column_from_name(s) : -1;
+        spec_path_index(path, "columns", (long)(it - node->data.sequence.items.start));
+        spec_describe(item, got, sizeof got);
+        if (k < 0)
+            return spec_fail(c, item, path, PASCAL_EINPUT, "expected a column of the requested models (%s), got %s",
+                             names, got);
+        if (!(spec->models & (1u << pascal_columns[k].model)))
+            return spec_fail(c, item, path, PASCAL_EINPUT,
+                             "expected a column of the requested models (%s), got %s (a column of model %s, "
+                             "which is not in models)",
+                             names, got, pascal_models[pascal_columns[k].model].name);
+        for (int j = 0; j < spec->ncolumns; j++)
+            if (spec->columns[j] == k)
+                return spec_fail(c, item, path, PASCAL_EINPUT, "expected each column once, got %s again", got);
+        spec->columns[spec->ncolumns++] = k;
+    }
+    return 0;
+}
+
+/* Each requested model's `needs` must be set somewhere. */
+static int check_needs(const spec_ctx *c, const yaml_node_t *models)
+{
+    pascal_spec *spec = c->spec;
+    const yaml_node_item_t *it;
+    char path[SPEC_PATH_MAX];
+    for (it = models->data.sequence.items.start; it < models->data.sequence.items.top; it++) {
+        const yaml_node_t *item = spec_node(c, *it);
+        int m = pascal_model_from_name(spec_scalar_text(item));
+        spec_path_index(path, "models", (long)(it - models->data.sequence.items.start));
+        for (int k = 0; k < 6 && pascal_models[m].needs[k] >= 0; k++) {
+            int p = pascal_models[m].needs[k];
+            if (spec->source[p] == SRC_NONE)
+                return spec_fail(c, item, path, PASCAL_EINPUT,
+                                 "model %s needs %s: expected %s (%s) in fixed or axes, got none",
+                                 pascal_models[m].name, pascal_params[p].name, pascal_params[p].name,
+                                 spec_expected(p));
+        }
+    }
+    return 0;
+}
+
+static int add_rule(const spec_ctx *c, const yaml_node_t *node, const char *path, spec_rule *rule)
+{
+    pascal_error sub;
+    size_t offset;
+    int rc, quoted;
+    const char *text = spec_scalar_text(node);
+    char got[96];
+    if (!text || spec_is_null(node) || strlen(text) != node->data.scalar.length) {
+        spec_describe(node, got, sizeof got);
+        return spec_fail(c, node, path, PASCAL_EINPUT, "expected an expression like \"C < N\", got %s", got);
+    }
+    spec_mark_of(c, node, path, &rule->mark);
+    rule->text = strdup(text);
+    if (!rule->text)
+        return pascal_error_set(c->err, PASCAL_ENOMEM, "out of memory");
+    rc = pascal_expr_compile(text, &rule->expr, &offset, &sub);
+    if (rc == PASCAL_EINPUT) {
+        /* Columns count bytes from the scalar's first character; a quoted
+         * scalar starts one column after its quote. */
+        quoted = node->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+                 node->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+        return pascal_error_set(c->err, rc, "%s:%d:%d: %s: %s", c->file, rule->mark.line,
+                                rule->mark.col + (int)offset + quoted, path, sub.msg);
+    }
+    if (rc)
+        return pascal_error_set(c->err, rc, "%s", sub.msg);
+    return 0;
+}
+
+/* where/require: a string or a list of strings. */
+static int parse_rules(const spec_ctx *c, const yaml_node_t *node, const char *key, spec_rule **rules, int *n)
+{
+    char path[SPEC_PATH_MAX];
+    int count, rc;
+    if (spec_is_null(node))
+        return 0;
+    count = node->type == YAML_SEQUENCE_NODE ? (int)(node->data.sequence.items.top - node->data.sequence.items.start) : 1;
+    *rules = calloc((size_t)(count ? count : 1), sizeof **rules);
+    if (!*rules)
+        return pascal_error_set(c->err, PASCAL_ENOMEM, "out of memory");
+    if (node->type != YAML_SEQUENCE_NODE) {
+        *n = 1;
+        return add_rule(c, node, key, &(*rules)[0]);
+    }
+    for (int i = 0; i < count; i++) {
+        spec_path_index(path, key, i);
+        *n = i + 1;
+        rc = add_rule(c, spec_node(c, node->data.sequence.items.start[i]), path, &(*rules)[i]);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static const char *const output_keys[] = {"compression", "shuffle", "chunk_rows"};
+
+static int parse_output(const spec_ctx *c, const yaml_node_t *node)
+{
+    pascal_spec_output *o = &c->spec->output;
+    const yaml_node_pair_t *pr;
+    int rc;
+    if (spec_is_null(node))
+        return 0;
+    rc = spec_check_mapping(c, node, "output", "a mapping of output options (compression, shuffle, chunk_rows)",
+                            output_keys, 3);
+    if (rc)
+        return rc;
+    for (pr = node->data.mapping.pairs.start; pr < node->data.mapping.pairs.top; pr++) {
+        const char *key = spec_scalar_text(spec_node(c, pr->key));
+        const yaml_node_t *val = spec_node(c, pr->value);
+        const char *s = spec_scalar_text(val);
+        int plain = val && val->type == YAML_SCALAR_NODE && val->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+        char path[SPEC_PATH_MAX], got[96], *end = NULL;
+        long v = s && *s ? strtol(s, &end, 10) : -1;
+        spec_path_key(path, "output", key);
+        spec_describe(val, got, sizeof got);
+        if (strcmp(key, "compression") == 0) {
+            if (s && strcmp(s, "none") == 0)
+                o->compression = 0;
+            else if (s && strcmp(s, "gzip") == 0)
+                o->compression = 4;
+            else if (plain && end && !*end && v >= 0 && v <= 9)
+                o->compression = (int)v;
+            else
+                return spec_fail(c, val, path, PASCAL_EINPUT,
+                                 "expected a deflate level 0..9, none or gzip (level 4), got %s", got);
+        } else if (strcmp(key, "shuffle") == 0) {
+            if (plain && (strcmp(s, "true") == 0 || strcmp(s, "True") == 0 || strcmp(s, "TRUE") == 0))
+                o->shuffle = 1;
+            else if (plain && (strcmp(s, "false") == 0 || strcmp(s, "False") == 0 || strcmp(s, "FALSE") == 0))
+                o->shuffle = 0;
+            else
+                return spec_fail(c, val, path, PASCAL_EINPUT, "expected true or false, got %s", got);
+        } else {
+            if (!plain || !end || *end || s[0] == '-' || s[0] == '+' || v < 1 || v > 268435456)
+                return spec_fail(c, val, path, PASCAL_EINPUT,
+                                 "expected a positive integer of at most 268435456 rows, got %s", got);
+            o->chunk_rows = v;
+        }
+    }
+    return 0;
+}
+
+static int parse_top(const spec_ctx *c)
+{
+    pascal_spec *spec = c->spec;
+    const yaml_node_t *root = yaml_document_get_root_node(c->doc);
+    const yaml_node_t *val[K_COUNT] = {0}, *key[K_COUNT] = {0};
+    const yaml_node_pair_t *pr;
+    char got[96];
+    int rc;
+    if (root->type != YAML_MAPPING_NODE) {
+        spec_describe(root, got, sizeof got);
+        return spec_fail(c, root, "", PASCAL_EINPUT,
+                         "expected a YAML mapping with keys name, models, axes, ..., got %s", got);
+    }
+    rc = spec_check_mapping(c, root, "", "a mapping", top_keys, K_COUNT);
+    if (rc)
+        return rc;
+    for (pr = root->data.mapping.pairs.start; pr < root->data.mapping.pairs.top; pr++)
+        for (int k = 0; k < K_COUNT; k++)
+            if (strcmp(spec_scalar_text(spec_node(c, pr->key)), top_keys[k]) == 0) {
+                key[k] = spec_node(c, pr->key);
+                val[k] = spec_node(c, pr->value);
+            }
+    if (!val[K_NAME])
+        return missing(c, root, "name", "a sweep name");
+    if ((rc = spec_string(c, val[K_NAME], "name", "a sweep name", &spec->name)))
+        return rc;
+    if (val[K_DESCRIPTION] && !spec_is_null(val[K_DESCRIPTION]) &&
+        (rc = spec_string(c, val[K_DESCRIPTION], "description", "a string", &spec->description)))
+        return rc;
+    if (val[K_DEVICE] && !spec_is_null(val[K_DEVICE]) && (rc = spec_load_device(c, val[K_DEVICE])))
+        return rc;
+    if (!val[K_MODELS])
+        return missing(c, root, "models", "a list of models such as [ttl, lru]");
+    if ((rc = parse_models(c, val[K_MODELS])) || (rc = parse_columns(c, val[K_COLUMNS])) ||
+        (rc = spec_parse_fixed(c, val[K_FIXED])))
+        return rc;
+    if (!val[K_AXES])
+        return missing(c, root, "axes", "a mapping of parameter: list or range");
+    if ((rc = spec_parse_axes(c, key[K_AXES], val[K_AXES], val[K_ZIP])) || (rc = spec_check_derivable(c, root)) ||
+        (rc = check_needs(c, val[K_MODELS])))
+        return rc;
+    if ((rc = parse_rules(c, val[K_WHERE], "where", &spec->where, &spec->nwhere)) ||
+        (rc = parse_rules(c, val[K_REQUIRE], "require", &spec->require, &spec->nrequire)))
+        return rc;
+    return parse_output(c, val[K_OUTPUT]);
+}
+
+int pascal_spec_parse(const char *text, size_t len, const char *filename, pascal_spec **out,
+                      pascal_error *err)
+{
+    pascal_spec *spec;
+    yaml_document_t doc;
+    spec_ctx c;
+    int rc;
+    *out = NULL;
+    spec = calloc(1, sizeof *spec);
+    if (!spec)
+        return pascal_error_set(err, PASCAL_ENOMEM, "out of memory");
+    spec->filename = strdup(filename ? filename : "<spec>");
+    spec->text = malloc(len + 1);
+    if (!spec->filename || !spec->text) {
+        pascal_spec_free(spec);
+        return pascal_error_set(err, PASCAL_ENOMEM, "out of memory");
+    }
+    memcpy(spec->text, text, len);
+    spec->text[len] = '\0';
+    for (int i = 0; i < PASCAL_NPARAM; i++) {
+        spec->fixed.v[i] = NAN;
+        /* Until a section sets it, a parameter's mark is the spec itself. */
+        spec->src[i].file = spec->filename;
+        spec->src[i].line = spec->src[i].col = 1;
+        snprintf(spec->src[i].path, sizeof spec->src[i].path, "%s", pascal_params[i].name);
+    }
+    spec->output.compression = 0;
+    spec->output.shuffle = 1;
+    spec->output.chunk_rows = 65536;
+    rc = spec_load_yaml(spec->text, len, spec->filename, &doc, err);
+    if (rc) {
+        pascal_spec_free(spec);
+        return rc;
+    }
+    c.spec = spec;
+    c.doc = &doc;
+    c.file = spec->filename;
+    c.err = err;
+    rc = parse_top(&c);
+    yaml_document_delete(&doc);
+    if (rc) {
+        pascal_spec_free(spec);
+        return rc;
+    }
+    if (spec->source[PASCAL_P_PHASES] == SRC_FIXED)
+        spec->fixed.phases = pascal_spec_phase_list(spec, (int64_t)spec->fixed.v[PASCAL_P_PHASES], NULL);
+    *out = spec;
+    return 0;
+}
+
+int pascal_spec_load(const char *path, pascal_spec **out, pascal_error *err)
+{
+    char *text;
+    size_t len;
+    int rc;
+    *out = NULL;
+    rc = spec_read_file(path, &text, &len, err);
+    if (rc)
+        return rc;
+    rc = pascal_spec_parse(text, len, path, out, err);
+    free(text);
+    return rc;
+}
+
+static void free_rules(spec_rule *r, int n)
+{
+    for (int i = 0; i < n; i++) {
+        pascal_expr_free(r[i].expr);
+        free(r[i].text);
+    }
+    free(r);
+}
+
+void pascal_spec_free(pascal_spec *spec)
+{
+    if (!spec)
+        return;
+    for (int i = 0; i < spec->naxes; i++)
+        free((double *)spec->axes[i].values);
+    free_rules(spec->where, spec->nwhere);
+    free_rules(spec->require, spec->nrequire);
+    free(spec->phase_data);
+    free(spec->phase_off);
+    free(spec->filename);
+    free(spec->text);
+    free(spec->device_path);
+    free(spec->device_text);
+    free(spec->name);
+    free(spec->description);
+    free(spec);
+}
+
+const char *pascal_spec_name(const pascal_spec *spec) { return spec->name; }
+const char *pascal_spec_description(const pascal_spec *spec) { return spec->description ? spec->description : ""; }
+const char *pascal_spec_filename(const pascal_spec *spec) { return spec->filename; }
+const char *pascal_spec_text(const pascal_spec *spec) { return spec->text; }
+const char *pascal_spec_device_text(const pascal_spec *spec) { return spec->device_text ? spec->device_text : ""; }
+const char *pascal_spec_device_path(const pascal_spec *spec) { return spec->device_path ? spec->device_path : ""; }
+unsigned pascal_spec_models(const pascal_spec *spec) { return spec->models; }
+int pascal_spec_ncolumns(const pascal_spec *spec) { return spec->ncolumns; }
+const int *pascal_spec_columns(const pascal_spec *spec) { return spec->columns; }
+const pascal_point *pascal_spec_fixed(const pascal_spec *spec) { return &spec->fixed; }
+int pascal_spec_naxes(const pascal_spec *spec) { return spec->naxes; }
+int pascal_spec_ndims(const pascal_spec *spec) { return spec->ndims; }
+uint64_t pascal_spec_size(const pascal_spec *spec) { return spec->size; }
+int64_t pascal_spec_nphase_lists(const pascal_spec *spec) { return spec->nphase_lists; }
+pascal_spec_output pascal_spec_output_options(const pascal_spec *spec) { return spec->output; }
+
+const pascal_axis *pascal_spec_axis(const pascal_spec *spec, int i)
+{
+    return i >= 0 && i < spec->naxes ? &spec->axes[i] : NULL;
+}
+
+int64_t pascal_spec_dim_size(const pascal_spec *spec, int dim)
+{
+    return dim >= 0 && dim < spec->ndims ? spec->dim_size[dim] : 0;
+}
+
+const int64_t *pascal_spec_phase_list(const pascal_spec *spec, int64_t i, int64_t *len)
+{
+    if (i < 0 || i >= spec->nphase_lists) {
+        if (len)
+            *len = 0;
+        return NULL;
+    }
+    if (len)
+        *len = spec->phase_off[i + 1] - spec->phase_off[i];
+    return spec->phase_data + spec->phase_off[i];
+}

@@ -1,0 +1,205 @@
+/* Lazy expansion: raw index -> point.  The index is mixed-radix over the
+ * dimensions, last dimension fastest.  Order of work for one point:
+ *   1. fixed values, then each axis's value at its coordinate;
+ *   2. pattern defaults (pattern aligned, clusters 1, spread 0, sigma 0,
+ *      lag 1, seed 1);
+ *   3. derivations where not given: N = floor(data_bytes / block_bytes),
+ *      M = length of the explicit phase list, else sms * occupancy,
+ *      C = floor(capacity_bytes / block_bytes);
+ *   4. `where` filters (a dropped point is never checked further, so a
+ *      filter can drop combinations that would be invalid);
+ *   5. validity (N, M, C >= 1, explicit lists of length M with phases < N);
+ *   6. `require` assertions.
+ * Reads only the spec, allocates nothing: safe from any number of threads. */
+#include "sweeps/spec_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void format_number(double v, char *buf, size_t len)
+{
+    if (v == floor(v) && fabs(v) < 1e17) {
+        snprintf(buf, len, "%.0f", v);
+        return;
+    }
+    snprintf(buf, len, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, len, "%.17g", v);
+}
+
+void spec_format_value(const pascal_spec *spec, int param, double v, char *buf, size_t len)
+{
+    (void)spec;
+    if (isnan(v)) {
+        snprintf(buf, len, "unset");
+        return;
+    }
+    switch (pascal_params[param].type) {
+    case PASCAL_T_SIZE:
+        pascal_size_format(v, buf, (int)len);
+        return;
+    case PASCAL_T_PATTERN:
+        if (v >= 0 && v < SPEC_NPATTERN && v == floor(v)) {
+            snprintf(buf, len, "%s", spec_pattern_names[(int)v]);
+            return;
+        }
+        break;
+    case PASCAL_T_PHASES:
+        snprintf(buf, len, "list %.0f", v);
+        return;
+    default:
+        break;
+    }
+    format_number(v, buf, len);
+}
+
+/* "point 17 (a=1, b=2KiB, extra=3)": the axis coordinates, then the
+ * parameters in `extra` (a 1 << param mask) that are not axes. */
+static void describe_point(const pascal_spec *spec, const double *v, uint64_t i, uint64_t extra, char *buf,
+                           size_t len)
+{
+    size_t off;
+    char val[64];
+    int n = 0;
+    off = (size_t)snprintf(buf, len, "point %llu (", (unsigned long long)i);
+    for (int a = 0; a < spec->naxes && off < len; a++) {
+        int p = spec->axes[a].param;
+        spec_format_value(spec, p, v[p], val, sizeof val);
+        off += (size_t)snprintf(buf + off, len - off, "%s%s=%s", n++ ? ", " : "", pascal_params[p].name, val);
+        extra &= ~((uint64_t)1 << p);
+    }
+    for (int p = 0; p < PASCAL_NPARAM && off < len; p++)
+        if (extra & ((uint64_t)1 << p)) {
+            spec_format_value(spec, p, v[p], val, sizeof val);
+            off += (size_t)snprintf(buf + off, len - off, "%s%s=%s", n++ ? ", " : "", pascal_params[p].name, val);
+        }
+    if (off < len)
+        snprintf(buf + off, len - off, ")");
+}
+
+#define BIT(p) ((uint64_t)1 << (p))
+
+/* C or N derived by floor(bytes / block_bytes) came out below 1. */
+static int fail_floor(const pascal_spec *spec, const double *v, uint64_t i, int target, int bytes,
+                      pascal_error *err)
+{
+    char where[512];
+    describe_point(spec, v, i, BIT(bytes) | BIT(PASCAL_P_BLOCK_BYTES), where, sizeof where);
+    return spec_fail_mark(err, &spec->src[bytes], PASCAL_EINPUT,
+                          "expected %s >= 1, got %s = floor(%s / block_bytes) = floor(%.0f / %.0f) = %.0f at %s",
+                          pascal_params[target].name, pascal_params[target].name, pascal_params[bytes].name,
+                          v[bytes], v[PASCAL_P_BLOCK_BYTES], v[target], where);
+}
+
+/* Steps 5: the values a model may assume. */
+static int check_point(const pascal_spec *spec, pascal_point *p, uint64_t i, int derived_n, int derived_c,
+                       const int64_t *list, int64_t list_len, pascal_error *err)
+{
+    double *v = p->v;
+    char where[512];
+    if (!(v[PASCAL_P_N] >= 1))
+        return derived_n ? fail_floor(spec, v, i, PASCAL_P_N, PASCAL_P_DATA_BYTES, err)
+                         : spec_fail_mark(err, &spec->src[PASCAL_P_N], PASCAL_EINPUT, "expected N >= 1");
+    if (!(v[PASCAL_P_C] >= 1))
+        return derived_c ? fail_floor(spec, v, i, PASCAL_P_C, PASCAL_P_CAPACITY_BYTES, err)
+                         : spec_fail_mark(err, &spec->src[PASCAL_P_C], PASCAL_EINPUT, "expected C >= 1");
+    if (!(v[PASCAL_P_M] >= 1)) {
+        describe_point(spec, v, i, BIT(PASCAL_P_SMS) | BIT(PASCAL_P_OCCUPANCY), where, sizeof where);
+        return spec_fail_mark(err, &spec->src[PASCAL_P_PATTERN], PASCAL_EINPUT,
+                              "expected M, or sms and occupancy, got M unset at %s", where);
+    }
+    if (list) {
+        if (v[PASCAL_P_M] != (double)list_len) {
+            describe_point(spec, v, i, BIT(PASCAL_P_M), where, sizeof where);
+            return spec_fail_mark(err, &spec->src[PASCAL_P_PHASES], PASCAL_EINPUT,
+                                  "expected a phase list of M = %.0f phases, got %lld phases at %s", v[PASCAL_P_M],
+                                  (long long)list_len, where);
+        }
+        for (int64_t m = 0; m < list_len; m++)
+            if ((double)list[m] >= v[PASCAL_P_N]) {
+                describe_point(spec, v, i, BIT(PASCAL_P_N), where, sizeof where);
+                return spec_fail_mark(err, &spec->src[PASCAL_P_PHASES], PASCAL_EINPUT,
+                                      "expected phases < N = %.0f, got phase %lld (worker %lld) at %s", v[PASCAL_P_N],
+                                      (long long)list[m], (long long)m, where);
+            }
+    }
+    return 0;
+}
+
+static int fail_rule(const pascal_spec *spec, const spec_rule *r, const double *v, uint64_t i, pascal_error *err)
+{
+    char where[640], vals[384], val[64];
+    size_t off = 0;
+    uint64_t used = pascal_expr_params(r->expr);
+    describe_point(spec, v, i, 0, where, sizeof where);
+    vals[0] = '\0';
+    for (int p = 0; p < PASCAL_NPARAM && off < sizeof vals; p++)
+        if (used & BIT(p)) {
+            spec_format_value(spec, p, v[p], val, sizeof val);
+            off += (size_t)snprintf(vals + off, sizeof vals - off, "%s%s=%s", off ? ", " : " with ",
+                                    pascal_params[p].name, val);
+        }
+    return spec_fail_mark(err, &r->mark, PASCAL_EINPUT, "expected \"%s\" at every point, got false at %s%s", r->text,
+                          where, vals);
+}
+
+int pascal_spec_point(const pascal_spec *spec, uint64_t i, pascal_point *p, pascal_error *err)
+{
+    int64_t idx[PASCAL_NPARAM];
+    double *v = p->v;
+    const int64_t *list = NULL;
+    int64_t list_len = 0;
+    int derived_n = 0, derived_c = 0, rc;
+    uint64_t r = i;
+    if (i >= spec->size)
+        return pascal_error_set(err, PASCAL_EINTERNAL, "%s: point %llu is outside the sweep's %llu points",
+                                spec->filename, (unsigned long long)i, (unsigned long long)spec->size);
+    memcpy(v, spec->fixed.v, sizeof p->v);
+    p->phases = NULL;
+    for (int d = spec->ndims - 1; d >= 0; d--) {
+        idx[d] = (int64_t)(r % (uint64_t)spec->dim_size[d]);
+        r /= (uint64_t)spec->dim_size[d];
+    }
+    for (int a = 0; a < spec->naxes; a++)
+        v[spec->axes[a].param] = spec->axes[a].values[idx[spec->axes[a].dim]];
+
+    if (isnan(v[PASCAL_P_PATTERN]))
+        v[PASCAL_P_PATTERN] = 0;
+    if (isnan(v[PASCAL_P_CLUSTERS]))
+        v[PASCAL_P_CLUSTERS] = 1;
+    if (isnan(v[PASCAL_P_SPREAD]))
+        v[PASCAL_P_SPREAD] = 0;
+    if (isnan(v[PASCAL_P_SIGMA]))
+        v[PASCAL_P_SIGMA] = 0;
+    if (isnan(v[PASCAL_P_LAG]))
+        v[PASCAL_P_LAG] = 1;
+    if (isnan(v[PASCAL_P_SEED]))
+        v[PASCAL_P_SEED] = 1;
+    if (v[PASCAL_P_PATTERN] == SPEC_PATTERN_EXPLICIT && !isnan(v[PASCAL_P_PHASES]))
+        list = pascal_spec_phase_list(spec, (int64_t)v[PASCAL_P_PHASES], &list_len);
+
+    if (isnan(v[PASCAL_P_N])) {
+        v[PASCAL_P_N] = floor(v[PASCAL_P_DATA_BYTES] / v[PASCAL_P_BLOCK_BYTES]);
+        derived_n = 1;
+    }
+    if (isnan(v[PASCAL_P_M]))
+        v[PASCAL_P_M] = list ? (double)list_len : v[PASCAL_P_SMS] * v[PASCAL_P_OCCUPANCY];
+    if (isnan(v[PASCAL_P_C])) {
+        v[PASCAL_P_C] = floor(v[PASCAL_P_CAPACITY_BYTES] / v[PASCAL_P_BLOCK_BYTES]);
+        derived_c = 1;
+    }
+
+    for (int k = 0; k < spec->nwhere; k++)
+        if (!pascal_expr_truth(pascal_expr_eval(spec->where[k].expr, v)))
+            return 0;
+    rc = check_point(spec, p, i, derived_n, derived_c, list, list_len, err);
+    if (rc)
+        return rc;
+    for (int k = 0; k < spec->nrequire; k++)
+        if (!pascal_expr_truth(pascal_expr_eval(spec->require[k].expr, v)))
+            return fail_rule(spec, &spec->require[k], v, i, err);
+    p->phases = list;
+    return 1;
+}

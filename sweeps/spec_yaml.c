@@ -1,0 +1,387 @@
+/* The YAML side of spec parsing: reading files, loading one document with
+ * libyaml's document API, turning node marks (zero-based) into one-based
+ * "file:line:col: key.path:" messages, mapping checks (scalar keys, no
+ * duplicates, no unknown keys), and the device profile. */
+#include "sweeps/spec_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int spec_fail(const spec_ctx *c, const yaml_node_t *node, const char *path, int code,
+              const char *fmt, ...)
+{
+    char msg[PASCAL_ERROR_MAX];
+    va_list ap;
+    int line = node ? (int)node->start_mark.line + 1 : 1;
+    int col = node ? (int)node->start_mark.column + 1 : 1;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (path && *path)
+        return pascal_error_set(c->err, code, "%s:%d:%d: %s: %s", c->file, line, col, path, msg);
+    return pascal_error_set(c->err, code, "%s:%d:%d: %s", c->file, line, col, msg);
+}
+
+int spec_fail_mark(pascal_error *err, const spec_mark *m, int code, const char *fmt, ...)
+{
+    char msg[PASCAL_ERROR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (m->path[0])
+        return pascal_error_set(err, code, "%s:%d:%d: %s: %s", m->file, m->line, m->col, m->path, msg);
+    return pascal_error_set(err, code, "%s:%d:%d: %s", m->file, m->line, m->col, msg);
+}
+
+void spec_mark_of(const spec_ctx *c, const yaml_node_t *node, const char *path, spec_mark *m)
+{
+    m->file = c->file;
+    m->line = node ? (int)node->start_mark.line + 1 : 1;
+    m->col = node ? (int)node->start_mark.column + 1 : 1;
+    snprintf(m->path, sizeof m->path, "%s", path ? path : "");
+}
+
+int spec_is_null(const yaml_node_t *node)
+{
+    const char *s;
+    if (!node || node->type != YAML_SCALAR_NODE)
+        return node == NULL;
+    if (node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return 0;
+    s = (const char *)node->data.scalar.value;
+    return !*s || strcmp(s, "~") == 0 || strcmp(s, "null") == 0 || strcmp(s, "Null") == 0 ||
+           strcmp(s, "NULL") == 0;
+}
+
+void spec_describe(const yaml_node_t *node, char *buf, size_t len)
+{
+    const unsigned char *s;
+    size_t n, o = 0, i;
+    if (spec_is_null(node)) {
+        snprintf(buf, len, "nothing");
+        return;
+    }
+    if (node->type == YAML_SEQUENCE_NODE) {
+        snprintf(buf, len, "a list");
+        return;
+    }
+    if (node->type == YAML_MAPPING_NODE) {
+        snprintf(buf, len, "a mapping");
+        return;
+    }
+    s = node->data.scalar.value;
+    n = node->data.scalar.length;
+    if (len < 8) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    buf[o++] = '"';
+    for (i = 0; i < n && o + 8 < len && i < 60; i++) {
+        unsigned char ch = s[i];
+        if (ch == '"' || ch == '\\') {
+            buf[o++] = '\\';
+            buf[o++] = (char)ch;
+        } else if (ch < 0x20 || ch == 0x7f) {
+            o += (size_t)snprintf(buf + o, len - o, "\\x%02x", ch);
+        } else {
+            buf[o++] = (char)ch;
+        }
+    }
+    if (i < n)
+        o += (size_t)snprintf(buf + o, len - o, "...");
+    if (o + 1 < len)
+        buf[o++] = '"';
+    buf[o] = '\0';
+}
+
+const char *spec_scalar_text(const yaml_node_t *node)
+{
+    if (!node || node->type != YAML_SCALAR_NODE)
+        return NULL;
+    return (const char *)node->data.scalar.value;
+}
+
+yaml_node_t *spec_node(const spec_ctx *c, int index)
+{
+    return yaml_document_get_node(c->doc, index);
+}
+
+void spec_path_key(char *buf, const char *path, const char *key)
+{
+    if (path && *path)
+        snprintf(buf, SPEC_PATH_MAX, "%s.%s", path, key);
+    else
+        snprintf(buf, SPEC_PATH_MAX, "%s", key);
+}
+
+void spec_path_index(char *buf, const char *path, long i)
+{
+    snprintf(buf, SPEC_PATH_MAX, "%s[%ld]", path, i);
+}
+
+int spec_check_mapping(const spec_ctx *c, const yaml_node_t *node, const char *path,
+                       const char *what, const char *const *valid, int nvalid)
+{
+    const yaml_node_pair_t *a, *b;
+    char got[96], sub[SPEC_PATH_MAX];
+    if (!node || node->type != YAML_MAPPING_NODE) {
+        spec_describe(node, got, sizeof got);
+        return spec_fail(c, node, path, PASCAL_EINPUT, "expected %s, got %s", what, got);
+    }
+    for (a = node->data.mapping.pairs.start; a < node->data.mapping.pairs.top; a++) {
+        const yaml_node_t *key = spec_node(c, a->key);
+        const char *name = spec_scalar_text(key);
+        if (!name || spec_is_null(key)) {
+            spec_describe(key, got, sizeof got);
+            return spec_fail(c, key, path, PASCAL_EINPUT, "expected a plain key, got %s", got);
+        }
+        spec_path_key(sub, path, name);
+        for (b = node->data.mapping.pairs.start; b < a; b++) {
+            const yaml_node_t *prev = spec_node(c, b->key);
+            if (strcmp(spec_scalar_text(prev), name) == 0)
+                return spec_fail(c, key, sub, PASCAL_EINPUT,
+                                 "expected each key once, got \"%s\" again (first at line %d)", name,
+                                 (int)prev->start_mark.line + 1);
+        }
+        if (valid) {
+            char list[512];
+            size_t off = 0;
+            int k;
+            for (k = 0; k < nvalid; k++)
+                if (strcmp(valid[k], name) == 0)
+                    break;
+            if (k < nvalid)
+                continue;
+            for (k = 0; k < nvalid && off < sizeof list; k++)
+                off += (size_t)snprintf(list + off, sizeof list - off, "%s%s", k ? ", " : "", valid[k]);
+            spec_describe(key, got, sizeof got);
+            return spec_fail(c, key, sub, PASCAL_EINPUT, "expected one of the keys %s; got %s", list, got);
+        }
+    }
+    return 0;
+}
+
+int spec_read_file(const char *path, char **text, size_t *len, pascal_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    *text = NULL;
+    *len = 0;
+    if (!f)
+        return pascal_error_set(err, PASCAL_EIO, "cannot read %s: %s", path, strerror(errno));
+    for (;;) {
+        size_t got;
+        if (cap - n < 4096) {
+            size_t ncap = cap ? 2 * cap : 8192;
+            char *nbuf = realloc(buf, ncap + 1);
+            if (!nbuf) {
+                free(buf);
+                fclose(f);
+                return pascal_error_set(err, PASCAL_ENOMEM, "out of memory reading %s", path);
+            }
+            buf = nbuf;
+            cap = ncap;
+        }
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        int e = errno;
+        free(buf);
+        fclose(f);
+        return pascal_error_set(err, PASCAL_EIO, "cannot read %s: %s", path, strerror(e ? e : EIO));
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return 0;
+}
+
+/* Reader errors carry a byte offset instead of a mark. */
+static void offset_to_mark(const char *text, size_t len, size_t offset, int *line, int *col)
+{
+    size_t i, start = 0;
+    *line = 1;
+    for (i = 0; i < offset && i < len; i++) {
+        if (text[i] == '\n') {
+            (*line)++;
+            start = i + 1;
+        }
+    }
+    *col = (int)(i - start) + 1;
+}
+
+static int yaml_error(const yaml_parser_t *p, const char *text, size_t len, const char *file,
+                      pascal_error *err)
+{
+    int line, col;
+    const char *problem = p->problem ? p->problem : "unknown problem";
+    if (p->error == YAML_MEMORY_ERROR)
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory parsing YAML", file);
+    if (p->error == YAML_READER_ERROR) {
+        offset_to_mark(text, len, p->problem_offset, &line, &col);
+        if (p->problem_value != -1)
+            return pascal_error_set(err, PASCAL_EINPUT, "%s:%d:%d: expected YAML text, got %s (byte 0x%02x)",
+                                    file, line, col, problem, (unsigned)p->problem_value & 0xffu);
+        return pascal_error_set(err, PASCAL_EINPUT, "%s:%d:%d: expected YAML text, got %s", file, line, col,
+                                problem);
+    }
+    line = (int)p->problem_mark.line + 1;
+    col = (int)p->problem_mark.column + 1;
+    if (p->context)
+        return pascal_error_set(err, PASCAL_EINPUT,
+                                "%s:%d:%d: expected valid YAML, got a syntax error: %s %s started at %d:%d", file,
+                                line, col, problem, p->context, (int)p->context_mark.line + 1,
+                                (int)p->context_mark.column + 1);
+    return pascal_error_set(err, PASCAL_EINPUT, "%s:%d:%d: expected valid YAML, got a syntax error: %s", file, line,
+                            col, problem);
+}
+
+int spec_load_yaml(const char *text, size_t len, const char *file, yaml_document_t *doc,
+                   pascal_error *err)
+{
+    yaml_parser_t parser;
+    yaml_document_t extra;
+    int rc = 0;
+    if (!yaml_parser_initialize(&parser))
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory parsing YAML", file);
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    if (!yaml_parser_load(&parser, doc)) {
+        rc = yaml_error(&parser, text, len, file, err);
+        yaml_parser_delete(&parser);
+        return rc;
+    }
+    if (!yaml_document_get_root_node(doc)) {
+        yaml_document_delete(doc);
+        yaml_parser_delete(&parser);
+        return pascal_error_set(err, PASCAL_EINPUT, "%s:1:1: expected a YAML mapping, got an empty file", file);
+    }
+    if (!yaml_parser_load(&parser, &extra)) {
+        rc = yaml_error(&parser, text, len, file, err);
+    } else {
+        yaml_node_t *root = yaml_document_get_root_node(&extra);
+        if (root)
+            rc = pascal_error_set(err, PASCAL_EINPUT,
+                                  "%s:%d:%d: expected a single YAML document, got a second one", file,
+                                  (int)extra.start_mark.line + 1, (int)extra.start_mark.column + 1);
+        yaml_document_delete(&extra);
+    }
+    if (rc)
+        yaml_document_delete(doc);
+    yaml_parser_delete(&parser);
+    return rc;
+}
+
+/* Device profile keys; unknown keys are errors. */
+static const char *const device_keys[] = {"name", "sms", "l2_bytes", "effective_l2_bytes",
+                                          "compute_capability", "notes"};
+enum { DK_NAME, DK_SMS, DK_L2, DK_EFFECTIVE, DK_CC, DK_NOTES, DK_COUNT };
+
+static int parse_device(const spec_ctx *d)
+{
+    pascal_spec *spec = d->spec;
+    const yaml_node_t *root = yaml_document_get_root_node(d->doc);
+    const yaml_node_t *val[DK_COUNT] = {0};
+    const yaml_node_pair_t *pr;
+    double sms = NAN, l2 = NAN, eff = NAN;
+    char *s = NULL;
+    int rc = spec_check_mapping(d, root, "",
+                                "a device profile mapping (name, sms, l2_bytes, effective_l2_bytes, "
+                                "compute_capability, notes)",
+                                device_keys, DK_COUNT);
+    if (rc)
+        return rc;
+    for (pr = root->data.mapping.pairs.start; pr < root->data.mapping.pairs.top; pr++)
+        for (int k = 0; k < DK_COUNT; k++)
+            if (strcmp(spec_scalar_text(spec_node(d, pr->key)), device_keys[k]) == 0)
+                val[k] = spec_node(d, pr->value);
+    if (!val[DK_NAME])
+        return spec_fail(d, root, "name", PASCAL_EINPUT, "expected a device name, got nothing (the key is missing)");
+    for (int k = 0; k < DK_COUNT; k++) {
+        if (!val[k])
+            continue;
+        switch (k) {
+        case DK_NAME:
+        case DK_CC:
+        case DK_NOTES:
+            rc = spec_string(d, val[k], device_keys[k], "a string", &s);
+            free(s);
+            s = NULL;
+            break;
+        case DK_SMS:
+            rc = spec_scalar_value(d, val[k], PASCAL_P_SMS, "sms", &sms);
+            break;
+        case DK_L2:
+            rc = spec_scalar_value(d, val[k], PASCAL_P_CAPACITY_BYTES, "l2_bytes", &l2);
+            break;
+        default:
+            rc = spec_scalar_value(d, val[k], PASCAL_P_CAPACITY_BYTES, "effective_l2_bytes", &eff);
+            break;
+        }
+        if (rc)
+            return rc;
+    }
+    if (!isnan(sms)) {
+        spec->fixed.v[PASCAL_P_SMS] = sms;
+        spec->source[PASCAL_P_SMS] = SRC_DEVICE;
+        spec_mark_of(d, val[DK_SMS], "sms", &spec->src[PASCAL_P_SMS]);
+    }
+    if (!isnan(eff) || !isnan(l2)) {
+        int k = isnan(eff) ? DK_L2 : DK_EFFECTIVE;
+        spec->fixed.v[PASCAL_P_CAPACITY_BYTES] = isnan(eff) ? l2 : eff;
+        spec->source[PASCAL_P_CAPACITY_BYTES] = SRC_DEVICE;
+        spec_mark_of(d, val[k], device_keys[k], &spec->src[PASCAL_P_CAPACITY_BYTES]);
+    }
+    return 0;
+}
+
+int spec_load_device(const spec_ctx *c, const yaml_node_t *node)
+{
+    pascal_spec *spec = c->spec;
+    const char *rel, *slash;
+    char got[96];
+    size_t len, dirlen = 0;
+    yaml_document_t doc;
+    spec_ctx d;
+    pascal_error sub;
+    int rc;
+
+    rel = spec_scalar_text(node);
+    if (!rel || !*rel || spec_is_null(node) || strlen(rel) != node->data.scalar.length) {
+        spec_describe(node, got, sizeof got);
+        return spec_fail(c, node, "device", PASCAL_EINPUT, "expected a device profile path, got %s", got);
+    }
+    slash = strrchr(spec->filename, '/');
+    if (rel[0] != '/' && slash && strcmp(spec->filename, "<spec>") != 0)
+        dirlen = (size_t)(slash - spec->filename) + 1;
+    spec->device_path = malloc(dirlen + strlen(rel) + 1);
+    if (!spec->device_path)
+        return pascal_error_set(c->err, PASCAL_ENOMEM, "out of memory");
+    memcpy(spec->device_path, spec->filename, dirlen);
+    strcpy(spec->device_path + dirlen, rel);
+
+    rc = spec_read_file(spec->device_path, &spec->device_text, &len, &sub);
+    if (rc == PASCAL_EIO)
+        return spec_fail(c, node, "device", PASCAL_EINPUT, "expected a readable device profile, got %s", sub.msg);
+    if (rc)
+        return pascal_error_set(c->err, rc, "%s", sub.msg);
+    rc = spec_load_yaml(spec->device_text, len, spec->device_path, &doc, c->err);
+    if (rc)
+        return rc;
+    d.spec = spec;
+    d.doc = &doc;
+    d.file = spec->device_path;
+    d.err = c->err;
+    rc = parse_device(&d);
+    yaml_document_delete(&doc);
+    return rc;
+}
