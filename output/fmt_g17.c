@@ -72,6 +72,12 @@ static int scale(uint64_t m, int e2, int p, uint64_t *n)
             *n = (uint64_t)((u128)m * f) << s;
             return 1;
         }
+        if (p <= Q_MAX && -s < 128) { /* the product fits in 117 bits */
+            u128 prod = (u128)m * (uint64_t)f, half = (u128)1 << (-s - 1);
+            u128 q = prod >> -s, rem = prod & ((half << 1) - 1);
+            *n = (uint64_t)q + (rem > half || (rem == half && (q & 1u)));
+            return 1;
+        }
         u128 lo = (u128)m * (uint64_t)f, hi = (u128)m * (uint64_t)(f >> 64);
         u128 mid = (lo >> 64) + (uint64_t)hi;
         uint64_t t[3] = {(uint64_t)lo, (uint64_t)mid, (uint64_t)(hi >> 64) + (uint64_t)(mid >> 64)};
@@ -91,6 +97,18 @@ static int scale(uint64_t m, int e2, int p, uint64_t *n)
     return 1;
 }
 
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* Writes the last 2*npairs digits of v (zero-padded) ending just before end. */
+static void put_pairs(uint32_t v, int npairs, char *end)
+{
+    for (int i = 0; i < npairs; i++, v /= 100)
+        memcpy(end - 2 * (i + 1), digit_pairs + 2 * (v % 100), 2);
+}
+
 static int put_uint(uint64_t v, char *out)
 {
     char tmp[24];
@@ -105,6 +123,15 @@ static int put_uint(uint64_t v, char *out)
     return len;
 }
 
+/* The 17 digits of N < 1e17, zero-padded, as 9 + 8 digits in 32-bit halves. */
+static void digits17(uint64_t N, char d[17])
+{
+    uint32_t hi = (uint32_t)(N / 100000000u), lo = (uint32_t)(N % 100000000u);
+    put_pairs(lo, 4, d + 17);
+    put_pairs(hi % 100000000u, 4, d + 9);
+    d[0] = (char)('0' + hi / 100000000u);
+}
+
 /* Lays out the 17 digits of N (1e16 <= N < 1e17) with decimal exponent k
  * the way %g does: plain for -4 <= k < 17, else d.ddde+XX; trailing zeros of
  * the fraction and a bare '.' are dropped. */
@@ -112,8 +139,7 @@ static int emit(int neg, uint64_t N, int k, char *out)
 {
     char d[17];
     int nd = 17, len = 0;
-    for (int i = 16; i >= 0; i--, N /= 10)
-        d[i] = (char)('0' + N % 10);
+    digits17(N, d);
     if (neg)
         out[len++] = '-';
     if (k < -4 || k >= 17) {
@@ -177,16 +203,21 @@ int pascal_fmt_g17(double x, char *out)
     } else {
         e2 = -1074;
     }
-    /* floor(log2 x) * log10(2) never overestimates floor(log10 x) and is at
-     * most one below it. */
-    k = (int)floor((e2 + 63 - __builtin_clzll(m)) * 0.30102999566398119521);
+    /* floor(floor(log2 x) * 78913 / 2^18) is floor(log10 x) or one off
+     * either way (78913 / 2^18 ~ log10 2); the offset keeps the shifted
+     * value positive.  A wrong guess shows as N outside [1e16, 1e17). */
+    k = (int)((((int64_t)(e2 + 63 - __builtin_clzll(m)) * 78913) + ((int64_t)4096 << 18)) >> 18) -
+        4096;
     uint64_t N;
-    if (!scale(m, e2, 16 - k, &N))
-        return snprintf(out, PASCAL_FMT_G17_MAX, "%.17g", x);
-    if (N >= UINT64_C(100000000000000000)) {
-        k++;
+    for (int tries = 0; tries < 3; tries++) {
         if (!scale(m, e2, 16 - k, &N))
-            return snprintf(out, PASCAL_FMT_G17_MAX, "%.17g", x);
+            break;
+        if (N >= UINT64_C(100000000000000000))
+            k++;
+        else if (N < UINT64_C(10000000000000000))
+            k--;
+        else
+            return emit(neg, N, k, out);
     }
-    return emit(neg, N, k, out);
+    return snprintf(out, PASCAL_FMT_G17_MAX, "%.17g", x);
 }

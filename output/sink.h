@@ -15,7 +15,9 @@
  *                     points (rows), created (ISO 8601 UTC), plus any extra
  *                     string attributes passed in pascal_sink_meta
  *   /axes/<name>      each swept axis's values (float64 or int64; pattern
- *                     axes as an HDF5 enum; phase lists as /axes/phases/<i>)
+ *                     axes as an HDF5 enum; phase lists as /axes/phases/<i>,
+ *                     and a swept "phases" axis, whose values index those
+ *                     lists, as the int64 attribute /axes/phases@values)
  *   /points/<name>    one column per point column, one row per point
  *   /results/<name>   one float64 column per result, attributes `units` and
  *                     `description`
@@ -116,6 +118,10 @@ int pascal_h5_read_column(const char *path, const char *group, const char *name,
 /* A root string attribute into buf. */
 int pascal_h5_read_attr(const char *path, const char *key, char *buf, int len,
                         pascal_error *err);
+/* The same for a value of any length: *value is malloc'd; caller frees.
+ * Integer attributes come back in decimal, floats as "%.17g". */
+int pascal_h5_read_attr_alloc(const char *path, const char *key, char **value,
+                              pascal_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,332 @@
+/* The HDF5 writer behind pascal_sink (layout in output/sink.h).
+ *
+ * Sweeps reach ten million rows, so appending must cost little more than the
+ * bytes written.  Every column is a 1-D chunked dataset that stays open for
+ * the whole run, and rows are written only in whole chunks: a batch that
+ * starts on a chunk boundary goes straight from the caller's arrays, the rest
+ * is gathered in one chunk-sized buffer per column.  HDF5 then never reads a
+ * chunk back to merge a partial write, compresses each chunk once, and needs
+ * no chunk cache (it is set to zero, so no data is copied twice).  Only
+ * finish writes the last, partial chunk. */
+#include "output/sink_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_CHUNK_ROWS 65536
+#define MAX_CHUNK_ROWS (1 << 20)
+
+typedef struct h5col {
+    hid_t dset;
+    hid_t mtype;         /* memory type (an enum type is owned) */
+    pascal_coltype type;
+    int nlabels;         /* ENUM */
+    size_t esize;        /* bytes per stored value */
+    unsigned char *buf;  /* chunk rows waiting for a full chunk */
+    char *name;          /* "points/x", for messages */
+} h5col;
+
+struct pascal_h5sink {
+    hid_t file;
+    const char *path;    /* the temporary file, for messages */
+    int64_t chunk;       /* rows per chunk */
+    int64_t nbuf;        /* rows waiting in the column buffers */
+    int64_t nfile;       /* rows already in the datasets */
+    int ncols;           /* point columns, then result columns */
+    h5col *cols;
+};
+
+static int64_t chunk_rows(int64_t requested)
+{
+    if (requested <= 0)
+        return DEFAULT_CHUNK_ROWS;
+    return requested > MAX_CHUNK_ROWS ? MAX_CHUNK_ROWS : requested;
+}
+
+/* Chunked, extendible, optionally shuffled and deflated. */
+static hid_t column_dcpl(int64_t chunk, const pascal_sink_meta *meta)
+{
+    hsize_t dims[1] = {(hsize_t)chunk};
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (dcpl < 0)
+        return dcpl;
+    if (H5Pset_chunk(dcpl, 1, dims) < 0 || H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0 ||
+        (meta->compression > 0 && meta->shuffle && H5Pset_shuffle(dcpl) < 0) ||
+        (meta->compression > 0 && H5Pset_deflate(dcpl, (unsigned)meta->compression) < 0)) {
+        H5Pclose(dcpl);
+        return -1;
+    }
+    return dcpl;
+}
+
+/* Sets the memory and file types of col; returns the file type. */
+static int column_types(h5col *col, const pascal_column_desc *c, const char *path,
+                        hid_t *ftype, pascal_error *err)
+{
+    col->type = c->type;
+    col->mtype = -1;
+    if (c->type == PASCAL_COLTYPE_ENUM) {
+        int rc = pascal_h5_enum_type(c->labels, c->nlabels, path, col->name, &col->mtype, err);
+        col->nlabels = c->nlabels;
+        col->esize = c->nlabels > INT8_MAX ? 2 : 1;
+        *ftype = col->mtype;
+        return rc;
+    }
+    col->esize = 8;
+    *ftype = c->type == PASCAL_COLTYPE_I64 ? H5T_STD_I64LE : H5T_IEEE_F64LE;
+    return 0;
+}
+
+static int create_column(pascal_h5sink *h5, hid_t group, const char *gname,
+                         const pascal_column_desc *c, const pascal_sink_meta *meta,
+                         h5col *col, pascal_error *err)
+{
+    hsize_t dims[1] = {0}, maxdims[1] = {H5S_UNLIMITED};
+    hid_t ftype, space = -1, dcpl = -1, dapl = -1;
+    size_t len = strlen(gname) + strlen(c->name) + 2;
+    int rc;
+    if (!(col->name = malloc(len)))
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", h5->path);
+    snprintf(col->name, len, "%s/%s", gname, c->name);
+    if ((rc = column_types(col, c, h5->path, &ftype, err)))
+        return rc;
+    if (!(col->buf = malloc((size_t)h5->chunk * col->esize)))
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", h5->path);
+    space = H5Screate_simple(1, dims, maxdims);
+    dcpl = column_dcpl(h5->chunk, meta);
+    dapl = H5Pcreate(H5P_DATASET_ACCESS);
+    if (space >= 0 && dcpl >= 0 && dapl >= 0 &&
+        H5Pset_chunk_cache(dapl, H5D_CHUNK_CACHE_NSLOTS_DEFAULT, 0, 1.0) >= 0)
+        col->dset = H5Dcreate2(group, c->name, ftype, space, H5P_DEFAULT, dcpl, dapl);
+    if (space >= 0)
+        H5Sclose(space);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (dapl >= 0)
+        H5Pclose(dapl);
+    if (col->dset < 0) {
+        char what[300];
+        snprintf(what, sizeof what, "creating dataset %s", col->name);
+        return pascal_h5_fail(err, h5->path, what);
+    }
+    if ((rc = pascal_h5_attr_str(col->dset, "units", c->units, h5->path, err)))
+        return rc;
+    return pascal_h5_attr_str(col->dset, "description", c->description, h5->path, err);
+}
+
+static int create_group_columns(pascal_h5sink *h5, const char *gname,
+                                const pascal_column_desc *cols, int n, h5col *out,
+                                const pascal_sink_meta *meta, pascal_error *err)
+{
+    int rc = 0;
+    hid_t group = H5Gcreate2(h5->file, gname, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (group < 0) {
+        char what[300];
+        snprintf(what, sizeof what, "creating group /%s", gname);
+        return pascal_h5_fail(err, h5->path, what);
+    }
+    for (int i = 0; rc == 0 && i < n; i++)
+        rc = create_column(h5, group, gname, &cols[i], meta, &out[i], err);
+    if (H5Gclose(group) < 0 && rc == 0)
+        rc = pascal_h5_fail(err, h5->path, "closing a group");
+    return rc;
+}
+
+int pascal_h5sink_open(pascal_sink *sink, const pascal_sink_meta *meta,
+                       const pascal_column_desc *point_cols,
+                       const pascal_column_desc *result_cols, pascal_error *err)
+{
+    pascal_h5sink *h5 = calloc(1, sizeof *h5);
+    int n = sink->npoint + sink->nresult, rc;
+    if (!h5 || !(h5->cols = calloc((size_t)(n > 0 ? n : 1), sizeof *h5->cols))) {
+        free(h5);
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", sink->tmp);
+    }
+    sink->h5 = h5;
+    h5->path = sink->tmp;
+    h5->chunk = chunk_rows(meta->chunk_rows);
+    h5->ncols = n;
+    h5->file = -1;
+    for (int i = 0; i < n; i++)
+        h5->cols[i].dset = h5->cols[i].mtype = -1;
+    if ((h5->file = H5Fcreate(sink->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)) < 0)
+        return pascal_h5_fail(err, sink->tmp, "creating the HDF5 file");
+    if ((rc = pascal_h5meta_root(h5->file, meta, h5->path, err)) ||
+        (rc = pascal_h5meta_axes(h5->file, meta, h5->path, err)) ||
+        (rc = create_group_columns(h5, "points", point_cols, sink->npoint, h5->cols, meta,
+                                   err)))
+        return rc;
+    return create_group_columns(h5, "results", result_cols, sink->nresult,
+                                h5->cols + sink->npoint, meta, err);
+}
+
+/* Appends n rows of data (memory type col->mtype) at row offset h5->nfile. */
+static int write_rows(pascal_h5sink *h5, h5col *col, const void *data, int64_t n,
+                      pascal_error *err)
+{
+    hsize_t start[1] = {(hsize_t)h5->nfile}, count[1] = {(hsize_t)n};
+    hsize_t size[1] = {(hsize_t)(h5->nfile + n)};
+    hid_t mtype = col->type == PASCAL_COLTYPE_F64   ? H5T_NATIVE_DOUBLE
+                  : col->type == PASCAL_COLTYPE_I64 ? H5T_NATIVE_INT64
+                                                    : col->mtype;
+    hid_t fspace = -1, mspace = -1;
+    int ok = H5Dset_extent(col->dset, size) >= 0 && (fspace = H5Dget_space(col->dset)) >= 0 &&
+             H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL) >= 0 &&
+             (mspace = H5Screate_simple(1, count, NULL)) >= 0 &&
+             H5Dwrite(col->dset, mtype, mspace, fspace, H5P_DEFAULT, data) >= 0;
+    if (fspace >= 0)
+        H5Sclose(fspace);
+    if (mspace >= 0)
+        H5Sclose(mspace);
+    if (!ok) {
+        char what[300];
+        snprintf(what, sizeof what, "writing %s", col->name);
+        return pascal_h5_fail(err, h5->path, what);
+    }
+    return 0;
+}
+
+/* Copies n rows of src into col->buf at row `at`, narrowing enum codes. */
+static void gather(h5col *col, int64_t at, const void *src, int64_t n)
+{
+    if (col->type != PASCAL_COLTYPE_ENUM) {
+        memcpy(col->buf + (size_t)at * 8, src, (size_t)n * 8);
+    } else if (col->esize == 1) {
+        const int64_t *s = src;
+        int8_t *d = (int8_t *)col->buf + at;
+        for (int64_t i = 0; i < n; i++)
+            d[i] = (int8_t)s[i];
+    } else {
+        const int64_t *s = src;
+        int16_t *d = (int16_t *)col->buf + at;
+        for (int64_t i = 0; i < n; i++)
+            d[i] = (int16_t)s[i];
+    }
+}
+
+/* Row `row` of column j: point columns hold 8-byte values, results doubles. */
+static const void *column_src(int j, int npoint, const void *const *points,
+                              const double *const *results, int64_t row)
+{
+    if (j < npoint)
+        return (const char *)points[j] + (size_t)row * 8;
+    return results[j - npoint] + row;
+}
+
+/* Writes the whole chunk of rows [row, row + chunk) of every column. */
+static int write_chunk(pascal_h5sink *h5, int npoint, const void *const *points,
+                       const double *const *results, int64_t row, pascal_error *err)
+{
+    for (int j = 0; j < h5->ncols; j++) {
+        h5col *col = &h5->cols[j];
+        const void *src = column_src(j, npoint, points, results, row);
+        int rc;
+        if (col->type == PASCAL_COLTYPE_ENUM) {
+            gather(col, 0, src, h5->chunk);
+            src = col->buf;
+        }
+        if ((rc = write_rows(h5, col, src, h5->chunk, err)))
+            return rc;
+    }
+    h5->nfile += h5->chunk;
+    return 0;
+}
+
+/* Writes the buffered rows (a whole chunk, or the tail at finish). */
+static int flush_buffers(pascal_h5sink *h5, pascal_error *err)
+{
+    for (int j = 0; j < h5->ncols; j++) {
+        int rc = write_rows(h5, &h5->cols[j], h5->cols[j].buf, h5->nbuf, err);
+        if (rc)
+            return rc;
+    }
+    h5->nfile += h5->nbuf;
+    h5->nbuf = 0;
+    return 0;
+}
+
+/* Enum codes must name a label; checked before anything is written. */
+static int check_codes(pascal_h5sink *h5, int64_t nrows, const void *const *points,
+                       int npoint, pascal_error *err)
+{
+    for (int j = 0; j < npoint; j++) {
+        const int64_t *codes = points[j];
+        if (h5->cols[j].type != PASCAL_COLTYPE_ENUM)
+            continue;
+        for (int64_t i = 0; i < nrows; i++)
+            if (codes[i] < 0 || codes[i] >= h5->cols[j].nlabels)
+                return pascal_error_set(err, PASCAL_EINTERNAL,
+                                        "%s: %s: row %lld: code %lld is not in 0..%d", h5->path,
+                                        h5->cols[j].name, (long long)(h5->nfile + h5->nbuf + i),
+                                        (long long)codes[i], h5->cols[j].nlabels - 1);
+    }
+    return 0;
+}
+
+int pascal_h5sink_append(pascal_sink *sink, int64_t nrows, const void *const *points,
+                         const double *const *results, pascal_error *err)
+{
+    pascal_h5sink *h5 = sink->h5;
+    int rc = check_codes(h5, nrows, points, sink->npoint, err);
+    for (int64_t done = 0, n; rc == 0 && done < nrows; done += n) {
+        n = h5->chunk - h5->nbuf;
+        if (n > nrows - done)
+            n = nrows - done;
+        if (h5->nbuf == 0 && n == h5->chunk) {
+            rc = write_chunk(h5, sink->npoint, points, results, done, err);
+            continue;
+        }
+        for (int j = 0; j < h5->ncols; j++)
+            gather(&h5->cols[j], h5->nbuf,
+                   column_src(j, sink->npoint, points, results, done), n);
+        h5->nbuf += n;
+        if (h5->nbuf == h5->chunk)
+            rc = flush_buffers(h5, err);
+    }
+    return rc;
+}
+
+int pascal_h5sink_finish(pascal_sink *sink, pascal_error *err)
+{
+    pascal_h5sink *h5 = sink->h5;
+    int rc = 0;
+    if (h5->nbuf > 0)
+        rc = flush_buffers(h5, err);
+    if (rc == 0 && h5->nfile != sink->rows)
+        rc = pascal_error_set(err, PASCAL_EINTERNAL, "%s: wrote %lld rows of %lld", h5->path,
+                              (long long)h5->nfile, (long long)sink->rows);
+    if (rc == 0)
+        rc = pascal_h5_attr_i64(h5->file, "points", h5->nfile, h5->path, err);
+    if (rc == 0)
+        rc = pascal_h5_attr_i64(h5->file, "complete", 1, h5->path, err);
+    for (int j = 0; j < h5->ncols; j++) {
+        if (h5->cols[j].dset >= 0 && H5Dclose(h5->cols[j].dset) < 0 && rc == 0)
+            rc = pascal_h5_fail(err, h5->path, "closing a dataset");
+        h5->cols[j].dset = -1;
+    }
+    if (rc == 0 && H5Fclose(h5->file) < 0)
+        rc = pascal_h5_fail(err, h5->path, "closing the file");
+    else if (rc == 0)
+        h5->file = -1;
+    pascal_h5sink_free(h5);
+    sink->h5 = NULL;
+    return rc;
+}
+
+void pascal_h5sink_free(pascal_h5sink *h5)
+{
+    if (!h5)
+        return;
+    for (int j = 0; j < h5->ncols; j++) {
+        if (h5->cols[j].dset >= 0)
+            H5Dclose(h5->cols[j].dset);
+        if (h5->cols[j].mtype >= 0)
+            H5Tclose(h5->cols[j].mtype);
+        free(h5->cols[j].buf);
+        free(h5->cols[j].name);
+    }
+    if (h5->file >= 0)
+        H5Fclose(h5->file);
+    free(h5->cols);
+    free(h5);
+}

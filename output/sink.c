@@ -1,0 +1,242 @@
+/* The sink protocol shared by every output format (output/sink.h).
+ *
+ * A run must never leave a half-written file under the destination's name,
+ * nor damage a file already there: rows go to "<dest>.tmp.<pid>" in the same
+ * directory (so rename() is atomic), which pascal_sink_open() creates at once
+ * so that an unwritable destination fails before any work is done.  Only
+ * pascal_sink_finish() renames it over the destination; every failure and
+ * pascal_sink_abort() unlink it.  The format files (h5_sink.c, csv_sink.c)
+ * write into the temporary file and know nothing of this. */
+#include "output/sink_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Names become HDF5 link names and CSV header fields. */
+static int check_name(const char *group, int i, const char *name, pascal_error *err)
+{
+    if (!name || !name[0])
+        return pascal_error_set(err, PASCAL_EINPUT, "%s column %d: empty name", group, i);
+    if (strchr(name, '/') || strcmp(name, ".") == 0)
+        return pascal_error_set(err, PASCAL_EINPUT,
+                                "%s column %d: name \"%s\" may not contain '/' or be \".\"",
+                                group, i, name);
+    return 0;
+}
+
+static int check_labels(const char *what, const char *const *labels, int nlabels,
+                        pascal_error *err)
+{
+    if (!labels || nlabels < 1)
+        return pascal_error_set(err, PASCAL_EINPUT, "%s: an enum needs at least one label",
+                                what);
+    for (int i = 0; i < nlabels; i++) {
+        if (!labels[i] || !labels[i][0])
+            return pascal_error_set(err, PASCAL_EINPUT, "%s: label %d is empty", what, i);
+        for (int j = 0; j < i; j++)
+            if (strcmp(labels[i], labels[j]) == 0)
+                return pascal_error_set(err, PASCAL_EINPUT,
+                                        "%s: label \"%s\" appears twice", what, labels[i]);
+    }
+    return 0;
+}
+
+static int check_columns(const char *group, const pascal_column_desc *cols, int n,
+                         int results, pascal_error *err)
+{
+    if (n < 0 || (n > 0 && !cols))
+        return pascal_error_set(err, PASCAL_EINPUT, "%s: bad column count %d", group, n);
+    for (int i = 0; i < n; i++) {
+        char what[300];
+        int rc = check_name(group, i, cols[i].name, err);
+        if (rc)
+            return rc;
+        snprintf(what, sizeof what, "%s/%s", group, cols[i].name);
+        for (int j = 0; j < i; j++)
+            if (strcmp(cols[i].name, cols[j].name) == 0)
+                return pascal_error_set(err, PASCAL_EINPUT, "%s: duplicate column name", what);
+        if (results && cols[i].type != PASCAL_COLTYPE_F64)
+            return pascal_error_set(err, PASCAL_EINPUT, "%s: result columns must be F64",
+                                    what);
+        if (cols[i].type < PASCAL_COLTYPE_F64 || cols[i].type > PASCAL_COLTYPE_ENUM)
+            return pascal_error_set(err, PASCAL_EINPUT, "%s: unknown column type %d", what,
+                                    (int)cols[i].type);
+        if (cols[i].type == PASCAL_COLTYPE_ENUM &&
+            (rc = check_labels(what, cols[i].labels, cols[i].nlabels, err)))
+            return rc;
+    }
+    return 0;
+}
+
+static int check_meta(const pascal_sink_meta *meta, pascal_error *err)
+{
+    if (!meta || !meta->path || !meta->path[0])
+        return pascal_error_set(err, PASCAL_EINPUT, "output: no destination path");
+    if (meta->format != PASCAL_SINK_HDF5 && meta->format != PASCAL_SINK_CSV)
+        return pascal_error_set(err, PASCAL_EINPUT, "%s: unknown output format %d",
+                                meta->path, (int)meta->format);
+    if (meta->format == PASCAL_SINK_HDF5 && strcmp(meta->path, "-") == 0)
+        return pascal_error_set(err, PASCAL_EINPUT,
+                                "-: HDF5 output needs a file name, not stdout");
+    if (meta->compression < 0 || meta->compression > 9)
+        return pascal_error_set(err, PASCAL_EINPUT,
+                                "%s: compression level %d, expected 0 (none) to 9",
+                                meta->path, meta->compression);
+    return 0;
+}
+
+/* Creates the temporary file beside dest; returns its descriptor. */
+static int create_tmp(pascal_sink *sink, pascal_error *err)
+{
+    struct stat st;
+    size_t cap = strlen(sink->dest) + 64;
+    if (stat(sink->dest, &st) == 0 && S_ISDIR(st.st_mode))
+        return pascal_error_set(err, PASCAL_EIO, "cannot write %s: %s", sink->dest,
+                                strerror(EISDIR));
+    if (!(sink->tmp = malloc(cap)))
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", sink->dest);
+    for (int i = 0; i < 100; i++) {
+        int fd;
+        if (i == 0)
+            snprintf(sink->tmp, cap, "%s.tmp.%ld", sink->dest, (long)getpid());
+        else
+            snprintf(sink->tmp, cap, "%s.tmp.%ld.%d", sink->dest, (long)getpid(), i);
+        fd = open(sink->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0)
+            return fd;
+        if (errno != EEXIST)
+            break;
+    }
+    pascal_error_set(err, PASCAL_EIO, "cannot create %s: %s", sink->tmp, strerror(errno));
+    free(sink->tmp);
+    sink->tmp = NULL;
+    return PASCAL_EIO;
+}
+
+/* Opens the format writer on sink->tmp (or stdout for CSV "-"). */
+static int open_writer(pascal_sink *sink, const pascal_sink_meta *meta,
+                       const pascal_column_desc *point_cols,
+                       const pascal_column_desc *result_cols, pascal_error *err)
+{
+    int fd;
+    FILE *fp;
+    if (meta->format == PASCAL_SINK_CSV && strcmp(meta->path, "-") == 0)
+        return pascal_csvsink_open(sink, stdout, point_cols, result_cols, err);
+    if (!(sink->dest = strdup(meta->path)))
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", meta->path);
+    if ((fd = create_tmp(sink, err)) < 0)
+        return fd;
+    if (meta->format == PASCAL_SINK_HDF5) {
+        if (close(fd) != 0)
+            return pascal_error_set(err, PASCAL_EIO, "cannot create %s: %s", sink->tmp,
+                                    strerror(errno));
+        return pascal_h5sink_open(sink, meta, point_cols, result_cols, err);
+    }
+    if (!(fp = fdopen(fd, "wb"))) {
+        int e = errno;
+        close(fd);
+        return pascal_error_set(err, PASCAL_EIO, "cannot open %s: %s", sink->tmp, strerror(e));
+    }
+    return pascal_csvsink_open(sink, fp, point_cols, result_cols, err);
+}
+
+int pascal_sink_open(const pascal_sink_meta *meta,
+                     const pascal_column_desc *point_cols, int npoint,
+                     const pascal_column_desc *result_cols, int nresult,
+                     pascal_sink **out, pascal_error *err)
+{
+    pascal_sink *sink;
+    int rc;
+    if (!out)
+        return pascal_error_set(err, PASCAL_EINTERNAL, "pascal_sink_open: out is NULL");
+    *out = NULL;
+    if ((rc = check_meta(meta, err)))
+        return rc;
+    if ((rc = check_columns("points", point_cols, npoint, 0, err)) ||
+        (rc = check_columns("results", result_cols, nresult, 1, err))) {
+        pascal_error_prefix(err, "%s", meta->path);
+        return rc;
+    }
+    if (!(sink = calloc(1, sizeof *sink)))
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", meta->path);
+    sink->format = meta->format;
+    sink->npoint = npoint;
+    sink->nresult = nresult;
+    if ((rc = open_writer(sink, meta, point_cols, result_cols, err))) {
+        pascal_sink_abort(sink);
+        return rc;
+    }
+    *out = sink;
+    return 0;
+}
+
+int pascal_sink_append(pascal_sink *sink, int64_t nrows, const void *const *points,
+                       const double *const *results, pascal_error *err)
+{
+    int rc;
+    if (!sink)
+        return pascal_error_set(err, PASCAL_EINTERNAL, "pascal_sink_append: sink is NULL");
+    if (sink->failed)
+        return pascal_error_set(err, PASCAL_EINTERNAL, "%s: append after a failed append",
+                                sink->dest ? sink->dest : "-");
+    if (nrows == 0)
+        return 0;
+    if (nrows < 0 || (sink->npoint > 0 && !points) || (sink->nresult > 0 && !results))
+        return pascal_error_set(err, PASCAL_EINTERNAL, "pascal_sink_append: bad arguments");
+    for (int j = 0; j < sink->npoint; j++)
+        if (!points[j])
+            return pascal_error_set(err, PASCAL_EINTERNAL,
+                                    "pascal_sink_append: point column %d is NULL", j);
+    for (int j = 0; j < sink->nresult; j++)
+        if (!results[j])
+            return pascal_error_set(err, PASCAL_EINTERNAL,
+                                    "pascal_sink_append: result column %d is NULL", j);
+    rc = sink->format == PASCAL_SINK_HDF5
+             ? pascal_h5sink_append(sink, nrows, points, results, err)
+             : pascal_csvsink_append(sink, nrows, points, results, err);
+    if (rc)
+        sink->failed = 1;
+    else
+        sink->rows += nrows;
+    return rc;
+}
+
+int pascal_sink_finish(pascal_sink *sink, pascal_error *err)
+{
+    int rc;
+    if (!sink)
+        return pascal_error_set(err, PASCAL_EINTERNAL, "pascal_sink_finish: sink is NULL");
+    if (sink->failed)
+        rc = pascal_error_set(err, PASCAL_EINTERNAL, "%s: not finished: an append failed",
+                              sink->dest ? sink->dest : "-");
+    else if (sink->format == PASCAL_SINK_HDF5)
+        rc = pascal_h5sink_finish(sink, err);
+    else
+        rc = pascal_csvsink_finish(sink, err);
+    if (rc == 0 && sink->tmp && rename(sink->tmp, sink->dest) != 0)
+        rc = pascal_error_set(err, PASCAL_EIO, "cannot rename %s to %s: %s", sink->tmp,
+                              sink->dest, strerror(errno));
+    if (rc == 0) {
+        free(sink->tmp);
+        sink->tmp = NULL;
+    }
+    pascal_sink_abort(sink);
+    return rc;
+}
+
+void pascal_sink_abort(pascal_sink *sink)
+{
+    if (!sink)
+        return;
+    pascal_h5sink_free(sink->h5);
+    pascal_csvsink_free(sink->csv);
+    if (sink->tmp)
+        unlink(sink->tmp);
+    free(sink->tmp);
+    free(sink->dest);
+    free(sink);
+}
