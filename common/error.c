@@ -32,5 +32,5 @@ void pascal_error_prefix(pascal_error *err, const char *fmt, ...)
     vsnprintf(head, sizeof head, fmt, ap);
     va_end(ap);
     memcpy(old, err->msg, sizeof old);
-    snprintf(err->msg, sizeof err->msg, "%s: %s", head, old);
+    snprintf(err->msg, sizeof err->msg, "%.500s: %.500s", head, old);
 }

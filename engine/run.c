@@ -121,54 +121,70 @@ static int batch_alloc(batch *b, int64_t cap, int npc, int nrc)
     return ok ? 0 : -1;
 }
 
-/* The headline: range of one miss-rate metric, and for a capacity sweep the
- * smallest capacity whose worst case over all other axes meets the target. */
+/* The headline: range of one miss-rate metric and, for a capacity sweep, the
+ * smallest capacity whose worst case over all other axes meets the target,
+ * per value of the pattern axis when the pattern is swept. */
 typedef struct headline {
     int slot;                  /* index into the spec's columns, -1 if none */
     uint64_t imin, imax;       /* raw indices of the extremes */
-    int cap_axis;
-    uint64_t cap_stride;
-    int64_t cap_size;
-    double *worst;             /* per capacity value: worst metric */
+    int cap_axis, group_axis;
+    uint64_t cap_stride, group_stride;
+    int64_t cap_size, ngroups;
+    double *worst;             /* [group][capacity value]: worst metric */
     uint64_t *worst_at;
 } headline;
+
+static uint64_t dim_stride(const pascal_spec *spec, int dim)
+{
+    uint64_t stride = 1;
+    for (int d = dim + 1; d < pascal_spec_ndims(spec); d++)
+        stride *= (uint64_t)pascal_spec_dim_size(spec, d);
+    return stride;
+}
+
+static int find_axis(const pascal_spec *spec, int p1, int p2, int64_t min, int64_t max)
+{
+    for (int a = 0; a < pascal_spec_naxes(spec); a++) {
+        const pascal_axis *ax = pascal_spec_axis(spec, a);
+        if ((ax->param == p1 || ax->param == p2) && ax->count >= min && ax->count <= max)
+            return a;
+    }
+    return -1;
+}
 
 static void headline_init(headline *h, const pascal_spec *spec, pascal_run_stats *st)
 {
     static const int prefer[] = {PASCAL_COL_RHO_LRU, PASCAL_COL_RHO_TTL, PASCAL_COL_RHO_SDCM,
                                  PASCAL_COL_RHO_BOUND, PASCAL_COL_RHO_CHE};
     const int *cols = pascal_spec_columns(spec);
+    size_t n;
     memset(h, 0, sizeof *h);
-    h->slot = -1, h->cap_axis = -1;
+    h->slot = -1;
     for (size_t k = 0; k < sizeof prefer / sizeof prefer[0] && h->slot < 0; k++)
-        for (int j = 0; j < pascal_spec_ncolumns(spec); j++)
-            if (cols[j] == prefer[k]) {
+        for (int j = 0; j < pascal_spec_ncolumns(spec) && h->slot < 0; j++)
+            if (cols[j] == prefer[k])
                 h->slot = j;
-                break;
-            }
     st->metric = h->slot >= 0 ? cols[h->slot] : -1;
     st->min = st->max = NAN;
-    st->cap_axis = -1;
-    st->cap_value = st->cap_worst = NAN;
-    for (int a = 0; a < pascal_spec_naxes(spec) && h->slot >= 0; a++) {
-        const pascal_axis *ax = pascal_spec_axis(spec, a);
-        if (ax->param != PASCAL_P_C && ax->param != PASCAL_P_CAPACITY_BYTES)
-            continue;
-        if (ax->count < 2 || ax->count > (1 << 22))
-            break;
-        h->cap_stride = 1;
-        for (int d = ax->dim + 1; d < pascal_spec_ndims(spec); d++)
-            h->cap_stride *= (uint64_t)pascal_spec_dim_size(spec, d);
-        h->cap_size = ax->count;
-        h->worst = malloc((size_t)ax->count * sizeof *h->worst);
-        h->worst_at = malloc((size_t)ax->count * sizeof *h->worst_at);
-        if (!h->worst || !h->worst_at)
-            break;
-        for (int64_t k = 0; k < ax->count; k++)
-            h->worst[k] = NAN;
-        h->cap_axis = a;
-        break;
+    h->cap_axis = h->slot >= 0 ? find_axis(spec, PASCAL_P_C, PASCAL_P_CAPACITY_BYTES, 2, 1 << 20) : -1;
+    h->group_axis = find_axis(spec, PASCAL_P_PATTERN, PASCAL_P_PATTERN, 2, PASCAL_RUN_MAX_GROUPS);
+    if (h->cap_axis < 0)
+        return;
+    h->cap_size = pascal_spec_axis(spec, h->cap_axis)->count;
+    h->cap_stride = dim_stride(spec, pascal_spec_axis(spec, h->cap_axis)->dim);
+    h->ngroups = h->group_axis >= 0 ? pascal_spec_axis(spec, h->group_axis)->count : 1;
+    if (h->group_axis >= 0)
+        h->group_stride = dim_stride(spec, pascal_spec_axis(spec, h->group_axis)->dim);
+    n = (size_t)(h->ngroups * h->cap_size);
+    h->worst = malloc(n * sizeof *h->worst);
+    h->worst_at = malloc(n * sizeof *h->worst_at);
+    if (!h->worst || !h->worst_at) { /* the headline is optional: skip it */
+        free(h->worst), free(h->worst_at);
+        h->worst = NULL, h->worst_at = NULL, h->cap_axis = -1;
+        return;
     }
+    for (size_t k = 0; k < n; k++)
+        h->worst[k] = NAN;
 }
 
 /* Called in index order, so ties keep the first index on any thread count. */
@@ -182,9 +198,32 @@ static void headline_add(headline *h, pascal_run_stats *st, uint64_t i, double v
         st->max = v, h->imax = i;
     if (h->cap_axis >= 0) {
         int64_t k = (int64_t)((i / h->cap_stride) % (uint64_t)h->cap_size);
+        if (h->group_axis >= 0)
+            k += h->cap_size * (int64_t)((i / h->group_stride) % (uint64_t)h->ngroups);
         if (isnan(h->worst[k]) || v > h->worst[k])
             h->worst[k] = v, h->worst_at[k] = i;
     }
+}
+
+static void sizing_finish(const headline *h, const pascal_spec *spec, int64_t g,
+                          double target, pascal_run_sizing *out)
+{
+    const double *caps = pascal_spec_axis(spec, h->cap_axis)->values;
+    const double *worst = h->worst + g * h->cap_size;
+    int64_t best = -1, last = -1;
+    for (int64_t k = 0; k < h->cap_size; k++) {
+        if (isnan(worst[k]))
+            continue;
+        if (worst[k] <= target && (best < 0 || caps[k] < caps[best]))
+            best = k;
+        if (last < 0 || caps[k] > caps[last])
+            last = k;
+    }
+    out->group_value = h->group_axis >= 0 ? pascal_spec_axis(spec, h->group_axis)->values[g] : NAN;
+    out->cap_value = best >= 0 ? caps[best] : NAN;
+    out->cap_worst = last >= 0 ? worst[last] : NAN;
+    if (last >= 0)
+        pascal_spec_point(spec, h->worst_at[g * h->cap_size + last], &out->at_cap_worst, NULL);
 }
 
 static void headline_finish(headline *h, const pascal_spec *spec, pascal_run_stats *st,
@@ -195,22 +234,11 @@ static void headline_finish(headline *h, const pascal_spec *spec, pascal_run_sta
         pascal_spec_point(spec, h->imax, &st->at_max, NULL);
     }
     if (h->cap_axis >= 0) {
-        const pascal_axis *ax = pascal_spec_axis(spec, h->cap_axis);
-        int64_t best = -1, last = -1;
-        for (int64_t k = 0; k < h->cap_size; k++) {
-            if (isnan(h->worst[k]))
-                continue;
-            if (h->worst[k] <= target && (best < 0 || ax->values[k] < ax->values[best]))
-                best = k;
-            if (last < 0 || ax->values[k] > ax->values[last])
-                last = k;
-        }
-        if (last >= 0) {
-            st->cap_axis = h->cap_axis;
-            st->cap_value = best >= 0 ? ax->values[best] : NAN;
-            st->cap_worst = h->worst[last];
-            pascal_spec_point(spec, h->worst_at[last], &st->at_cap_worst, NULL);
-        }
+        st->cap_axis = h->cap_axis;
+        st->group_axis = h->group_axis;
+        st->ngroups = (int)h->ngroups;
+        for (int64_t g = 0; g < h->ngroups; g++)
+            sizing_finish(h, spec, g, target, &st->sizing[g]);
     }
     free(h->worst);
     free(h->worst_at);
@@ -423,7 +451,7 @@ int pascal_run(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_sta
     memset(st, 0, sizeof *st);
     st->threads = threads;
     st->metric = -1;
-    st->cap_axis = -1;
+    st->cap_axis = st->group_axis = -1;
     rc = plan(spec, threads, st, err);
     t1 = pascal_now();
     st->plan_seconds = t1 - t0;

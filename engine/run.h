@@ -34,6 +34,18 @@ typedef struct pascal_run_opts {
     double target;              /* miss-rate target for the headline (0.05) */
 } pascal_run_opts;
 
+#define PASCAL_RUN_MAX_GROUPS 16
+
+/* Sizing for one scenario (one value of the group axis, or the whole sweep):
+ * the smallest swept capacity whose worst case over every other axis meets
+ * the target. */
+typedef struct pascal_run_sizing {
+    double group_value;         /* group-axis value (a pattern code); NaN when ungrouped */
+    double cap_value;           /* smallest such capacity; NaN when none does */
+    double cap_worst;           /* worst metric at the largest capacity */
+    pascal_point at_cap_worst;  /* where that worst case is */
+} pascal_run_sizing;
+
 /* What the summary says: counts, timings and the headline finding. */
 typedef struct pascal_run_stats {
     uint64_t raw_points;        /* before `where` */
@@ -45,9 +57,9 @@ typedef struct pascal_run_stats {
     double min, max;            /* over all rows (NaN ignored) */
     pascal_point at_min, at_max;
     int cap_axis;               /* axis index of the capacity axis, -1 if none */
-    double cap_value;           /* smallest capacity whose worst metric <= target, NaN if none */
-    double cap_worst;           /* worst metric at the largest capacity */
-    pascal_point at_cap_worst;
+    int group_axis;             /* the pattern axis when swept (<= 16 values), else -1 */
+    int ngroups;                /* sizing rows: one per group-axis value, or 1 */
+    pascal_run_sizing sizing[PASCAL_RUN_MAX_GROUPS];
 } pascal_run_stats;
 
 int pascal_run(const pascal_spec *spec, const pascal_run_opts *opts,

@@ -216,9 +216,9 @@ static int parse_output(const spec_ctx *c, const yaml_node_t *node)
             else
                 return spec_fail(c, val, path, PASCAL_EINPUT, "expected true or false, got %s", got);
         } else {
-            if (!plain || !end || *end || s[0] == '-' || s[0] == '+' || v < 1 || v > 268435456)
+            if (!plain || !end || *end || s[0] == '-' || s[0] == '+' || v < 1 || v > 1048576)
                 return spec_fail(c, val, path, PASCAL_EINPUT,
-                                 "expected a positive integer of at most 268435456 rows, got %s", got);
+                                 "expected a positive integer of at most 1048576 rows, got %s", got);
             o->chunk_rows = v;
         }
     }

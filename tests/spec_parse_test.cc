@@ -394,7 +394,7 @@ TEST(SpecParseErrors, WrongTypes)
     EXPECT_PREFIX(parse_bad(kHead + "  C: [1]\noutput: {shuffle: maybe}\n"),
                   "spec.yaml:8:19: output.shuffle: expected true or false, got \"maybe\"");
     EXPECT_PREFIX(parse_bad(kHead + "  C: [1]\noutput: {chunk_rows: 0}\n"),
-                  "spec.yaml:8:22: output.chunk_rows: expected a positive integer of at most 268435456 rows, "
+                  "spec.yaml:8:22: output.chunk_rows: expected a positive integer of at most 1048576 rows, "
                   "got \"0\"");
     EXPECT_PREFIX(parse_bad(kHead + "  C: [1]\nwhere: [C < N, [1]]\n"),
                   "spec.yaml:8:16: where[1]: expected an expression like \"C < N\", got a list");

@@ -15,12 +15,26 @@ static const char *usage_text =
     "one row per point (HDF5 by default).  Every point is checked before the\n"
     "output is created; the file appears under its name only when complete.";
 
+/* Exact sizes as 20MiB; others to three significant digits, 4.22MiB. */
+static void format_size(double v, char *buf, size_t len)
+{
+    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    double x = v;
+    pascal_size_format(v, buf, (int)len);
+    if (strchr(buf, 'i') || v < 1024)
+        return;
+    while (x >= 1024 && u < 4)
+        x /= 1024, u++;
+    snprintf(buf, len, "%.3g%s", x, units[u]);
+}
+
 static void format_value(int id, double v, char *buf, size_t len)
 {
     if (isnan(v))
         snprintf(buf, len, "unset");
     else if (pascal_params[id].type == PASCAL_T_SIZE)
-        pascal_size_format(v, buf, (int)len);
+        format_size(v, buf, len);
     else if (pascal_params[id].type == PASCAL_T_PATTERN && v >= 0 && v < PASCAL_PATTERN_COUNT)
         snprintf(buf, len, "%s", pascal_pattern_names[(int)v]);
     else
@@ -44,10 +58,35 @@ static void describe_point(const pascal_spec *spec, const pascal_point *p, int s
     }
 }
 
+/* One line per scenario: the smallest capacity meeting the target. */
+static void print_sizing(const pascal_spec *spec, const pascal_run_opts *o,
+                         const pascal_run_stats *st, const char *metric)
+{
+    int id = pascal_spec_axis(spec, st->cap_axis)->param;
+    char where[512], v[64], g[64];
+    printf("  sizing: smallest swept %s whose worst case over the other axes has %s <= %g\n",
+           pascal_params[id].name, metric, o->target);
+    for (int k = 0; k < st->ngroups; k++) {
+        const pascal_run_sizing *z = &st->sizing[k];
+        if (st->group_axis >= 0)
+            format_value(PASCAL_P_PATTERN, z->group_value, g, sizeof g);
+        else
+            snprintf(g, sizeof g, "all points");
+        if (!isnan(z->cap_value)) {
+            format_value(id, z->cap_value, v, sizeof v);
+            printf("    %-12s %s\n", g, v);
+            continue;
+        }
+        describe_point(spec, &z->at_cap_worst, st->cap_axis, where, sizeof where);
+        format_value(id, z->at_cap_worst.v[id], v, sizeof v);
+        printf("    %-12s none: at %s the worst is %.4g (%s)\n", g, v, z->cap_worst, where);
+    }
+}
+
 static void print_summary(const pascal_spec *spec, const pascal_run_opts *o,
                           const pascal_run_stats *st)
 {
-    char where[512], v[64];
+    char where[512];
     const char *metric = st->metric >= 0 ? pascal_columns[st->metric].name : NULL;
     double rate = st->total_seconds > 0 ? (double)st->rows / st->total_seconds : 0;
     printf("pascal: %llu points of %s in %.3f s (%.3g points/s, %d threads)\n",
@@ -70,24 +109,8 @@ static void print_summary(const pascal_spec *spec, const pascal_run_opts *o,
            pascal_columns[st->metric].units, st->min, where);
     describe_point(spec, &st->at_max, -1, where, sizeof where);
     printf("            to %.4g at (%s)\n", st->max, where);
-    if (st->cap_axis < 0)
-        return;
-    {
-        int id = pascal_spec_axis(spec, st->cap_axis)->param;
-        const char *name = pascal_params[id].name;
-        double target = o->target;
-        if (!isnan(st->cap_value)) {
-            format_value(id, st->cap_value, v, sizeof v);
-            printf("  sizing: the smallest swept %s whose worst case over all other axes "
-                   "has %s <= %g is %s\n", name, metric, target, v);
-        } else {
-            describe_point(spec, &st->at_cap_worst, st->cap_axis, where, sizeof where);
-            format_value(id, st->at_cap_worst.v[id], v, sizeof v);
-            printf("  sizing: no swept %s keeps the worst-case %s <= %g; at the largest (%s)"
-                   " the worst is %.4g at (%s)\n", name, metric, target, v, st->cap_worst,
-                   where);
-        }
-    }
+    if (st->cap_axis >= 0)
+        print_sizing(spec, o, st, metric);
 }
 
 static char *join_args(int argc, char **argv)
