@@ -183,6 +183,14 @@ TEST_F(Cli, RunWritesFileAndSummary)
     std::string csv = slurp(dir + "/r.csv");
     EXPECT_EQ(csv.substr(0, csv.find('\n')), "seed,C,N,M,D,theta,T_star,K_ttl,rho_ttl,K_lru,rho_lru");
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 16);
+    // CSV on stdout: stdout holds the table only, the summary goes to stderr.
+    r = run("run " + spec + " -o - --format csv --quiet");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, csv);
+    EXPECT_NE(r.err.find("15 points"), std::string::npos);
+    r = run("run " + spec + " --dry-run");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("dry run"), std::string::npos);
 }
 
 TEST_F(Cli, BadSpecExitsTwoAndKeepsExistingOutput)

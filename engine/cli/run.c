@@ -59,12 +59,12 @@ static void describe_point(const pascal_spec *spec, const pascal_point *p, int s
 }
 
 /* One line per scenario: the smallest capacity meeting the target. */
-static void print_sizing(const pascal_spec *spec, const pascal_run_opts *o,
+static void print_sizing(FILE *f, const pascal_spec *spec, const pascal_run_opts *o,
                          const pascal_run_stats *st, const char *metric)
 {
     int id = pascal_spec_axis(spec, st->cap_axis)->param;
     char where[512], v[64], g[64];
-    printf("  sizing: smallest swept %s whose worst case over the other axes has %s <= %g\n",
+    fprintf(f, "  sizing: smallest swept %s whose worst case over the other axes has %s <= %g\n",
            pascal_params[id].name, metric, o->target);
     for (int k = 0; k < st->ngroups; k++) {
         const pascal_run_sizing *z = &st->sizing[k];
@@ -74,43 +74,43 @@ static void print_sizing(const pascal_spec *spec, const pascal_run_opts *o,
             snprintf(g, sizeof g, "all points");
         if (!isnan(z->cap_value)) {
             format_value(id, z->cap_value, v, sizeof v);
-            printf("    %-12s %s\n", g, v);
+            fprintf(f, "    %-12s %s\n", g, v);
             continue;
         }
         describe_point(spec, &z->at_cap_worst, st->cap_axis, where, sizeof where);
         format_value(id, z->at_cap_worst.v[id], v, sizeof v);
-        printf("    %-12s none: at %s the worst is %.4g (%s)\n", g, v, z->cap_worst, where);
+        fprintf(f, "    %-12s none: at %s the worst is %.4g (%s)\n", g, v, z->cap_worst, where);
     }
 }
 
-static void print_summary(const pascal_spec *spec, const pascal_run_opts *o,
+static void print_summary(FILE *f, const pascal_spec *spec, const pascal_run_opts *o,
                           const pascal_run_stats *st)
 {
     char where[512];
     const char *metric = st->metric >= 0 ? pascal_columns[st->metric].name : NULL;
     double rate = st->total_seconds > 0 ? (double)st->rows / st->total_seconds : 0;
-    printf("pascal: %llu points of %s in %.3f s (%.3g points/s, %d threads)\n",
+    fprintf(f, "pascal: %llu points of %s in %.3f s (%.3g points/s, %d threads)\n",
            (unsigned long long)st->rows, pascal_spec_filename(spec), st->total_seconds, rate,
            st->threads);
     if (st->rows != st->raw_points)
-        printf("  %llu of %llu raw points dropped by `where`\n",
+        fprintf(f, "  %llu of %llu raw points dropped by `where`\n",
                (unsigned long long)(st->raw_points - st->rows),
                (unsigned long long)st->raw_points);
     if (o->dry_run) {
-        printf("  dry run: every point checked, nothing written\n");
+        fprintf(f, "  dry run: every point checked, nothing written\n");
         return;
     }
-    printf("  wrote %s (%s, %d result columns)\n", o->out_path,
+    fprintf(f, "  wrote %s (%s, %d result columns)\n", o->out_path,
            o->format == PASCAL_SINK_CSV ? "CSV" : "HDF5", pascal_spec_ncolumns(spec));
     if (!metric || isnan(st->min))
         return;
     describe_point(spec, &st->at_min, -1, where, sizeof where);
-    printf("  headline: %s (%s) ranges from %.4g at (%s)\n", metric,
+    fprintf(f, "  headline: %s (%s) ranges from %.4g at (%s)\n", metric,
            pascal_columns[st->metric].units, st->min, where);
     describe_point(spec, &st->at_max, -1, where, sizeof where);
-    printf("            to %.4g at (%s)\n", st->max, where);
+    fprintf(f, "            to %.4g at (%s)\n", st->max, where);
     if (st->cap_axis >= 0)
-        print_sizing(spec, o, st, metric);
+        print_sizing(f, spec, o, st, metric);
 }
 
 static char *join_args(int argc, char **argv)
@@ -208,7 +208,8 @@ int cli_run(int argc, char **argv)
     o.command_line = cmdline;
     rc = pascal_run(spec, &o, &st, &err);
     if (rc == 0)
-        print_summary(spec, &o, &st);
+        /* CSV on stdout keeps stdout for data: the summary goes to stderr. */
+        print_summary(o.out_path && strcmp(o.out_path, "-") == 0 ? stderr : stdout, spec, &o, &st);
     else
         fprintf(stderr, "%s\n", err.msg);
     free(cmdline);
