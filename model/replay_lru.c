@@ -1,0 +1,184 @@
+/* Fully associative LRU by stack distance (Mattson): a request hits in a
+ * cache of C blocks iff its reuse distance RD, the number of distinct blocks
+ * requested since the previous request to its block, is < C.  This is the
+ * trace-side counterpart of eq. 15's symbolic distances.
+ *
+ * Method.  Every block's latest request owns one "time slot"; a bit marks
+ * each slot that is still some block's latest.  The RD of a request whose
+ * block was last requested at slot L is the number of marks after L, i.e.
+ * the live marks minus those at or before L.  Marks are bits in 64-bit words
+ * and a Fenwick tree counts the marks per completed word, so a query is one
+ * O(log(W/64)) prefix sum plus a popcount, and moving a block's mark is one
+ * bit flip plus one O(log(W/64)) update.  The word being filled is not in
+ * the tree yet (its marks are counted by popcount), so the append of the new
+ * mark costs one bit set; the word enters the tree when it is complete.
+ * When the W slots run out, the live marks (at most nblocks <= W/2) are
+ * renumbered 0, 1, ... in time order and the tree is rebuilt in O(W): an
+ * amortised O(1) per request.  With W/64 words the whole tree of a 65536-
+ * block cache is 8 KiB, so queries stay in L1. */
+#include "model/replay.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct pascal_lru {
+    int64_t nblocks;
+    int64_t W;          /* time slots, a power of two >= 2 nblocks, >= 128 */
+    int64_t nwords;     /* W / 64 */
+    int32_t *last;      /* per block: slot of its latest request, -1: none */
+    int32_t *owner;     /* per slot: the block whose latest request it was */
+    uint64_t *bits;     /* per slot: 1 while it is some block's latest */
+    int32_t *fen;       /* Fenwick tree (1-based) of marks per complete word */
+    int64_t t;          /* next free slot */
+    int64_t live;       /* marks set: distinct blocks seen */
+};
+
+pascal_lru *pascal_lru_create(int64_t nblocks)
+{
+    if (nblocks < 1 || nblocks > ((int64_t)1 << 28))
+        return NULL;
+    pascal_lru *ws = calloc(1, sizeof *ws);
+    if (!ws)
+        return NULL;
+    int64_t W = 128;
+    while (W < 2 * nblocks)
+        W *= 2;
+    ws->nblocks = nblocks;
+    ws->W = W;
+    ws->nwords = W / 64;
+    ws->last = malloc((size_t)nblocks * sizeof *ws->last);
+    ws->owner = malloc((size_t)W * sizeof *ws->owner);
+    ws->bits = malloc((size_t)ws->nwords * sizeof *ws->bits);
+    ws->fen = malloc((size_t)(ws->nwords + 1) * sizeof *ws->fen);
+    if (!ws->last || !ws->owner || !ws->bits || !ws->fen) {
+        pascal_lru_free(ws);
+        return NULL;
+    }
+    pascal_lru_reset(ws);
+    return ws;
+}
+
+void pascal_lru_free(pascal_lru *ws)
+{
+    if (!ws)
+        return;
+    free(ws->last);
+    free(ws->owner);
+    free(ws->bits);
+    free(ws->fen);
+    free(ws);
+}
+
+void pascal_lru_reset(pascal_lru *ws)
+{
+    memset(ws->last, 0xff, (size_t)ws->nblocks * sizeof *ws->last);
+    memset(ws->bits, 0, (size_t)ws->nwords * sizeof *ws->bits);
+    memset(ws->fen, 0, (size_t)(ws->nwords + 1) * sizeof *ws->fen);
+    ws->t = 0;
+    ws->live = 0;
+}
+
+static inline void fen_add(int32_t *fen, int64_t n, int64_t w, int32_t v)
+{
+    for (int64_t i = w + 1; i <= n; i += i & -i)
+        fen[i] += v;
+}
+
+/* Marks in words [0, w). */
+static inline int64_t fen_prefix(const int32_t *fen, int64_t w)
+{
+    int64_t s = 0;
+    for (int64_t i = w; i > 0; i -= i & -i)
+        s += fen[i];
+    return s;
+}
+
+/* Renumbers the live marks 0..live-1 in time order (owner moves down in
+ * place: the k-th live slot is at or after k) and rebuilds the tree, whose
+ * complete words are now all full. */
+static void compact(pascal_lru *ws)
+{
+    int64_t k = 0;
+    for (int64_t w = 0; w < ws->nwords; w++) {
+        uint64_t x = ws->bits[w];
+        while (x) {
+            int64_t p = w * 64 + __builtin_ctzll(x);
+            int32_t b = ws->owner[p];
+            ws->owner[k] = b;
+            ws->last[b] = (int32_t)k;
+            k++;
+            x &= x - 1;
+        }
+    }
+    memset(ws->bits, 0, (size_t)ws->nwords * sizeof *ws->bits);
+    for (int64_t w = 0; w < k / 64; w++)
+        ws->bits[w] = ~0ULL;
+    if (k % 64)
+        ws->bits[k / 64] = (1ULL << (k % 64)) - 1;
+    /* Linear Fenwick build over the complete words (64 marks each). */
+    int64_t n = ws->nwords, full = k / 64;
+    memset(ws->fen, 0, (size_t)(n + 1) * sizeof *ws->fen);
+    for (int64_t i = 1; i <= n; i++) {
+        if (i <= full)
+            ws->fen[i] += 64;
+        int64_t j = i + (i & -i);
+        if (j <= n)
+            ws->fen[j] += ws->fen[i];
+    }
+    ws->t = k;
+}
+
+/* One request to block b: returns its RD (-1 for a first request).  With
+ * want_rd = 0 and an upper bound below C available for free (slots between
+ * the two requests >= distinct blocks between them), the prefix query is
+ * skipped and some value < C is returned. */
+static inline int64_t access(pascal_lru *ws, int64_t b, int want_rd, int64_t C)
+{
+    int64_t L = ws->last[b], rd = -1;
+    int64_t cw = ws->t >> 6;
+    if (L >= 0) {
+        int64_t w = L >> 6;
+        uint64_t bit = 1ULL << (L & 63);
+        if (!want_rd && ws->t - L - 1 < C) {
+            rd = ws->t - L - 1;
+        } else {
+            uint64_t upto = (bit << 1) - 1;   /* bits 0..L&63; all at bit 63 */
+            rd = ws->live - fen_prefix(ws->fen, w) -
+                 __builtin_popcountll(ws->bits[w] & upto);
+        }
+        ws->bits[w] &= ~bit;
+        if (w < cw)
+            fen_add(ws->fen, ws->nwords, w, -1);
+        ws->live--;
+    }
+    if (ws->t == ws->W)
+        compact(ws);
+    int64_t s = ws->t++;
+    ws->bits[s >> 6] |= 1ULL << (s & 63);
+    ws->owner[s] = (int32_t)b;
+    ws->last[b] = (int32_t)s;
+    ws->live++;
+    if ((ws->t & 63) == 0)   /* word s>>6 is complete: it enters the tree */
+        fen_add(ws->fen, ws->nwords, s >> 6,
+                (int32_t)__builtin_popcountll(ws->bits[s >> 6]));
+    return rd;
+}
+
+int64_t pascal_lru_replay(pascal_lru *ws, const int64_t *trace, int64_t n,
+                          int64_t C, int64_t *rd_out)
+{
+    if (!ws || n < 0 || (n > 0 && !trace))
+        return -1;
+    int64_t misses = 0;
+    uint64_t nb = (uint64_t)ws->nblocks;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t b = trace[i];
+        if ((uint64_t)b >= nb)
+            return -1;
+        int64_t rd = access(ws, b, rd_out != NULL, C);
+        misses += rd < 0 || rd >= C;
+        if (rd_out)
+            rd_out[i] = rd;
+    }
+    return misses;
+}
