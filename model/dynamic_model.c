@@ -1,0 +1,357 @@
+/* Dynamic PASCAL, the frozen model and prediction (paper sections 4.3-4.5).
+ *
+ * Building a model checks the curves, computes PCHIP slopes and the encoded
+ * endpoint values once, and indexes the keys by (o, path) group, family
+ * (o, path, d) and execution class, so a prediction is two binary searches
+ * and at most four curve evaluations per depth used (two for the pooled
+ * estimate, two for the same-class bracket); it allocates nothing.
+ *
+ * Resolution order for a query (o, path, d, m) at horizon x:
+ *   1. no reference with this (o, path): rejected (family);
+ *   2. the family (o, path, d) has references of class s(m):
+ *        m is a reference compute: its own curve (reference);
+ *        same-class references on both sides: eq. 24 (none);
+ *        otherwise the nearest same-class reference (compute);
+ *   3. otherwise, across depth: step 2 in the nearest lower and upper depths
+ *      of (o, path) that have class s(m), linear in d, clamped to the one
+ *      that exists (depth);
+ *   4. no depth has class s(m): rejected (class; Prop. 8: no point predictor
+ *      is safe for an unsampled class). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/dynamic.h"
+
+typedef struct dyn_family {
+    int64_t o, d;
+    int path;
+    int64_t k0, k1;      /* keys [k0, k1), ascending m */
+    int64_t c0[3], c1[3];/* class lists in model->cls */
+} dyn_family;
+
+typedef struct dyn_group {
+    int64_t o;
+    int path;
+    int64_t f0, f1;      /* families, ascending d */
+} dyn_group;
+
+struct pascal_dyn_model {
+    pascal_dyn_params par;
+    double band;
+    double band_down, band_up; /* e^-band, e^band */
+    int64_t nkeys;
+    pascal_dyn_key *keys;
+    double *mk;          /* m of each key, as double */
+    int64_t *off;
+    double *t, *y, *s;
+    unsigned *flags;
+    double *a_lo, *a_hi; /* encoded value held below / above the knots */
+    int64_t nfam, ngrp;
+    dyn_family *fam;
+    dyn_group *grp;
+    int64_t *cls;        /* key indices, per family and class, ascending m */
+};
+
+void pascal_dyn_model_free(pascal_dyn_model *m)
+{
+    if (!m)
+        return;
+    free(m->keys), free(m->mk), free(m->off), free(m->t), free(m->y), free(m->s);
+    free(m->flags), free(m->a_lo), free(m->a_hi), free(m->fam), free(m->grp), free(m->cls);
+    free(m);
+}
+
+static int valid_key(const pascal_dyn_key *k)
+{
+    return k->o >= 1 && (k->path == PASCAL_DYN_SYNC || k->path == PASCAL_DYN_TMA) &&
+           k->m >= 0 && (k->path == PASCAL_DYN_SYNC ? k->d == 0 : k->d >= 1);
+}
+
+static int valid_curves(int64_t nkeys, const pascal_dyn_key *keys, const int64_t *off,
+                        const double *t, const double *y)
+{
+    if (nkeys < 1 || off[0] != 0)
+        return 0;
+    for (int64_t i = 0; i < nkeys; i++) {
+        int64_t n = off[i + 1] - off[i];
+        if (!valid_key(&keys[i]) || n < 1 || n > 2 * PASCAL_DYN_MAX_KNOTS + 2 ||
+            (i > 0 && pascal_dyn_key_cmp(&keys[i - 1], &keys[i]) >= 0))
+            return 0;
+        for (int64_t k = off[i]; k < off[i + 1]; k++) {
+            if (!isfinite(t[k]) || !isfinite(y[k]))
+                return 0;
+            if (k > off[i] && !(t[k] > t[k - 1] && y[k] >= y[k - 1]))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+static int alloc_model(pascal_dyn_model *m, int64_t nkeys, int64_t nknots)
+{
+    size_t nk = (size_t)nkeys, nt = (size_t)nknots;
+    m->keys = malloc(nk * sizeof *m->keys);
+    m->mk = malloc(nk * sizeof *m->mk);
+    m->off = malloc((nk + 1) * sizeof *m->off);
+    m->t = malloc(nt * sizeof *m->t);
+    m->y = malloc(nt * sizeof *m->y);
+    m->s = malloc(nt * sizeof *m->s);
+    m->flags = calloc(nk, sizeof *m->flags);
+    m->a_lo = malloc(nk * sizeof *m->a_lo);
+    m->a_hi = malloc(nk * sizeof *m->a_hi);
+    m->fam = malloc(nk * sizeof *m->fam);
+    m->grp = malloc(nk * sizeof *m->grp);
+    m->cls = malloc(nk * sizeof *m->cls);
+    return m->keys && m->mk && m->off && m->t && m->y && m->s && m->flags && m->a_lo &&
+                   m->a_hi && m->fam && m->grp && m->cls
+               ? 0
+               : -1;
+}
+
+/* Families, groups and per-class key lists (keys are sorted). */
+static void index_keys(pascal_dyn_model *m)
+{
+    int64_t q = 0;
+    m->nfam = m->ngrp = 0;
+    for (int64_t k0 = 0, k1; k0 < m->nkeys; k0 = k1) {
+        dyn_family *f = &m->fam[m->nfam];
+        const pascal_dyn_key *a = &m->keys[k0];
+        for (k1 = k0 + 1; k1 < m->nkeys && m->keys[k1].o == a->o && m->keys[k1].path == a->path &&
+                          m->keys[k1].d == a->d;
+             k1++)
+            ;
+        f->o = a->o, f->path = a->path, f->d = a->d, f->k0 = k0, f->k1 = k1;
+        for (int c = 0; c < 3; c++) {
+            f->c0[c] = q;
+            for (int64_t k = k0; k < k1; k++)
+                if (pascal_dyn_class(m->keys[k].m) == c)
+                    m->cls[q++] = k;
+            f->c1[c] = q;
+        }
+        if (m->ngrp == 0 || m->grp[m->ngrp - 1].o != a->o || m->grp[m->ngrp - 1].path != a->path)
+            m->grp[m->ngrp++] = (dyn_group){a->o, a->path, m->nfam, m->nfam};
+        m->grp[m->ngrp - 1].f1 = ++m->nfam;
+    }
+}
+
+int pascal_dyn_model_build(const pascal_dyn_params *par, int64_t nkeys,
+                           const pascal_dyn_key *keys, const int64_t *off, const double *t,
+                           const double *y, const unsigned *flags, pascal_dyn_model **out)
+{
+    pascal_dyn_model *m;
+    *out = NULL;
+    if (!valid_curves(nkeys, keys, off, t, y) || !(par->eps > 0) || !(par->eta >= 0) ||
+        !(par->N0 > 0))
+        return -1;
+    if (!(m = calloc(1, sizeof *m)) || alloc_model(m, nkeys, off[nkeys]) != 0) {
+        pascal_dyn_model_free(m);
+        return -1;
+    }
+    m->par = *par;
+    pascal_dyn_model_set_band(m, NAN);
+    m->nkeys = nkeys;
+    memcpy(m->keys, keys, (size_t)nkeys * sizeof *keys);
+    memcpy(m->off, off, (size_t)(nkeys + 1) * sizeof *off);
+    memcpy(m->t, t, (size_t)off[nkeys] * sizeof *t);
+    memcpy(m->y, y, (size_t)off[nkeys] * sizeof *y);
+    for (int64_t i = 0; i < nkeys; i++) {
+        int64_t a = off[i], n = off[i + 1] - a;
+        m->mk[i] = (double)keys[i].m;
+        m->flags[i] = flags ? flags[i] : 0;
+        pascal_dyn_pchip_slopes(m->t + a, m->y + a, (int)n, m->s + a);
+        /* Outside the knots the average K is held (section 4.2). */
+        m->a_lo[i] = pascal_dyn_encode(m->y[a] - m->t[a], par->eps);
+        m->a_hi[i] = pascal_dyn_encode(m->y[a + n - 1] - m->t[a + n - 1], par->eps);
+    }
+    index_keys(m);
+    *out = m;
+    return 0;
+}
+
+const pascal_dyn_params *pascal_dyn_model_params(const pascal_dyn_model *m) { return &m->par; }
+int64_t pascal_dyn_model_nkeys(const pascal_dyn_model *m) { return m->nkeys; }
+void pascal_dyn_model_set_band(pascal_dyn_model *m, double r)
+{
+    m->band = r;
+    m->band_down = exp(-r);
+    m->band_up = exp(r);
+}
+double pascal_dyn_model_band(const pascal_dyn_model *m) { return m->band; }
+
+void pascal_dyn_model_curve(const pascal_dyn_model *m, int64_t i, pascal_dyn_key *key,
+                            const double **t, const double **y, int *n, unsigned *flags)
+{
+    if (key)
+        *key = m->keys[i];
+    if (t)
+        *t = m->t + m->off[i];
+    if (y)
+        *y = m->y + m->off[i];
+    if (n)
+        *n = (int)(m->off[i + 1] - m->off[i]);
+    if (flags)
+        *flags = m->flags[i];
+}
+
+/* L_z at t = log x: S(t) - t inside the knots, the end value outside. */
+static double key_logk(const pascal_dyn_model *m, int64_t i, double tq)
+{
+    int64_t a = m->off[i];
+    int n = (int)(m->off[i + 1] - a);
+    const double *t = m->t + a;
+    if (tq <= t[0])
+        return m->y[a] - t[0];
+    if (tq >= t[n - 1])
+        return m->y[a + n - 1] - t[n - 1];
+    return pascal_dyn_pchip_eval(t, m->y + a, m->s + a, n, tq) - tq;
+}
+
+double pascal_dyn_model_logk(const pascal_dyn_model *m, int64_t i, double x)
+{
+    return key_logk(m, i, log(x));
+}
+
+/* Encoded a_z (eq. 20) of key i at t = log x. */
+static double key_a(const pascal_dyn_model *m, int64_t i, double tq)
+{
+    int64_t a = m->off[i];
+    int n = (int)(m->off[i + 1] - a);
+    if (tq <= m->t[a])
+        return m->a_lo[i];
+    if (tq >= m->t[a + n - 1])
+        return m->a_hi[i];
+    return pascal_dyn_encode(key_logk(m, i, tq), m->par.eps);
+}
+
+/* First index in [lo, hi) of idx (or of the identity when idx is NULL)
+ * whose key compute is >= q. */
+static int64_t lower_bound(const pascal_dyn_model *m, const int64_t *idx, int64_t lo,
+                           int64_t hi, double q)
+{
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (m->mk[idx ? idx[mid] : mid] < q)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Step 2 of the resolution order inside family f; the class list is
+ * non-empty. */
+static double within_family(const pascal_dyn_model *m, const dyn_family *f, double q, int c,
+                            double tq, int *code)
+{
+    int64_t j = lower_bound(m, NULL, f->k0, f->k1, q), r, L, R;
+    double p, am, ap, aL, aR, c0;
+    if (j < f->k1 && m->mk[j] == q) {
+        *code = PASCAL_DYN_FB_REFERENCE;
+        return key_a(m, j, tq);
+    }
+    r = lower_bound(m, m->cls, f->c0[c], f->c1[c], q);
+    L = r > f->c0[c] ? m->cls[r - 1] : -1;
+    R = r < f->c1[c] ? m->cls[r] : -1;
+    if (L < 0 || R < 0) {
+        *code = PASCAL_DYN_FB_COMPUTE;
+        return key_a(m, L >= 0 ? L : R, tq);
+    }
+    /* m- = keys[j-1] < m < m+ = keys[j]: both exist inside the bracket. */
+    am = key_a(m, j - 1, tq);
+    ap = key_a(m, j, tq);
+    p = am + (ap - am) * (q - m->mk[j - 1]) / (m->mk[j] - m->mk[j - 1]);
+    aL = L == j - 1 ? am : key_a(m, L, tq);
+    aR = R == j ? ap : key_a(m, R, tq);
+    c0 = 1 / (q - m->mk[j - 1]) + 1 / (m->mk[j] - q);
+    *code = PASCAL_DYN_FB_NONE;
+    return pascal_dyn_harmonic(p, aL, aR, q - m->mk[L], m->mk[R] - q, c0, m->par.eta, NULL);
+}
+
+static const dyn_group *find_group(const pascal_dyn_model *m, int64_t o, int path)
+{
+    int64_t lo = 0, hi = m->ngrp;
+    while (lo < hi) {
+        int64_t mid = (lo + hi) / 2;
+        const dyn_group *g = &m->grp[mid];
+        if (g->o == o && g->path == path)
+            return g;
+        if (g->o < o || (g->o == o && g->path < path))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* Steps 2-4 within group g; NaN with *code set when the class is unsampled. */
+static double resolve(const pascal_dyn_model *m, const dyn_group *g, int64_t d, double q, int c,
+                      double tq, int *code)
+{
+    const dyn_family *lo = NULL, *hi = NULL;
+    double alo, ahi;
+    int sub;
+    for (int64_t k = g->f0; k < g->f1; k++) {
+        const dyn_family *f = &m->fam[k];
+        if (f->c1[c] == f->c0[c])
+            continue;
+        if (f->d == d)
+            return within_family(m, f, q, c, tq, code);
+        if (f->d < d)
+            lo = f; /* ascending d: the last below is the nearest */
+        else if (!hi)
+            hi = f;
+    }
+    *code = PASCAL_DYN_FB_DEPTH;
+    if (!lo && !hi) {
+        *code = PASCAL_DYN_ERR_CLASS;
+        return NAN;
+    }
+    if (!lo || !hi)
+        return within_family(m, lo ? lo : hi, q, c, tq, &sub);
+    alo = within_family(m, lo, q, c, tq, &sub);
+    ahi = within_family(m, hi, q, c, tq, &sub);
+    return alo + (ahi - alo) * (double)(d - lo->d) / (double)(hi->d - lo->d);
+}
+
+static int invalid_query(const pascal_dyn_query *q)
+{
+    return q->o < 1 || q->m < 0 || !(q->N > 0) || !(q->W > 0) || !isfinite(q->N * q->W) ||
+           (q->path == PASCAL_DYN_SYNC   ? q->d != 0
+            : q->path == PASCAL_DYN_TMA  ? q->d < 1
+                                         : 1);
+}
+
+static int reject(pascal_dyn_pred *out, int code)
+{
+    out->K = out->rho = out->band_lo = out->band_hi = out->a = NAN;
+    out->code = code;
+    return code;
+}
+
+int pascal_dyn_predict(const pascal_dyn_model *m, const pascal_dyn_query *q,
+                       pascal_dyn_pred *out)
+{
+    const dyn_group *g;
+    double M, a, tq, r = m->band;
+    int code = PASCAL_DYN_FB_NONE;
+    out->cls = q->m >= 0 ? pascal_dyn_class(q->m) : -1;
+    if (invalid_query(q))
+        return reject(out, PASCAL_DYN_ERR_INVALID);
+    M = isnan(q->M) ? m->par.sms * (double)q->o : q->M;
+    if (!(M >= 1))
+        return reject(out, PASCAL_DYN_ERR_INVALID);
+    if (!(g = find_group(m, q->o, q->path)))
+        return reject(out, PASCAL_DYN_ERR_FAMILY);
+    tq = log(q->W * q->N / m->par.N0);
+    a = resolve(m, g, q->d, (double)q->m, out->cls, tq, &code);
+    if (code >= PASCAL_DYN_UNSUPPORTED)
+        return reject(out, code);
+    out->a = a;
+    out->K = pascal_dyn_decode(a, m->par.eps, M);
+    out->rho = out->K / M;
+    out->band_lo = isnan(r) ? NAN : out->K * m->band_down / M;
+    out->band_hi = isnan(r) ? NAN : fmin(M, out->K * m->band_up) / M;
+    out->code = code;
+    return code;
+}

@@ -1,0 +1,213 @@
+// `pascal calibrate` and `pascal predict` as a user runs them: summaries,
+// the cross-validation table, the JSON object, exit codes, and that bad
+// input creates or overwrites no file.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+
+namespace {
+
+const std::string kSrc = PASCAL_SOURCE_DIR;
+const std::string kRefs = kSrc + "/configs/calibration/synthetic-gb10-refs.csv";
+const std::string kGb10 = kSrc + "/configs/devices/gb10.yaml";
+
+struct Result {
+    int status;
+    std::string out, err;
+};
+
+std::string slurp(const std::string &path)
+{
+    std::ifstream f(path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+class DynamicCli : public ::testing::Test {
+protected:
+    static std::string dir, model;
+    static void SetUpTestSuite()
+    {
+        char t[] = "/tmp/pascal-dyncli-XXXXXX";
+        dir = mkdtemp(t);
+        model = dir + "/model.h5";
+        ASSERT_EQ(run("calibrate " + kRefs + " --device " + kGb10 + " -o " + model).status, 0);
+    }
+    static void TearDownTestSuite() { std::system(("rm -rf " + dir).c_str()); }
+    static Result run(const std::string &args)
+    {
+        std::string o = dir + "/stdout", e = dir + "/stderr";
+        int rc = std::system((std::string(PASCAL_CLI) + " " + args + " >" + o + " 2>" + e).c_str());
+        return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(o), slurp(e)};
+    }
+    static bool exists(const std::string &p)
+    {
+        struct stat st;
+        return stat(p.c_str(), &st) == 0;
+    }
+};
+std::string DynamicCli::dir, DynamicCli::model;
+
+// The number after "key": in a one-line JSON object (NaN when null).
+double json_num(const std::string &j, const std::string &key)
+{
+    std::smatch m;
+    std::regex re("\"" + key + "\": (null|[-+0-9.eE]+)");
+    if (!std::regex_search(j, m, re))
+        return -1e300;
+    return m[1] == "null" ? NAN : std::stod(m[1]);
+}
+
+std::string json_str(const std::string &j, const std::string &key)
+{
+    std::smatch m;
+    std::regex re("\"" + key + "\": (null|\"[^\"]*\")");
+    return std::regex_search(j, m, re) ? std::string(m[1]) : "<missing>";
+}
+
+TEST_F(DynamicCli, CalibrateSummary)
+{
+    Result r = run("calibrate " + kRefs + " --device " + kGb10 + " -o " + dir + "/m2.h5");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("pascal calibrate: 4242 runs, 110 keys in 11 families"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("device NVIDIA GB10: sms 48, C 1280 blocks of 16KiB"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("leave-one-key-out: 110 keys"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("best:"), std::string::npos) << "the table needs --cv";
+    EXPECT_TRUE(exists(dir + "/m2.h5"));
+}
+
+TEST_F(DynamicCli, CalibrateCvPrintsTheTableWithBaselines)
+{
+    Result r = run("calibrate " + kRefs + " --device " + kGb10 + " -o " + dir + "/m3.h5 --cv");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("pascal  aligned  nearest      knn    ridge"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("overall, keys PASCAL predicts"), std::string::npos);
+    EXPECT_NE(r.out.find("best: pascal"), std::string::npos) << r.out;
+    // One row per key: "  2 tma   3   32 ..."
+    EXPECT_TRUE(std::regex_search(r.out, std::regex("\n +2 tma +3 +32 +36 ")));
+}
+
+TEST_F(DynamicCli, PredictJsonAtAReferenceHorizon)
+{
+    // o 2, tma, d 3, m 40: class 0, beyond the family's last class-0 compute
+    // (32), so the m = 32 curve; at x = 32 that curve passes through the
+    // geometric mean of the six runs at x = 32 (N 4096 W 32, N 8192 W 16).
+    Result r = run("predict --model " + model + " --o 2 --path tma --d 3 --m 40 --N 4096 --W 32 --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::ifstream f(kRefs);
+    std::string line;
+    double s = 0;
+    int n = 0;
+    while (std::getline(f, line)) {
+        int o, d, m, N;
+        double W, K;
+        char path[8];
+        if (std::sscanf(line.c_str(), "%d,%7[a-z],%d,%d,%d,%lf,%lf", &o, path, &d, &m, &N, &W, &K) == 7 &&
+            o == 2 && std::string(path) == "tma" && d == 3 && m == 32 && W * N == 32 * 4096)
+            s += std::log(K), n++;
+    }
+    ASSERT_EQ(n, 6);
+    double K = json_num(r.out, "K"), rho = json_num(r.out, "rho");
+    EXPECT_NEAR(K, std::exp(s / n), 1e-9);
+    EXPECT_NEAR(rho, K / 96, 1e-15);
+    EXPECT_LT(json_num(r.out, "band_lo"), rho);
+    EXPECT_GT(json_num(r.out, "band_hi"), rho);
+    EXPECT_EQ(json_num(r.out, "class"), 0);
+    EXPECT_EQ(json_str(r.out, "fallback"), "\"compute\"");
+    EXPECT_EQ(json_str(r.out, "error"), "null");
+}
+
+TEST_F(DynamicCli, PredictReportsUnsupportedFamilies)
+{
+    Result r = run("predict --model " + model + " --o 8 --path tma --d 3 --m 40 --N 4096 --W 32 --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(std::isnan(json_num(r.out, "K")));
+    EXPECT_EQ(json_str(r.out, "fallback"), "\"family\"");
+    EXPECT_NE(json_str(r.out, "error").find("no reference with occupancy 8 on the tma path"),
+              std::string::npos) << r.out;
+    r = run("predict --model " + model + " --o 8 --path tma --d 3 --m 40 --N 4096 --W 32");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("no prediction: unsupported family"), std::string::npos) << r.out;
+    r = run("predict --model " + model + " --o 1 --path sync --m 13 --N 4096 --W 8");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("rho = K / M = "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("class 1 (m mod 4 = 1); rule: "), std::string::npos) << r.out;
+}
+
+TEST_F(DynamicCli, PredictBadFlagsExitTwo)
+{
+    std::string base = "predict --model " + model + " --o 2 --N 4096 --W 32 --m 8 ";
+    Result r = run(base + "--path ldg");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "pascal predict: --path: expected sync or tma, got \"ldg\"\n");
+    r = run(base + "--path sync --d 3");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "pascal predict: --d: expected 0 for the sync path (no prefetch pipeline), got \"3\"\n");
+    r = run(base + "--path tma");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "pascal predict: --d: expected a depth >= 1 for the tma path, got nothing\n");
+    r = run("predict --o 2 --path tma --d 2 --m 8 --N 4096 --W 32");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err.rfind("pascal predict: --model: expected a calibration file", 0), 0u) << r.err;
+    r = run(base + "--path tma --d 2 --W 0");
+    EXPECT_EQ(r.status, 2);
+    r = run("predict --model " + dir + "/none.h5 --o 2 --path tma --d 2 --m 8 --N 4096 --W 32");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err.rfind("pascal predict: --model: cannot open " + dir + "/none.h5", 0), 0u) << r.err;
+}
+
+TEST_F(DynamicCli, CalibrateBadInputCreatesAndOverwritesNothing)
+{
+    std::string bad = dir + "/bad.csv", out = dir + "/keep.h5";
+    std::ofstream(bad) << "o,path,d,m,N,W,K\n1,tma,2,8,4096,4,1.5\n1,tma,2,8,4096,four,1.5\n";
+    std::ofstream(out) << "precious";
+    Result r = run("calibrate " + bad + " --device " + kGb10 + " -o " + out);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, bad + ":3:16: W: expected a positive number, got \"four\"\n");
+    EXPECT_EQ(slurp(out), "precious");
+    r = run("calibrate " + bad + " --device " + kGb10 + " -o " + dir + "/new.h5");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_FALSE(exists(dir + "/new.h5"));
+    r = run("calibrate " + kRefs + " -o " + dir + "/new.h5");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "pascal calibrate: --device: expected a device profile (or --sms with --C), got nothing\n");
+    r = run("calibrate " + kRefs + " --device " + kGb10);
+    EXPECT_EQ(r.status, 2);
+    r = run("calibrate " + kRefs + " --device " + kGb10 + " -o " + dir + "/no/dir/m.h5");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err.rfind("cannot create " + dir + "/no/dir/m.h5.tmp.", 0), 0u) << r.err;
+    // Device facts by flags: sms 48 with a K above M = 48 * 1 is rejected.
+    std::ofstream(bad) << "o,path,d,m,N,W,K\n1,tma,2,8,4096,4,50\n";
+    r = run("calibrate " + bad + " --sms 48 --C 1280 -o " + dir + "/new.h5");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err.rfind(bad + ":2:18: K: expected at most M = sms * o = 48 * 1 = 48", 0), 0u) << r.err;
+    EXPECT_FALSE(exists(dir + "/new.h5"));
+}
+
+TEST_F(DynamicCli, SweepWithTheDynamicModel)
+{
+    std::string spec = dir + "/sweep.yaml";
+    std::ofstream(spec) << "name: dyn\ndevice: " + kGb10 +
+                               "\nmodels: [dynamic]\ncalibration: model.h5\n"
+                               "fixed: {block_bytes: 16KiB, N: 4096}\n"
+                               "axes:\n  occupancy: [1, 2]\n  path: [sync, tma]\n  depth: [3]\n"
+                               "  compute: [0, 9, 40]\n  W: [4, 64]\n";
+    Result r = run("run " + spec + " -o " + dir + "/sweep.csv --format csv");
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::string csv = slurp(dir + "/sweep.csv");
+    EXPECT_EQ(csv.rfind("occupancy,path,compute,W,depth,N,M,C,K_dyn,rho_dyn,band_lo,band_hi,fallback\n", 0), 0u)
+        << csv;
+    EXPECT_NE(csv.find("\n2,tma,40,64,3,4096,96,1280,"), std::string::npos) << csv;
+}
+
+} // namespace
