@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/calibrate.h"
 #include "model/progress.h"
+#include "model/replay.h"
 #include "model/static.h"
 
 static const int key_params[] = {
@@ -25,6 +27,15 @@ struct pascal_eval {
     int valid;              /* ws holds the phase vector of `key` */
     double key[NKEY];
     const int64_t *key_list;
+    const pascal_dyn_model *dyn; /* dynamic model's calibration (borrowed) */
+    /* Replay models (lru_replay, belady): one workspace, grown on demand. */
+    pascal_replay *rp;
+    int64_t rp_N, rp_M;     /* sizes rp can hold */
+    int64_t *rd_sorted;     /* steady-state trace distances, cap_M entries */
+    int rd_valid;           /* rd_sorted belongs to the prepared vector */
+    int64_t bel_C, bel_H, bel_k; /* the last Belady replay of this vector */
+    int bel_valid;
+    int replay_failed;      /* a replay workspace could not be allocated */
 };
 
 pascal_eval *pascal_eval_create(unsigned models)
@@ -45,6 +56,8 @@ void pascal_eval_free(pascal_eval *ev)
         return;
     pascal_static_free(ev->ws);
     free(ev->phases);
+    pascal_replay_free(ev->rp);
+    free(ev->rd_sorted);
     free(ev);
 }
 
@@ -104,9 +117,11 @@ static int grow(pascal_eval *ev, int64_t M)
         cap *= 2;
     pascal_static_free(ev->ws);
     free(ev->phases);
+    free(ev->rd_sorted);
     ev->ws = pascal_static_create(cap);
     ev->phases = malloc((size_t)cap * sizeof *ev->phases);
-    ev->cap_M = (ev->ws && ev->phases) ? cap : 0;
+    ev->rd_sorted = malloc((size_t)cap * sizeof *ev->rd_sorted);
+    ev->cap_M = (ev->ws && ev->phases && ev->rd_sorted) ? cap : 0;
     return ev->cap_M ? 0 : -1;
 }
 
@@ -129,6 +144,7 @@ static int prepare(pascal_eval *ev, const pascal_point *p)
         ev->key[i] = p->v[key_params[i]];
     ev->key_list = p->phases;
     ev->valid = 1;
+    ev->rd_valid = ev->bel_valid = 0;
     return 0;
 }
 
@@ -189,25 +205,116 @@ static double static_column(const pascal_static *ws, int col, const double *v)
     }
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A replay workspace holding N blocks and M workers. */
+static int replay_fit(pascal_eval *ev, int64_t N, int64_t M)
+{
+    if (ev->rp && N <= ev->rp_N && M <= ev->rp_M)
+        return 0;
+    int64_t n = ev->rp_N > N ? ev->rp_N : N, m = ev->rp_M > M ? ev->rp_M : M;
+    pascal_replay_free(ev->rp);
+    ev->rp = pascal_replay_create(n, m);
+    ev->rp_N = ev->rp ? n : 0;
+    ev->rp_M = ev->rp ? m : 0;
+    return ev->rp ? 0 : -1;
+}
+
+/* Belady on the empty-cache trace of `rounds` rounds (default 6N, the
+ * paper's section 5.2 horizon), misses per round; cached per (C, rounds). */
+static double belady_k(pascal_eval *ev, int64_t N, int64_t M, int64_t C, const double *v)
+{
+    int64_t H = isnan(v[PASCAL_P_ROUNDS]) ? 6 * N : (int64_t)v[PASCAL_P_ROUNDS];
+    if (!ev->bel_valid || ev->bel_C != C || ev->bel_H != H) {
+        ev->bel_k = pascal_replay_belady(ev->rp, ev->phases, M, N, H, C);
+        ev->bel_C = C;
+        ev->bel_H = H;
+        ev->bel_valid = ev->bel_k >= 0;
+    }
+    return ev->bel_valid ? (double)ev->bel_k / (double)H : NAN;
+}
+
+/* lru_replay: the steady-state trace distances of round N, computed once per
+ * phase vector and sorted, so each capacity is a binary search (Mattson:
+ * one replay serves every C). */
+static double lru_replay_k(pascal_eval *ev, int64_t N, int64_t M, int64_t C)
+{
+    if (!ev->rd_valid) {
+        if (pascal_replay_lru_steady(ev->rp, ev->phases, M, N, 1, ev->rd_sorted) < 0)
+            return NAN;
+        qsort(ev->rd_sorted, (size_t)M, sizeof *ev->rd_sorted, cmp_i64);
+        ev->rd_valid = 1;
+    }
+    int64_t lo = 0, hi = M;
+    while (lo < hi) {   /* first distance >= C */
+        int64_t mid = lo + (hi - lo) / 2;
+        if (ev->rd_sorted[mid] < C) lo = mid + 1; else hi = mid;
+    }
+    return (double)(M - lo);
+}
+
+static double replay_column(pascal_eval *ev, int col, const double *v)
+{
+    int64_t N = pascal_static_N(ev->ws), M = pascal_static_M(ev->ws);
+    int64_t C = (int64_t)v[PASCAL_P_C];
+    if (replay_fit(ev, N, M) != 0) {
+        ev->replay_failed = 1;
+        return NAN;
+    }
+    switch (col) {
+    case PASCAL_COL_K_LRU_REPLAY: return lru_replay_k(ev, N, M, C);
+    case PASCAL_COL_RHO_LRU_REPLAY: return lru_replay_k(ev, N, M, C) / (double)M;
+    case PASCAL_COL_K_BELADY: return belady_k(ev, N, M, C, v);
+    default: return belady_k(ev, N, M, C, v) / (double)M;
+    }
+}
+
+static int is_replay(int col)
+{
+    return pascal_columns[col].model == PASCAL_MODEL_LRU_REPLAY ||
+           pascal_columns[col].model == PASCAL_MODEL_BELADY;
+}
+
+void pascal_eval_set_dynamic(pascal_eval *ev, const struct pascal_dyn_model *dyn)
+{
+    ev->dyn = dyn;
+}
+
 static int needs_phases(int col)
 {
-    return pascal_columns[col].model != PASCAL_MODEL_SHARING &&
+    return pascal_columns[col].model != PASCAL_MODEL_DYNAMIC &&
+           pascal_columns[col].model != PASCAL_MODEL_SHARING &&
            pascal_columns[col].model != PASCAL_MODEL_CATCHUP;
 }
 
 int pascal_eval_point(pascal_eval *ev, const pascal_point *p, const int *cols,
                       int ncols, double *out)
 {
-    int phased = 0, ok = 1;
+    int phased = 0, ok = 1, dyn_done = 0;
+    double dyn[PASCAL_CALIBRATE_NCOLS];
     for (int j = 0; j < ncols; j++)
         phased |= needs_phases(cols[j]);
     if (phased && prepare(ev, p) != 0)
         ok = 0;
     for (int j = 0; j < ncols; j++) {
-        if (!needs_phases(cols[j]))
+        if (pascal_columns[cols[j]].model == PASCAL_MODEL_DYNAMIC) {
+            if (!dyn_done++) /* section 4 columns: one prediction per point */
+                pascal_calibrate_point(ev->dyn, p->v, dyn);
+            out[j] = dyn[cols[j] - PASCAL_COL_K_DYN];
+        } else if (!needs_phases(cols[j]))
             out[j] = progress_column(cols[j], p->v);
+        else if (ok && is_replay(cols[j]))
+            out[j] = replay_column(ev, cols[j], p->v);
         else
             out[j] = ok ? static_column(ev->ws, cols[j], p->v) : NAN;
+    }
+    if (ev->replay_failed) {
+        ev->replay_failed = 0;
+        return -1;
     }
     return ok ? 0 : -1;
 }

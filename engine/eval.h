@@ -23,6 +23,12 @@ typedef struct pascal_eval pascal_eval;
 pascal_eval *pascal_eval_create(unsigned models);
 void pascal_eval_free(pascal_eval *ev);
 
+/* The dynamic model's frozen calibration (model/dynamic.h; borrowed, must
+ * outlive ev).  Without one, the dynamic columns are NaN with fallback
+ * code 12. */
+struct pascal_dyn_model;
+void pascal_eval_set_dynamic(pascal_eval *ev, const struct pascal_dyn_model *dyn);
+
 /* Builds the pattern description of point p (the random-pattern key comes
  * from the phase-defining coordinates only, never from the point's index). */
 void pascal_eval_pattern(const pascal_point *p, pascal_pattern *pat);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/calibrate.h"
 #include "engine/eval.h"
 #include "engine/progress.h"
 #include "model/phases.h"
@@ -36,6 +37,7 @@ static pascal_coltype param_coltype(int id)
     switch (pascal_params[id].type) {
     case PASCAL_T_REAL: return PASCAL_COLTYPE_F64;
     case PASCAL_T_PATTERN: return PASCAL_COLTYPE_ENUM;
+    case PASCAL_T_PATH: return PASCAL_COLTYPE_ENUM;
     default: return PASCAL_COLTYPE_I64;
     }
 }
@@ -155,7 +157,7 @@ static int find_axis(const pascal_spec *spec, int p1, int p2, int64_t min, int64
 static void headline_init(headline *h, const pascal_spec *spec, pascal_run_stats *st)
 {
     static const int prefer[] = {PASCAL_COL_RHO_LRU, PASCAL_COL_RHO_TTL, PASCAL_COL_RHO_SDCM,
-                                 PASCAL_COL_RHO_BOUND, PASCAL_COL_RHO_CHE};
+                                 PASCAL_COL_RHO_BOUND, PASCAL_COL_RHO_CHE, PASCAL_COL_RHO_DYN};
     const int *cols = pascal_spec_columns(spec);
     size_t n;
     memset(h, 0, sizeof *h);
@@ -258,8 +260,10 @@ static void describe_param(pascal_column_desc *d, int id)
     d->units = pascal_params[id].units;
     d->description = pascal_params[id].description;
     d->type = param_coltype(id);
-    d->labels = d->type == PASCAL_COLTYPE_ENUM ? pascal_pattern_names : NULL;
-    d->nlabels = d->type == PASCAL_COLTYPE_ENUM ? PASCAL_PATTERN_COUNT : 0;
+    static const char *const path_names[2] = {"sync", "tma"};
+    int is_path = pascal_params[id].type == PASCAL_T_PATH;
+    d->labels = d->type != PASCAL_COLTYPE_ENUM ? NULL : is_path ? path_names : pascal_pattern_names;
+    d->nlabels = d->type != PASCAL_COLTYPE_ENUM ? 0 : is_path ? 2 : PASCAL_PATTERN_COUNT;
 }
 
 static void plan_columns(const pascal_spec *spec, sink_plan *sp)
@@ -287,6 +291,7 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o, int thre
     pascal_attr attrs[] = {
         {"spec_name", pascal_spec_name(spec)},
         {"device", pascal_spec_device_text(spec)},
+        {"calibration", pascal_spec_calibration(spec, NULL, NULL)},
         {"row_order", "canonical: mixed-radix over /axes in listed order, last fastest; "
                       "capacity-like axes innermost; `where` drops rows"},
     };
@@ -384,7 +389,7 @@ static int64_t compact_batch(const sink_plan *sp, batch *b, uint64_t b0, uint64_
 
 static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int threads,
                        sink_plan *sp, pascal_sink *sink, pascal_run_stats *st,
-                       pascal_error *err)
+                       const pascal_dyn_model *dyn, pascal_error *err)
 {
     uint64_t n = pascal_spec_size(spec), bsize = (uint64_t)(o->batch_points > 0 ? o->batch_points
                                                                               : DEFAULT_BATCH);
@@ -405,6 +410,8 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
 #pragma omp parallel num_threads(threads)
     {
         pascal_eval *ev = pascal_eval_create(pascal_spec_models(spec));
+        if (ev)
+            pascal_eval_set_dynamic(ev, dyn);
         if (!ev) {
 #pragma omp atomic write
             nomem = 1;
@@ -440,8 +447,40 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
     return 0;
 }
 
+/* The dynamic model's calibration, loaded once per run and shared
+ * read-only by every thread; a bad file is the spec's error. */
+static int load_calibration(const pascal_spec *spec, pascal_dyn_model **dyn, pascal_error *err)
+{
+    int line, col, rc;
+    const char *path = pascal_spec_calibration(spec, &line, &col);
+    pascal_error sub = {0};
+    *dyn = NULL;
+    if (!(pascal_spec_models(spec) & (1u << PASCAL_MODEL_DYNAMIC)) || !path[0])
+        return 0;
+    if ((rc = pascal_calibrate_load(path, dyn, NULL, &sub)) == 0)
+        return 0;
+    return pascal_error_set(err, rc == PASCAL_ENOMEM ? rc : PASCAL_EINPUT, "%s:%d:%d: calibration: %s",
+                            pascal_spec_filename(spec), line, col, sub.msg);
+}
+
+static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_stats *st,
+                      const pascal_dyn_model *dyn, pascal_error *err);
+
 int pascal_run(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_stats *st,
                pascal_error *err)
+{
+    pascal_dyn_model *dyn = NULL;
+    int rc;
+    memset(st, 0, sizeof *st);
+    if ((rc = load_calibration(spec, &dyn, err)) != 0)
+        return rc;
+    rc = run_loaded(spec, o, st, dyn, err);
+    pascal_dyn_model_free(dyn);
+    return rc;
+}
+
+static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_stats *st,
+                      const pascal_dyn_model *dyn, pascal_error *err)
 {
     int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
     double t0 = pascal_now(), t1;
@@ -466,7 +505,7 @@ int pascal_run(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_sta
         err->code = rc = PASCAL_EINPUT;
     if (rc != 0)
         return rc;
-    rc = run_batches(spec, o, threads, &sp, sink, st, err);
+    rc = run_batches(spec, o, threads, &sp, sink, st, dyn, err);
     st->eval_seconds = pascal_now() - t1;
     if (rc != 0) {
         pascal_sink_abort(sink);

@@ -47,13 +47,16 @@ enum tok {
     T_LT, T_LE, T_GT, T_GE, T_EQ, T_NE, T_AND, T_OR
 };
 
-/* What a subexpression is, for the rule that pattern names only compare
- * with `pattern`. */
-enum tag { TAG_NUM, TAG_PATTERN, TAG_STRING };
+/* What a subexpression is, for the rule that quoted names only compare
+ * with an enum-valued parameter (`pattern`, `path`). */
+enum tag { TAG_NUM, TAG_ENUM, TAG_STRING };
 
 typedef struct operand {
     int tag;
-    size_t pos; /* where it starts in the text */
+    size_t pos;  /* where it starts in the text */
+    size_t len;  /* TAG_STRING: its length with the quotes */
+    int code;    /* TAG_STRING: index of its placeholder constant */
+    int param;   /* TAG_ENUM: the parameter */
 } operand;
 
 typedef struct parser {
@@ -61,7 +64,7 @@ typedef struct parser {
     size_t pos;          /* next character to lex */
     int tok;             /* current token */
     size_t start, len;   /* its span in text */
-    double num;          /* T_NUM, T_STRING (pattern kind) */
+    double num;          /* T_NUM */
     int param;           /* T_IDENT */
     int nesting;
     pascal_expr *e;
@@ -181,17 +184,30 @@ static int lex_string(parser *ps)
     ps->tok = T_STRING;
     ps->len = p + 1 - ps->start;
     ps->pos = p + 1;
-    for (int k = 0; k < NPATTERN; k++) {
-        if (strlen(pattern_names[k]) == p - ps->start - 1 &&
-            memcmp(pattern_names[k], t + ps->start + 1, p - ps->start - 1) == 0) {
-            ps->num = k;
+    return 0;
+}
+
+/* A quoted name compared with an enum-valued parameter becomes its code:
+ * pattern names for `pattern`, load paths for `path`.  The constant was
+ * emitted as a placeholder when the string was read; patch it now. */
+static int resolve_name(parser *ps, operand name, int param)
+{
+    static const char *const path_names[] = {"sync", "tma"};
+    const char *const *names = param == PASCAL_P_PATTERN ? pattern_names : path_names;
+    int n = param == PASCAL_P_PATTERN ? NPATTERN : 2;
+    const char *s = ps->text + name.pos + 1;
+    size_t len = name.len - 2;
+    for (int k = 0; k < n; k++)
+        if (strlen(names[k]) == len && memcmp(names[k], s, len) == 0) {
+            ps->e->code[name.code].value = k;
             return 0;
         }
-    }
-    return fail_at(ps, ps->start + 1,
-                   "expected a pattern name (aligned, clusters, equal, uniform, gaussian, lag, "
-                   "explicit), got \"%.*s\"",
-                   (int)(p - ps->start - 1 > 40 ? 40 : p - ps->start - 1), t + ps->start + 1);
+    if (param == PASCAL_P_PATTERN)
+        return fail_at(ps, name.pos + 1,
+                       "expected a pattern name (aligned, clusters, equal, uniform, gaussian, lag, "
+                       "explicit), got \"%.*s\"", (int)(len > 40 ? 40 : len), s);
+    return fail_at(ps, name.pos + 1, "expected a load path name (sync, tma), got \"%.*s\"",
+                   (int)(len > 40 ? 40 : len), s);
 }
 
 static int next(parser *ps)
@@ -280,7 +296,8 @@ static int need_number(parser *ps, operand x)
 {
     if (x.tag != TAG_STRING)
         return 0;
-    return fail_at(ps, x.pos, "expected a number, got a pattern name (write pattern == \"name\")");
+    return fail_at(ps, x.pos, "expected a number, got a quoted name (write pattern == \"clusters\" "
+                              "or path == \"tma\")");
 }
 
 static int parse_or(parser *ps, operand *out);
@@ -296,12 +313,16 @@ static int parse_primary(parser *ps, operand *out)
         return next(ps);
     case T_STRING:
         out->tag = TAG_STRING;
-        if (emit(ps, OP_CONST, 0, ps->num))
+        out->len = ps->len;
+        out->code = ps->e->n;
+        if (emit(ps, OP_CONST, 0, NAN))
             return -1;
         return next(ps);
     case T_IDENT:
-        if (ps->param == PASCAL_P_PATTERN)
-            out->tag = TAG_PATTERN;
+        if (ps->param == PASCAL_P_PATTERN || ps->param == PASCAL_P_PATH) {
+            out->tag = TAG_ENUM;
+            out->param = ps->param;
+        }
         ps->e->params |= (uint64_t)1 << ps->param;
         if (emit(ps, OP_PARAM, ps->param, 0))
             return -1;
@@ -316,7 +337,7 @@ static int parse_primary(parser *ps, operand *out)
         ps->nesting--;
         return next(ps);
     default:
-        return fail_expected(ps, "a number, a parameter, a pattern name in quotes or \"(\"");
+        return fail_expected(ps, "a number, a parameter, a name in quotes or \"(\"");
     }
 }
 
@@ -361,11 +382,17 @@ static int parse_level(parser *ps, operand *out, level_fn sub, const int *toks, 
             return -1;
         if (op == OP_EQ || op == OP_NE) {
             if (out->tag == TAG_STRING && rhs.tag == TAG_STRING)
-                return fail_at(ps, rhs.pos, "expected pattern on one side of the comparison, got two pattern names");
-            if (out->tag == TAG_STRING && rhs.tag != TAG_PATTERN)
-                return fail_at(ps, rhs.pos, "expected pattern to compare with a pattern name, got another operand");
-            if (rhs.tag == TAG_STRING && out->tag != TAG_PATTERN)
-                return fail_at(ps, out->pos, "expected pattern to compare with a pattern name, got another operand");
+                return fail_at(ps, rhs.pos, "expected pattern or path on one side of the comparison, "
+                                            "got two quoted names");
+            if (out->tag == TAG_STRING && rhs.tag != TAG_ENUM)
+                return fail_at(ps, rhs.pos, "expected pattern or path to compare with a quoted name, "
+                                            "got another operand");
+            if (rhs.tag == TAG_STRING && out->tag != TAG_ENUM)
+                return fail_at(ps, out->pos, "expected pattern or path to compare with a quoted name, "
+                                             "got another operand");
+            if ((out->tag == TAG_STRING && resolve_name(ps, *out, rhs.param)) ||
+                (rhs.tag == TAG_STRING && resolve_name(ps, rhs, out->param)))
+                return -1;
         } else if (need_number(ps, *out) || need_number(ps, rhs)) {
             return -1;
         }

@@ -46,6 +46,13 @@ const pascal_param_info pascal_params[PASCAL_NPARAM] = {
     [PASCAL_P_LAMBDA_HIT] = {"lambda_hit", PASCAL_T_REAL, NONNEG | INNER, "ns", "Theorem 6: hit latency"},
     [PASCAL_P_LAMBDA_MISS] = {"lambda_miss", PASCAL_T_REAL, NONNEG | INNER, "ns", "Theorem 6: miss latency"},
     [PASCAL_P_DEPTH] = {"depth", PASCAL_T_INT, POS | INNER, "buffers", "Theorem 6: pipeline depth d >= 2"},
+    [PASCAL_P_ROUNDS] = {"rounds", PASCAL_T_INT, POS | INNER, "rounds",
+                         "belady: rounds of the empty-cache trace (default 6 N)"},
+    [PASCAL_P_PATH] = {"path", PASCAL_T_PATH, 0, "",
+                       "dynamic: load path, sync (__ldcg; depth does not apply) or tma (depth = prefetch depth)"},
+    [PASCAL_P_COMPUTE] = {"compute", PASCAL_T_INT, NONNEG, "ops/block", "dynamic: compute m per block"},
+    [PASCAL_P_W] = {"W", PASCAL_T_REAL, POS, "scans/worker",
+                    "dynamic: horizon W, CTA scans per resident worker (H = W N)"},
 };
 
 #define END -1
@@ -61,6 +68,10 @@ const pascal_model_info pascal_models[PASCAL_NMODEL] = {
     [PASCAL_MODEL_CATCHUP] = {"catchup", "Theorem 6 catch-up limit",
                               {PASCAL_P_ALPHA, PASCAL_P_BETA, PASCAL_P_LAMBDA_HIT,
                                PASCAL_P_LAMBDA_MISS, PASCAL_P_DEPTH, END}},
+    [PASCAL_MODEL_LRU_REPLAY] = {"lru_replay", "exact LRU by trace replay after N warm-up rounds (cross-check of lru)", {END}},
+    [PASCAL_MODEL_BELADY] = {"belady", "Belady/OPT replay of the empty-cache trace of `rounds` rounds (default 6N)", {END}},
+    [PASCAL_MODEL_DYNAMIC] = {"dynamic", "section 4 calibrated whole-run fills (spec key `calibration`)",
+                              {PASCAL_P_OCCUPANCY, PASCAL_P_PATH, PASCAL_P_COMPUTE, PASCAL_P_W, END}},
 };
 
 const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
@@ -101,6 +112,24 @@ const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
                            "Theorem 6 issue period P_d(lambda_miss)"},
     [PASCAL_COL_G] = {"G", PASCAL_MODEL_CATCHUP, "time/request",
                       "eq. 13: most time per request that hits can save"},
+    [PASCAL_COL_K_LRU_REPLAY] = {"K_lru_replay", PASCAL_MODEL_LRU_REPLAY, "misses/round",
+                                 "exact LRU replay: misses in round N after N warm-up rounds"},
+    [PASCAL_COL_RHO_LRU_REPLAY] = {"rho_lru_replay", PASCAL_MODEL_LRU_REPLAY, "misses/request",
+                                   "K_lru_replay / M"},
+    [PASCAL_COL_K_BELADY] = {"K_belady", PASCAL_MODEL_BELADY, "misses/round",
+                             "Belady misses on the empty-cache trace of `rounds` rounds, cold ones included, per round"},
+    [PASCAL_COL_RHO_BELADY] = {"rho_belady", PASCAL_MODEL_BELADY, "misses/request", "K_belady / M"},
+    [PASCAL_COL_K_DYN] = {"K_dyn", PASCAL_MODEL_DYNAMIC, "fills/work",
+                          "section 4 whole-run fill count K_H = A(H)/H; NaN when unsupported (see fallback)"},
+    [PASCAL_COL_RHO_DYN] = {"rho_dyn", PASCAL_MODEL_DYNAMIC, "misses/request", "K_dyn / M"},
+    [PASCAL_COL_BAND_LO] = {"band_lo", PASCAL_MODEL_DYNAMIC, "misses/request",
+                            "K_dyn e^-r / M, r the out-of-fold 90th-percentile log error"},
+    [PASCAL_COL_BAND_HI] = {"band_hi", PASCAL_MODEL_DYNAMIC, "misses/request", "min(M, K_dyn e^r) / M"},
+    [PASCAL_COL_FALLBACK] = {"fallback", PASCAL_MODEL_DYNAMIC, "code",
+                             "rule: 0 same-class bracket (eq. 24), 1 reference key, 2 nearest same-class "
+                             "compute, 3 across depth; K_dyn NaN: 10 unsupported (occupancy, path), "
+                             "11 unsampled class (Prop. 8), 12 invalid point, 13 device differs from "
+                             "the calibration"},
 };
 
 static int find_name(const char *name, const void *table, int n, size_t stride)

@@ -39,6 +39,10 @@ typedef enum pascal_param_id {
     PASCAL_P_LAMBDA_HIT,     /* Theorem 6: hit latency */
     PASCAL_P_LAMBDA_MISS,    /* Theorem 6: miss latency */
     PASCAL_P_DEPTH,          /* Theorem 6: pipeline depth d (buffers) */
+    PASCAL_P_ROUNDS,         /* belady: empty-cache trace length, rounds */
+    PASCAL_P_PATH,           /* dynamic: load path (sync 0, tma 1) */
+    PASCAL_P_COMPUTE,        /* dynamic: compute m per block */
+    PASCAL_P_W,              /* dynamic: horizon, CTA scans per resident worker */
     PASCAL_NPARAM
 } pascal_param_id;
 
@@ -47,7 +51,8 @@ typedef enum pascal_param_type {
     PASCAL_T_REAL,    /* real number */
     PASCAL_T_SIZE,    /* bytes; accepts units B, KiB, MiB, GiB, TiB, KB, MB, GB */
     PASCAL_T_PATTERN, /* a pattern name */
-    PASCAL_T_PHASES   /* a list of phases */
+    PASCAL_T_PHASES,  /* a list of phases */
+    PASCAL_T_PATH     /* a load path name: sync (0) or tma (1) */
 } pascal_param_type;
 
 enum {
@@ -80,6 +85,9 @@ typedef enum pascal_model_id {
     PASCAL_MODEL_MARGIN,     /* Proposition 7 */
     PASCAL_MODEL_SHARING,    /* Theorem 5 */
     PASCAL_MODEL_CATCHUP,    /* Theorem 6 */
+    PASCAL_MODEL_LRU_REPLAY, /* exact LRU by trace replay (steady state) */
+    PASCAL_MODEL_BELADY,     /* Belady/OPT replay, empty-cache finite trace */
+    PASCAL_MODEL_DYNAMIC,    /* section 4: calibrated prediction (needs `calibration`) */
     PASCAL_NMODEL
 } pascal_model_id;
 
@@ -118,6 +126,15 @@ typedef enum pascal_column_id {
     PASCAL_COL_P_HIT,     /* catchup: P_d(lambda_hit) */
     PASCAL_COL_P_MISS,    /* catchup: P_d(lambda_miss) */
     PASCAL_COL_G,         /* catchup: G_d */
+    PASCAL_COL_K_LRU_REPLAY,  /* lru_replay */
+    PASCAL_COL_RHO_LRU_REPLAY,/* lru_replay */
+    PASCAL_COL_K_BELADY,      /* belady */
+    PASCAL_COL_RHO_BELADY,    /* belady */
+    PASCAL_COL_K_DYN,     /* dynamic: K_H */
+    PASCAL_COL_RHO_DYN,   /* dynamic: K_H / M */
+    PASCAL_COL_BAND_LO,   /* dynamic: band, rate */
+    PASCAL_COL_BAND_HI,   /* dynamic: band, rate */
+    PASCAL_COL_FALLBACK,  /* dynamic: rule code */
     PASCAL_NCOLUMN
 } pascal_column_id;
 

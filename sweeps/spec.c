@@ -5,15 +5,16 @@
  * live in spec_values.c and spec_axes.c, expansion in spec_point.c. */
 #include "sweeps/spec_internal.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *const top_keys[] = {"name", "description", "device", "models", "columns", "fixed",
-                                       "axes", "zip", "where", "require", "output"};
+                                       "axes", "zip", "where", "require", "output", "calibration"};
 enum { K_NAME, K_DESCRIPTION, K_DEVICE, K_MODELS, K_COLUMNS, K_FIXED, K_AXES, K_ZIP, K_WHERE,
-       K_REQUIRE, K_OUTPUT, K_COUNT };
+       K_REQUIRE, K_OUTPUT, K_CALIBRATION, K_COUNT };
 
 static int missing(const spec_ctx *c, const yaml_node_t *root, const char *key, const char *what)
 {
@@ -176,6 +177,46 @@ static int parse_rules(const spec_ctx *c, const yaml_node_t *node, const char *k
     return 0;
 }
 
+/* `calibration: model.h5`, relative to the spec's folder: the dynamic
+ * model's frozen calibration (engine/calibrate.h).  Only its presence and
+ * readability are checked here; the run loads it once. */
+static int parse_calibration(const spec_ctx *c, const yaml_node_t *models, const yaml_node_t *node)
+{
+    pascal_spec *spec = c->spec;
+    const char *rel = spec_scalar_text(node), *slash;
+    char got[96];
+    size_t dirlen = 0;
+    FILE *f;
+    int dyn = (spec->models >> PASCAL_MODEL_DYNAMIC) & 1u;
+    if (spec_is_null(node)) {
+        if (!dyn)
+            return 0;
+        return spec_fail(c, models, "models", PASCAL_EINPUT,
+                         "model dynamic needs a calibration: expected a top-level key "
+                         "calibration: MODEL.h5 (from pascal calibrate), got none");
+    }
+    if (!rel || !*rel || strlen(rel) != node->data.scalar.length) {
+        spec_describe(node, got, sizeof got);
+        return spec_fail(c, node, "calibration", PASCAL_EINPUT, "expected a calibration file path, got %s", got);
+    }
+    if (!dyn)
+        return spec_fail(c, node, "calibration", PASCAL_EINPUT,
+                         "expected model dynamic in models to use this calibration, got models without it");
+    slash = strrchr(spec->filename, '/');
+    if (rel[0] != '/' && slash && strcmp(spec->filename, "<spec>") != 0)
+        dirlen = (size_t)(slash - spec->filename) + 1;
+    if (!(spec->calibration = malloc(dirlen + strlen(rel) + 1)))
+        return pascal_error_set(c->err, PASCAL_ENOMEM, "out of memory");
+    memcpy(spec->calibration, spec->filename, dirlen);
+    strcpy(spec->calibration + dirlen, rel);
+    spec_mark_of(c, node, "calibration", &spec->calibration_mark);
+    if (!(f = fopen(spec->calibration, "rb")))
+        return spec_fail(c, node, "calibration", PASCAL_EINPUT, "expected a readable calibration file, got \"%s\" (%s)",
+                         spec->calibration, strerror(errno));
+    fclose(f);
+    return 0;
+}
+
 static const char *const output_keys[] = {"compression", "shuffle", "chunk_rows"};
 
 static int parse_output(const spec_ctx *c, const yaml_node_t *node)
@@ -259,6 +300,7 @@ static int parse_top(const spec_ctx *c)
     if (!val[K_MODELS])
         return missing(c, root, "models", "a list of models such as [ttl, lru]");
     if ((rc = parse_models(c, val[K_MODELS])) || (rc = parse_columns(c, val[K_COLUMNS])) ||
+        (rc = parse_calibration(c, val[K_MODELS], val[K_CALIBRATION])) ||
         (rc = spec_parse_fixed(c, val[K_FIXED])))
         return rc;
     if (!val[K_AXES])
@@ -359,6 +401,7 @@ void pascal_spec_free(pascal_spec *spec)
     free(spec->text);
     free(spec->device_path);
     free(spec->device_text);
+    free(spec->calibration);
     free(spec->name);
     free(spec->description);
     free(spec);
@@ -371,6 +414,15 @@ const char *pascal_spec_text(const pascal_spec *spec) { return spec->text; }
 const char *pascal_spec_device_text(const pascal_spec *spec) { return spec->device_text ? spec->device_text : ""; }
 const char *pascal_spec_device_path(const pascal_spec *spec) { return spec->device_path ? spec->device_path : ""; }
 unsigned pascal_spec_models(const pascal_spec *spec) { return spec->models; }
+
+const char *pascal_spec_calibration(const pascal_spec *spec, int *line, int *col)
+{
+    if (line)
+        *line = spec->calibration ? spec->calibration_mark.line : 0;
+    if (col)
+        *col = spec->calibration ? spec->calibration_mark.col : 0;
+    return spec->calibration ? spec->calibration : "";
+}
 int pascal_spec_ncolumns(const pascal_spec *spec) { return spec->ncolumns; }
 const int *pascal_spec_columns(const pascal_spec *spec) { return spec->columns; }
 const pascal_point *pascal_spec_fixed(const pascal_spec *spec) { return &spec->fixed; }

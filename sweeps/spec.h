@@ -68,6 +68,11 @@ const char *pascal_spec_description(const pascal_spec *spec); /* or "" */
 /* The device profile path as resolved against the spec's folder, or "". */
 const char *pascal_spec_device_path(const pascal_spec *spec);
 
+/* The calibration file of the dynamic model (`calibration:`, resolved
+ * against the spec's folder), or "" when absent; *line and *col (may be
+ * NULL) say where the key's value was written. */
+const char *pascal_spec_calibration(const pascal_spec *spec, int *line, int *col);
+
 /* Bit mask of requested models (1u << pascal_model_id). */
 unsigned pascal_spec_models(const pascal_spec *spec);
 /* Requested result columns in output order (pascal_column_id values): the

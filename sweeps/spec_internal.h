@@ -43,6 +43,8 @@ struct pascal_spec {
     char *text;                /* NUL-terminated copy of the spec */
     char *device_path;         /* resolved device profile path, or NULL */
     char *device_text;         /* its text, or NULL */
+    char *calibration;         /* resolved calibration file path, or NULL */
+    spec_mark calibration_mark;/* where `calibration` was written */
     char *name, *description;
 
     unsigned models;

@@ -49,6 +49,12 @@ void spec_format_value(const pascal_spec *spec, int param, double v, char *buf, 
     case PASCAL_T_PHASES:
         snprintf(buf, len, "list %.0f", v);
         return;
+    case PASCAL_T_PATH:
+        if (v == 0 || v == 1) {
+            snprintf(buf, len, "%s", v == 1 ? "tma" : "sync");
+            return;
+        }
+        break;
     default:
         break;
     }

@@ -31,6 +31,8 @@ const char *spec_expected(int param)
         return "a size like 20MiB";
     case PASCAL_T_PATTERN:
         return "a pattern name (aligned, clusters, equal, uniform, gaussian, lag, explicit)";
+    case PASCAL_T_PATH:
+        return "a load path (sync, tma)";
     default:
         return "a list of phases like [0, 0, 5]";
     }
@@ -141,6 +143,11 @@ int spec_scalar_value(const spec_ctx *c, const yaml_node_t *node, int param, con
     case PASCAL_T_SIZE:
         if (pascal_size_parse(s, &v))
             return fail_value(c, node, path, what);
+        break;
+    case PASCAL_T_PATH:
+        if (strcmp(s, "sync") != 0 && strcmp(s, "tma") != 0)
+            return fail_value(c, node, path, what);
+        v = strcmp(s, "tma") == 0;
         break;
     default:
         for (r = 0; r < SPEC_NPATTERN; r++)
@@ -428,9 +435,11 @@ int spec_axis_values(const spec_ctx *c, const yaml_node_t *node, int param, cons
     *values = NULL;
     *count = 0;
     if (node && node->type == YAML_MAPPING_NODE) {
-        if (type == PASCAL_T_PATTERN || type == PASCAL_T_PHASES)
+        if (type == PASCAL_T_PATTERN || type == PASCAL_T_PHASES || type == PASCAL_T_PATH)
             return spec_fail(c, node, path, PASCAL_EINPUT, "expected a list of %s, got a range",
-                             type == PASCAL_T_PATTERN ? "pattern names" : "phase lists");
+                             type == PASCAL_T_PATTERN ? "pattern names"
+                             : type == PASCAL_T_PATH  ? "load paths (sync, tma)"
+                                                      : "phase lists");
         return range_values(c, node, param, path, values, count);
     }
     if (!node || node->type != YAML_SEQUENCE_NODE) {

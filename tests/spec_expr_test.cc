@@ -62,6 +62,23 @@ TEST(SpecExpr, ArithmeticAndPrecedence)
     EXPECT_DOUBLE_EQ(eval("2.5E-1"), 0.25);
 }
 
+TEST(SpecExpr, LoadPathNames)
+{
+    Vals tma, sync;
+    tma.v[PASCAL_P_PATH] = 1;
+    sync.v[PASCAL_P_PATH] = 0;
+    EXPECT_EQ(eval("path == \"tma\"", tma), 1);
+    EXPECT_EQ(eval("path == \"tma\"", sync), 0);
+    EXPECT_EQ(eval("\"sync\" == path", sync), 1);   // either side
+    EXPECT_EQ(eval("path != \"sync\" && pattern == \"lag\"", tma), 0);  // pattern unset: NaN
+    size_t off = 0;
+    std::string msg = compile_error("path == \"dma\"", &off);
+    EXPECT_EQ(off, 9u);
+    EXPECT_EQ(msg.rfind("expected a load path name (sync, tma), got \"dma\"", 0), 0u) << msg;
+    msg = compile_error("pattern == \"tma\"", &off);
+    EXPECT_EQ(msg.rfind("expected a pattern name", 0), 0u) << msg;
+}
+
 TEST(SpecExpr, SizesWithUnits)
 {
     EXPECT_DOUBLE_EQ(eval("20MiB"), 20.0 * 1048576);
@@ -145,11 +162,11 @@ TEST(SpecExpr, CompileErrorsReportOffsetAndExpectation)
 {
     const BadCase cases[] = {
         {"", 0, "expected an expression, got the end of the expression"},
-        {"C < N &&", 8, "expected a number, a parameter, a pattern name in quotes or \"(\", got the end"},
+        {"C < N &&", 8, "expected a number, a parameter, a name in quotes or \"(\", got the end"},
         {"C < N & M", 6, "expected \"&&\", got \"&\""},
         {"C | N", 2, "expected \"||\", got \"|\""},
         {"C = N", 2, "expected \"==\", got \"=\""},
-        {"C <> N", 3, "expected a number, a parameter, a pattern name in quotes or \"(\", got \">\""},
+        {"C <> N", 3, "expected a number, a parameter, a name in quotes or \"(\", got \">\""},
         {"C N", 2, "expected an operator or the end of the expression, got \"N\""},
         {"(C < N", 6, "expected \")\" or an operator, got the end of the expression"},
         {"C < N)", 5, "expected an operator or the end of the expression, got \")\""},
@@ -158,11 +175,11 @@ TEST(SpecExpr, CompileErrorsReportOffsetAndExpectation)
         {"capacity_bytes > 20MiBs", 17, "expected a number or a size like 20MiB, got \"20MiBs\""},
         {"pattern == \"nope\"", 12, "expected a pattern name (aligned, clusters"},
         {"pattern == \"clusters", 11, "expected a closing '\"'"},
-        {"C == \"clusters\"", 0, "expected pattern to compare with a pattern name"},
-        {"\"clusters\" == \"lag\"", 14, "expected pattern on one side of the comparison"},
-        {"\"clusters\"", 0, "expected a number, got a pattern name"},
-        {"pattern < \"lag\"", 10, "expected a number, got a pattern name"},
-        {"-\"lag\"", 1, "expected a number, got a pattern name"},
+        {"C == \"clusters\"", 0, "expected pattern or path to compare with a quoted name"},
+        {"\"clusters\" == \"lag\"", 14, "expected pattern or path on one side of the comparison"},
+        {"\"clusters\"", 0, "expected a number, got a quoted name"},
+        {"pattern < \"lag\"", 10, "expected a number, got a quoted name"},
+        {"-\"lag\"", 1, "expected a number, got a quoted name"},
     };
     for (const BadCase &c : cases) {
         size_t off = 12345;
