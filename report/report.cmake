@@ -1,0 +1,75 @@
+# The report module (included from CMakeLists.txt once libpascal, pascal and
+# the tests are defined): its sources; the plotting library, installed from
+# the npm registry with `npm ci` (web/package.json, pinned by
+# web/package-lock.json) into the build folder; a generated C source that
+# embeds that library with the page's template, styles and scripts, so that
+# `pascal report` needs neither network nor node; and the browser test.
+if(NOT ("report" IN_LIST PASCAL_MODULES OR "engine" IN_LIST PASCAL_MODULES))
+  return()
+endif()
+
+file(GLOB PASCAL_REPORT_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/report/*.c)
+set(PASCAL_WEB_SRC ${CMAKE_SOURCE_DIR}/web)
+set(PASCAL_WEB_BIN ${CMAKE_BINARY_DIR}/web)
+set(PASCAL_REPORT_ASSETS ${CMAKE_BINARY_DIR}/report_assets.c)
+file(MAKE_DIRECTORY ${PASCAL_WEB_BIN})
+find_program(PASCAL_NPM npm)
+find_program(PASCAL_NODE node)
+
+add_executable(pascal_embed ${CMAKE_SOURCE_DIR}/report/tools/embed.c)
+
+set(embed_args)
+set(embed_deps pascal_embed)
+foreach(f report.html report.css report.js lab.js)
+  list(APPEND embed_args ${f}=${PASCAL_WEB_SRC}/${f})
+  list(APPEND embed_deps ${PASCAL_WEB_SRC}/${f})
+endforeach()
+
+set(libs vega/build/vega.min.js vega-lite/build/vega-lite.min.js
+         vega-embed/build/vega-embed.min.js)
+if(PASCAL_NPM)
+  add_custom_command(OUTPUT ${PASCAL_WEB_BIN}/npm-ci.stamp
+    COMMAND ${CMAKE_COMMAND} -E copy ${PASCAL_WEB_SRC}/package.json
+            ${PASCAL_WEB_SRC}/package-lock.json ${PASCAL_WEB_BIN}/
+    COMMAND ${PASCAL_NPM} ci --no-audit --no-fund --prefer-offline --ignore-scripts
+            --loglevel=error
+    COMMAND ${CMAKE_COMMAND} -E touch ${PASCAL_WEB_BIN}/npm-ci.stamp
+    WORKING_DIRECTORY ${PASCAL_WEB_BIN}
+    DEPENDS ${PASCAL_WEB_SRC}/package.json ${PASCAL_WEB_SRC}/package-lock.json
+    COMMENT "npm ci: the plotting library for pascal report")
+  foreach(lib ${libs})
+    get_filename_component(name ${lib} NAME)
+    list(APPEND embed_args ${name}=${PASCAL_WEB_BIN}/node_modules/${lib})
+  endforeach()
+  list(APPEND embed_deps ${PASCAL_WEB_BIN}/npm-ci.stamp)
+else()
+  message(WARNING "npm not found: pascal report will be built without its plotting library "
+                  "(scripts/setup.sh installs npm)")
+  foreach(lib ${libs})
+    get_filename_component(name ${lib} NAME)
+    list(APPEND embed_args ${name}=)
+  endforeach()
+endif()
+
+add_custom_command(OUTPUT ${PASCAL_REPORT_ASSETS}
+  COMMAND pascal_embed ${PASCAL_REPORT_ASSETS} ${embed_args}
+  DEPENDS ${embed_deps}
+  COMMENT "Embedding the report page and its plotting library")
+target_sources(libpascal PRIVATE ${PASCAL_REPORT_SOURCES} ${PASCAL_REPORT_ASSETS})
+
+# The browser test: headless Chromium driven by playwright-core (installed
+# by the npm step above).  Exit status 77 means skipped (no node, npm or
+# chromium), which ctest reports as skipped rather than passed.
+if(PASCAL_TESTS AND TARGET pascal)
+  if(PASCAL_NODE AND PASCAL_NPM)
+    add_test(NAME report_browser
+      COMMAND ${PASCAL_NODE} ${CMAKE_SOURCE_DIR}/tests/browser/report_browser_test.mjs
+              --pascal $<TARGET_FILE:pascal> --web ${PASCAL_WEB_BIN}
+              --source ${CMAKE_SOURCE_DIR} --out ${CMAKE_BINARY_DIR}/browser)
+  else()
+    add_test(NAME report_browser
+      COMMAND sh -c "echo 'report_browser: skipped: node or npm not found'; exit 77")
+  endif()
+  set_tests_properties(report_browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+    ENVIRONMENT "OMP_NUM_THREADS=2")
+endif()
