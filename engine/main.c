@@ -12,6 +12,14 @@ static const struct {
 } commands[] = {
     {"run", cli_run, "evaluate a sweep spec into HDF5 or CSV"},
     {"point", cli_point, "explain the static model at one configuration"},
+    {"report", cli_report, "write a self-contained HTML report of a sweep file"},
+    {"lab", cli_lab, "the cache lab: an exact fully associative LRU toy"},
+    {"calibrate", cli_calibrate, "fit the dynamic model to reference runs (paper section 4)"},
+    {"predict", cli_predict, "the calibrated dynamic model at one configuration"},
+    {"validate", cli_validate, "check the closed forms against exact cache replay (section 5.2)"},
+    {"capacity-scan", cli_capacity_scan, "measure a GPU's effective L2 capacity (Figure 2)"},
+    {"spotcheck", cli_spotcheck, "measure chosen sweep points on a GPU beside the model"},
+    {"measure-refs", cli_measure_refs, "measure dynamic-model reference runs on a GPU"},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
@@ -21,7 +29,7 @@ static void usage(FILE *f)
                "PASCAL shared-cache model for parallel scans: design-space sweeps.\n\n"
                "commands:\n");
     for (int i = 0; i < NCOMMANDS; i++)
-        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\n  --version  print the version\n  --help     show this help\n");
 }
 

@@ -6,11 +6,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake make gcc g++ pkg-config libyaml-dev libhdf5-dev libgtest-dev
-          python3-h5py python3-pandas python3-numpy)
+          python3-h5py python3-pandas python3-numpy chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
+# node and npm install and test the report's plotting library; a node or npm
+# already on PATH (installed outside dpkg) is used as it is.
+command -v node >/dev/null 2>&1 || dpkg -s nodejs >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || dpkg -s npm >/dev/null 2>&1 || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive

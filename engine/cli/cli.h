@@ -29,7 +29,15 @@ int cli_int(const char *cmd, const cli_flag *f, int64_t min, int64_t *out);
 int cli_real(const char *cmd, const cli_flag *f, double min, double *out);
 int cli_size(const char *cmd, const cli_flag *f, double *out);
 
-int cli_run(int argc, char **argv);
-int cli_point(int argc, char **argv);
+int cli_run(int argc, char **argv);            /* engine/cli/run.c */
+int cli_point(int argc, char **argv);          /* engine/cli/point.c */
+int cli_report(int argc, char **argv);         /* engine/cli/report.c */
+int cli_lab(int argc, char **argv);            /* engine/cli/lab.c */
+int cli_calibrate(int argc, char **argv);      /* engine/cli/calibrate.c */
+int cli_predict(int argc, char **argv);        /* engine/cli/predict.c */
+int cli_validate(int argc, char **argv);       /* engine/cli/validate.c */
+int cli_capacity_scan(int argc, char **argv);  /* engine/cli/capacity_scan.c */
+int cli_spotcheck(int argc, char **argv);      /* engine/cli/spotcheck.c */
+int cli_measure_refs(int argc, char **argv);   /* engine/cli/measure_refs.c */
 
 #endif

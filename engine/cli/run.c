@@ -37,6 +37,8 @@ static void format_value(int id, double v, char *buf, size_t len)
         format_size(v, buf, len);
     else if (pascal_params[id].type == PASCAL_T_PATTERN && v >= 0 && v < PASCAL_PATTERN_COUNT)
         snprintf(buf, len, "%s", pascal_pattern_names[(int)v]);
+    else if (pascal_params[id].type == PASCAL_T_PATH)
+        snprintf(buf, len, "%s", v == 1 ? "tma" : "sync");
     else
         snprintf(buf, len, "%.10g", v);
 }
