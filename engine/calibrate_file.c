@@ -17,15 +17,15 @@
 
 #include "engine/calibrate.h"
 #include "output/calibration.h"
+#include "sweeps/params.h"
 
 #define FORMAT "pascal-calibration"
 #define FORMAT_VERSION 1
 
-static const char *const path_labels[2] = {"sync", "tma"};
 
 #define COL_I64(n, u, d) {n, u, d, PASCAL_COLTYPE_I64, NULL, 0}
 #define COL_F64(n, u, d) {n, u, d, PASCAL_COLTYPE_F64, NULL, 0}
-#define COL_PATH {"path", "", "load path: sync (__ldcg) or tma", PASCAL_COLTYPE_ENUM, path_labels, 2}
+#define COL_PATH {"path", "", "load path: sync (__ldcg) or tma", PASCAL_COLTYPE_ENUM, pascal_path_names, PASCAL_PATH_COUNT}
 
 static const pascal_column_desc curve_cols[] = {
     COL_I64("o", "CTAs/SM", "occupancy"), COL_PATH,

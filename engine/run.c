@@ -260,10 +260,9 @@ static void describe_param(pascal_column_desc *d, int id)
     d->units = pascal_params[id].units;
     d->description = pascal_params[id].description;
     d->type = param_coltype(id);
-    static const char *const path_names[2] = {"sync", "tma"};
     int is_path = pascal_params[id].type == PASCAL_T_PATH;
-    d->labels = d->type != PASCAL_COLTYPE_ENUM ? NULL : is_path ? path_names : pascal_pattern_names;
-    d->nlabels = d->type != PASCAL_COLTYPE_ENUM ? 0 : is_path ? 2 : PASCAL_PATTERN_COUNT;
+    d->labels = d->type != PASCAL_COLTYPE_ENUM ? NULL : is_path ? pascal_path_names : pascal_pattern_names;
+    d->nlabels = d->type != PASCAL_COLTYPE_ENUM ? 0 : is_path ? PASCAL_PATH_COUNT : PASCAL_PATTERN_COUNT;
 }
 
 static void plan_columns(const pascal_spec *spec, sink_plan *sp)

@@ -11,7 +11,6 @@
 #include "model/phases.h"
 
 const char *const pascal_spot_start_names[2] = {"cold", "warm"};
-const char *const pascal_spot_path_names[2] = {"sync", "tma"};
 
 /* Algorithm 1 runs H rounds; every round each of the M CTAs requests one
  * block, so fills per round are the fill-equivalent blocks over H. */

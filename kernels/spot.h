@@ -41,7 +41,6 @@ typedef enum pascal_spot_path {
     PASCAL_SPOT_TMA = 1    /* bulk async copies into shared memory, mbarrier */
 } pascal_spot_path;
 
-extern const char *const pascal_spot_path_names[2]; /* "sync", "tma" */
 
 /* The cache operator of every global load in the scan kernels.  .cg caches
  * at the global level (L2) and not in L1: it does not bypass L2, so repeated

@@ -382,7 +382,7 @@ int pascal_spot_refs_write(const char *path, const pascal_spot_ref *refs, int64_
 {
     static const pascal_column_desc pc[] = {
         {"o", "CTAs/SM", "occupancy", PASCAL_COLTYPE_I64, 0, 0},
-        {"path", "", "load path", PASCAL_COLTYPE_ENUM, pascal_spot_path_names, 2},
+        {"path", "", "load path", PASCAL_COLTYPE_ENUM, pascal_path_names, PASCAL_PATH_COUNT},
         {"d", "stages", "TMA depth, 0 for sync", PASCAL_COLTYPE_I64, 0, 0},
         {"m", "WMMA/block", "compute per block", PASCAL_COLTYPE_I64, 0, 0},
         {"N", "blocks", "blocks per scan", PASCAL_COLTYPE_I64, 0, 0},

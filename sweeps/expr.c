@@ -5,6 +5,8 @@
  * array and never allocates. */
 #include "sweeps/expr.h"
 
+#include "model/phases.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,11 +15,6 @@
 
 #include "sweeps/params.h"
 
-/* Pattern names by pascal_pattern_kind (model/phases.h), kept here so that
- * sweeps/ links without model/. */
-static const char *const pattern_names[] = {"aligned", "clusters", "equal", "uniform",
-                                            "gaussian", "lag", "explicit"};
-#define NPATTERN ((int)(sizeof pattern_names / sizeof pattern_names[0]))
 
 /* Nesting of parentheses and unary operators the parser will recurse into. */
 #define MAX_NESTING 64
@@ -192,9 +189,8 @@ static int lex_string(parser *ps)
  * emitted as a placeholder when the string was read; patch it now. */
 static int resolve_name(parser *ps, operand name, int param)
 {
-    static const char *const path_names[] = {"sync", "tma"};
-    const char *const *names = param == PASCAL_P_PATTERN ? pattern_names : path_names;
-    int n = param == PASCAL_P_PATTERN ? NPATTERN : 2;
+    const char *const *names = param == PASCAL_P_PATTERN ? pascal_pattern_names : pascal_path_names;
+    int n = param == PASCAL_P_PATTERN ? PASCAL_PATTERN_COUNT : PASCAL_PATH_COUNT;
     const char *s = ps->text + name.pos + 1;
     size_t len = name.len - 2;
     for (int k = 0; k < n; k++)

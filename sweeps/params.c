@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const pascal_path_names[PASCAL_PATH_COUNT] = {"sync", "tma"};
+
 #define INNER PASCAL_PF_INNER
 #define POS PASCAL_PF_POSITIVE
 #define NONNEG PASCAL_PF_NONNEG

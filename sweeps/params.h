@@ -153,6 +153,11 @@ int pascal_column_from_name(const char *name);
  * bytes.  Returns 0, or -1 when the text is not a positive size or the value
  * is not a whole number of bytes. */
 int pascal_size_parse(const char *text, double *bytes);
+
+/* Load path names by code (PASCAL_T_PATH values): "sync" (0), "tma" (1).
+ * Pattern names are pascal_pattern_names in model/phases.h. */
+#define PASCAL_PATH_COUNT 2
+extern const char *const pascal_path_names[PASCAL_PATH_COUNT];
 /* Formats bytes with the largest binary unit that divides it exactly. */
 void pascal_size_format(double bytes, char *buf, int len);
 

@@ -278,12 +278,12 @@ int spec_check_derivable(const spec_ctx *c, const yaml_node_t *root)
         for (int i = 0; i < spec->naxes; i++)
             if (spec->axes[i].param == PASCAL_P_PATTERN)
                 for (int64_t k = 0; k < spec->axes[i].count; k++) {
-                    if (spec->axes[i].values[k] == SPEC_PATTERN_EXPLICIT)
+                    if (spec->axes[i].values[k] == PASCAL_PATTERN_EXPLICIT)
                         any_explicit = 1;
                     else
                         any_other = 1;
                 }
-    } else if (spec->fixed.v[PASCAL_P_PATTERN] == SPEC_PATTERN_EXPLICIT) {
+    } else if (spec->fixed.v[PASCAL_P_PATTERN] == PASCAL_PATTERN_EXPLICIT) {
         any_explicit = 1;
     } else {
         any_other = 1;

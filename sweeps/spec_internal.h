@@ -5,6 +5,7 @@
 #ifndef PASCAL_SWEEPS_SPEC_INTERNAL_H
 #define PASCAL_SWEEPS_SPEC_INTERNAL_H
 
+#include "model/phases.h"
 #include <yaml.h>
 
 #include "sweeps/expr.h"
@@ -16,11 +17,6 @@ extern "C" {
 
 #define SPEC_MAX_AXIS_VALUES 10000000 /* values per axis */
 #define SPEC_PATH_MAX 160             /* key paths such as axes.capacity_bytes[2] */
-#define SPEC_PATTERN_EXPLICIT 6       /* PASCAL_PATTERN_EXPLICIT (model/phases.h) */
-#define SPEC_NPATTERN 7
-
-/* Pattern names by kind, in model/phases.h order. */
-extern const char *const spec_pattern_names[SPEC_NPATTERN];
 
 /* Where something was written: one-based line and column. */
 typedef struct spec_mark {

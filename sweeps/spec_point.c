@@ -41,8 +41,8 @@ void spec_format_value(const pascal_spec *spec, int param, double v, char *buf, 
         pascal_size_format(v, buf, (int)len);
         return;
     case PASCAL_T_PATTERN:
-        if (v >= 0 && v < SPEC_NPATTERN && v == floor(v)) {
-            snprintf(buf, len, "%s", spec_pattern_names[(int)v]);
+        if (v >= 0 && v < PASCAL_PATTERN_COUNT && v == floor(v)) {
+            snprintf(buf, len, "%s", pascal_pattern_names[(int)v]);
             return;
         }
         break;
@@ -183,7 +183,7 @@ int pascal_spec_point(const pascal_spec *spec, uint64_t i, pascal_point *p, pasc
         v[PASCAL_P_LAG] = 1;
     if (isnan(v[PASCAL_P_SEED]))
         v[PASCAL_P_SEED] = 1;
-    if (v[PASCAL_P_PATTERN] == SPEC_PATTERN_EXPLICIT && !isnan(v[PASCAL_P_PHASES]))
+    if (v[PASCAL_P_PATTERN] == PASCAL_PATTERN_EXPLICIT && !isnan(v[PASCAL_P_PHASES]))
         list = pascal_spec_phase_list(spec, (int64_t)v[PASCAL_P_PHASES], &list_len);
 
     if (isnan(v[PASCAL_P_N])) {

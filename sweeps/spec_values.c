@@ -12,9 +12,6 @@
 
 #define TWO53 9007199254740992.0
 
-const char *const spec_pattern_names[SPEC_NPATTERN] = {"aligned", "clusters", "equal", "uniform",
-                                                       "gaussian", "lag", "explicit"};
-
 const char *spec_expected(int param)
 {
     unsigned f = pascal_params[param].flags;
@@ -150,10 +147,10 @@ int spec_scalar_value(const spec_ctx *c, const yaml_node_t *node, int param, con
         v = strcmp(s, "tma") == 0;
         break;
     default:
-        for (r = 0; r < SPEC_NPATTERN; r++)
-            if (strcmp(s, spec_pattern_names[r]) == 0)
+        for (r = 0; r < PASCAL_PATTERN_COUNT; r++)
+            if (strcmp(s, pascal_pattern_names[r]) == 0)
                 break;
-        if (r == SPEC_NPATTERN)
+        if (r == PASCAL_PATTERN_COUNT)
             return fail_value(c, node, path, what);
         v = r;
         break;

@@ -144,7 +144,7 @@ static int run_one(pascal_gpu *g, void *ctx, int64_t i, pascal_spot_measure *m,
     int rc = pascal_gpu_run_open(g, &job, m, err);
     if (rc == 0 && !c->o->quiet && !isnan(m->fill_bytes))
         fprintf(stderr, "  o=%d %s d=%d m=%d N=%lld W=%lld rep %lld: %.4g ms, K = %.4g\n",
-                r->occupancy, pascal_spot_path_names[r->path], r->depth, r->compute,
+                r->occupancy, pascal_path_names[r->path], r->depth, r->compute,
                 (long long)r->N, (long long)r->W, (long long)(i % c->o->reps), m->elapsed_ms,
                 pascal_spot_k_dynamic(m->fill_bytes, c->o->block_bytes, r->N, r->W));
     return rc;
@@ -267,7 +267,7 @@ static void print_configs(const refs_opts *o, const pascal_spot_ref *cfg, int64_
     printf("pascal measure-refs: %lld configurations x %lld repetitions (dry run: nothing "
            "measured)\n  o,path,d,m,N,W\n", (long long)n, (long long)o->reps);
     for (int64_t i = 0; i < n; i++)
-        printf("  %d,%s,%d,%d,%lld,%lld\n", cfg[i].occupancy, pascal_spot_path_names[cfg[i].path],
+        printf("  %d,%s,%d,%d,%lld,%lld\n", cfg[i].occupancy, pascal_path_names[cfg[i].path],
                cfg[i].depth, cfg[i].compute, (long long)cfg[i].N, (long long)cfg[i].W);
 }
 

@@ -38,7 +38,7 @@ static void format_value(int id, double v, char *buf, size_t len)
     else if (pascal_params[id].type == PASCAL_T_PATTERN && v >= 0 && v < PASCAL_PATTERN_COUNT)
         snprintf(buf, len, "%s", pascal_pattern_names[(int)v]);
     else if (pascal_params[id].type == PASCAL_T_PATH)
-        snprintf(buf, len, "%s", v == 1 ? "tma" : "sync");
+        snprintf(buf, len, "%s", pascal_path_names[v == 1]);
     else
         snprintf(buf, len, "%.10g", v);
 }
