@@ -15,6 +15,17 @@
 #define PASCAL_VERSION "unknown"
 #endif
 
+
+/* The heatmap's colour: a dynamic sweep without a capacity axis is about the
+ * dynamic miss rate; otherwise the capacity plot's metric. */
+static int heat_metric(const rp_plan *p)
+{
+    int rho = pascal_report_col(p, "rho_dyn");
+    if (p->dyn_metric >= 0 && p->cap_axis < 0)
+        return rho >= 0 ? rho : p->dyn_metric;
+    return p->metric >= 0 ? p->metric : p->dyn_metric >= 0 ? p->dyn_metric : 0;
+}
+
 static void key_str(FILE *o, const char *k, const char *v)
 {
     pascal_report_json_key(o, k);
@@ -173,8 +184,7 @@ static void plots_json(FILE *o, const rp_file *f, const rp_plan *p)
         key_str(o, "x", axis_name(f, p->heat_x));
         key_str(o, "y", axis_name(f, p->heat_y));
         pascal_report_json_key(o, "metric");
-        pascal_report_json_str(o, col_name(p, p->metric >= 0 ? p->metric
-                                              : p->dyn_metric >= 0 ? p->dyn_metric : 0));
+        pascal_report_json_str(o, col_name(p, heat_metric(p)));
         fputs("}", o);
     } else {
         fputs("null", o);

@@ -122,8 +122,10 @@
     });
   }
 
-  /* Default positions of the fixed axes: for each, the value over which the
-   * metric varies most (largest variance), so a first look shows contrast. */
+  /* Default positions of the fixed axes: for each, the value with the most
+   * defined cells (a `where` filter can leave some values nearly empty), and
+   * among those the one over which the metric varies most, so a first look
+   * shows contrast. */
   function liveliest(metric, free) {
     var fixed = {};
     var col = cube.columns[metric] || [];
@@ -138,10 +140,12 @@
         s[j] = (s[j] || 0) + v;
         q[j] = (q[j] || 0) + v * v;
       });
-      var best = 0, most = -1;
+      var best = 0, most = -1, cells = 0;
       for (var j = 0; j < cube.shape[d]; j++) {
         var vr = n[j] ? q[j] / n[j] - (s[j] / n[j]) * (s[j] / n[j]) : -1;
-        if (vr > most + 1e-12) { most = vr; best = j; }
+        if ((n[j] || 0) > cells || ((n[j] || 0) === cells && vr > most + 1e-12)) {
+          most = vr; best = j; cells = n[j] || 0;
+        }
       }
       fixed[name] = best;
     });
