@@ -16,23 +16,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "engine/calibrate.h"
 #include "engine/progress.h"
 #include "engine/run.h"
 
 #define REPS 3
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static void die(const char *what, const pascal_error *err)
 {

@@ -18,24 +18,13 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "engine/progress.h"
 #include "engine/run.h"
 #include "model/phases.h"
 #include "model/static.h"
 
 #define REPS 5
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static pascal_spec *make_spec(const char *text)
 {

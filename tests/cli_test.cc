@@ -2,63 +2,20 @@
 // that bad input creates or overwrites no file.
 #include <gtest/gtest.h>
 
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <regex>
-#include <sstream>
+#include <stdexcept>
 #include <string>
+
+#include "test_util.h"
 
 namespace {
 
-struct Result {
-    int status;
-    std::string out, err;
-};
+using pascal_test::exists;
+using pascal_test::slurp;
+using Result = pascal_test::CliResult;
 
-std::string slurp(const std::string &path)
-{
-    std::ifstream f(path);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
-
-class Cli : public ::testing::Test {
-protected:
-    std::string dir;
-    void SetUp() override
-    {
-        char tmpl[] = "/tmp/pascal-cli-XXXXXX";
-        ASSERT_NE(mkdtemp(tmpl), nullptr);
-        dir = tmpl;
-    }
-    void TearDown() override { std::system(("rm -rf " + dir).c_str()); }
-
-    Result run(const std::string &args)
-    {
-        std::string o = dir + "/stdout", e = dir + "/stderr";
-        std::string cmd = std::string(PASCAL_CLI) + " " + args + " >" + o + " 2>" + e;
-        int rc = std::system(cmd.c_str());
-        return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(o), slurp(e)};
-    }
-    std::string write(const std::string &name, const std::string &text)
-    {
-        std::string path = dir + "/" + name;
-        std::ofstream(path) << text;
-        return path;
-    }
-    static bool exists(const std::string &p)
-    {
-        struct stat st;
-        return stat(p.c_str(), &st) == 0;
-    }
-};
+class Cli : public pascal_test::TempDirTest {};
 
 // Value of "key": in a flat JSON object; NaN for null, throws if absent.
 double json_number(const std::string &json, const std::string &key)

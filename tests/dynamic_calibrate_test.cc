@@ -5,9 +5,6 @@
 // against sha256sum, and device profiles.
 #include <gtest/gtest.h>
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -18,32 +15,23 @@
 
 #include "engine/calibrate.h"
 #include "output/calibration.h"
+#include "test_util.h"
 
 namespace {
 
 const std::string kSrc = PASCAL_SOURCE_DIR;
 
+using pascal_test::exists;
+
+// A temporary directory for one test, removed with its contents.
 struct TmpDir {
-    std::string path;
-    TmpDir()
-    {
-        char t[] = "/tmp/pascal-dyn-XXXXXX";
-        path = mkdtemp(t);
-    }
-    ~TmpDir() { std::system(("rm -rf " + path).c_str()); }
+    std::string path = pascal_test::make_temp_dir();
+    ~TmpDir() { pascal_test::remove_dir(path); }
     std::string file(const std::string &name, const std::string &text) const
     {
-        std::string p = path + "/" + name;
-        std::ofstream(p, std::ios::binary) << text;
-        return p;
+        return pascal_test::write_file(path, name, text);
     }
 };
-
-bool exists(const std::string &p)
-{
-    struct stat st;
-    return stat(p.c_str(), &st) == 0;
-}
 
 std::string csv_bad(const std::string &text, double sms = NAN)
 {

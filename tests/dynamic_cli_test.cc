@@ -3,16 +3,13 @@
 // input creates or overwrites no file.
 #include <gtest/gtest.h>
 
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cmath>
-#include <cstdlib>
+#include <cstdio>
 #include <fstream>
 #include <regex>
-#include <sstream>
 #include <string>
+
+#include "test_util.h"
 
 namespace {
 
@@ -20,41 +17,22 @@ const std::string kSrc = PASCAL_SOURCE_DIR;
 const std::string kRefs = kSrc + "/configs/calibration/synthetic-gb10-refs.csv";
 const std::string kGb10 = kSrc + "/configs/devices/gb10.yaml";
 
-struct Result {
-    int status;
-    std::string out, err;
-};
+using pascal_test::exists;
+using pascal_test::slurp;
+using Result = pascal_test::CliResult;
 
-std::string slurp(const std::string &path)
-{
-    std::ifstream f(path);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
-
+// One calibrated model and one directory for the whole suite.
 class DynamicCli : public ::testing::Test {
 protected:
     static std::string dir, model;
     static void SetUpTestSuite()
     {
-        char t[] = "/tmp/pascal-dyncli-XXXXXX";
-        dir = mkdtemp(t);
+        dir = pascal_test::make_temp_dir();
         model = dir + "/model.h5";
         ASSERT_EQ(run("calibrate " + kRefs + " --device " + kGb10 + " -o " + model).status, 0);
     }
-    static void TearDownTestSuite() { std::system(("rm -rf " + dir).c_str()); }
-    static Result run(const std::string &args)
-    {
-        std::string o = dir + "/stdout", e = dir + "/stderr";
-        int rc = std::system((std::string(PASCAL_CLI) + " " + args + " >" + o + " 2>" + e).c_str());
-        return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(o), slurp(e)};
-    }
-    static bool exists(const std::string &p)
-    {
-        struct stat st;
-        return stat(p.c_str(), &st) == 0;
-    }
+    static void TearDownTestSuite() { pascal_test::remove_dir(dir); }
+    static Result run(const std::string &args) { return pascal_test::run_cli(dir, args); }
 };
 std::string DynamicCli::dir, DynamicCli::model;
 

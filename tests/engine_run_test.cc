@@ -15,6 +15,7 @@
 #include "engine/run.h"
 #include "output/sink.h"
 #include "sweeps/spec.h"
+#include "test_util.h"
 
 namespace {
 
@@ -43,17 +44,8 @@ struct Spec {
     ~Spec() { pascal_spec_free(s); }
 };
 
-class Run : public ::testing::Test {
+class Run : public pascal_test::TempDirTest {
 protected:
-    std::string dir;
-    void SetUp() override
-    {
-        char tmpl[] = "/tmp/pascal-run-XXXXXX";
-        ASSERT_NE(mkdtemp(tmpl), nullptr);
-        dir = tmpl;
-    }
-    void TearDown() override { std::system(("rm -rf " + dir).c_str()); }
-
     pascal_run_stats run(const pascal_spec *spec, const std::string &out, int threads,
                          int64_t batch)
     {

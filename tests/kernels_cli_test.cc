@@ -5,8 +5,6 @@
 // errors work everywhere.
 #include <gtest/gtest.h>
 
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -17,43 +15,21 @@
 #include <vector>
 
 #include "kernels/spot.h"
+#include "test_util.h"
 
 namespace {
 
-struct Result {
-    int status;
-    std::string out, err;
-};
+using pascal_test::exists;
+using pascal_test::slurp;
+using Result = pascal_test::CliResult;
 
-class KernelsCli : public ::testing::Test {
+class KernelsCli : public pascal_test::TempDirTest {
 protected:
-    std::string dir;
-    void SetUp() override
-    {
-        char tmpl[] = "/tmp/pascal-kcli-XXXXXX";
-        ASSERT_NE(mkdtemp(tmpl), nullptr);
-        dir = tmpl;
-    }
-    void TearDown() override { std::system(("rm -rf " + dir).c_str()); }
-    static std::string slurp(const std::string &path)
-    {
-        std::ifstream f(path);
-        std::stringstream ss;
-        ss << f.rdbuf();
-        return ss.str();
-    }
+    // pascal ARGS with no visible CUDA device.
     Result run(const std::string &args)
     {
-        std::string o = dir + "/stdout", e = dir + "/stderr";
-        std::string cmd = "CUDA_VISIBLE_DEVICES= PASCAL_NCU_CHILD= " + std::string(PASCAL_CLI) +
-                          " " + args + " >" + o + " 2>" + e;
-        int rc = std::system(cmd.c_str());
-        return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(o), slurp(e)};
-    }
-    static bool exists(const std::string &p)
-    {
-        struct stat st;
-        return stat(p.c_str(), &st) == 0;
+        return pascal_test::run_command(dir, "CUDA_VISIBLE_DEVICES= PASCAL_NCU_CHILD= " +
+                                                 std::string(PASCAL_CLI) + " " + args);
     }
     static std::string spec(const char *name)
     {

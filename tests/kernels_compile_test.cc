@@ -13,12 +13,15 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "test_util.h"
+
 namespace {
+
+using pascal_test::slurp;
 
 std::string find_nvcc()
 {
@@ -52,23 +55,16 @@ std::vector<std::string> kernel_files()
     return out;
 }
 
-class KernelsCompile : public ::testing::Test {
+class KernelsCompile : public pascal_test::TempDirTest {
 protected:
-    std::string nvcc, dir;
+    std::string nvcc;
     void SetUp() override
     {
         nvcc = find_nvcc();
         if (nvcc.empty())
             GTEST_SKIP() << "nvcc not found ($NVCC, PATH, /usr/local/cuda/bin): the CUDA kernels "
                             "cannot be compile-tested on this machine";
-        char tmpl[] = "/tmp/pascal-nvcc-XXXXXX";
-        ASSERT_NE(mkdtemp(tmpl), nullptr);
-        dir = tmpl;
-    }
-    void TearDown() override
-    {
-        if (!dir.empty())
-            std::system(("rm -rf " + dir).c_str());
+        TempDirTest::SetUp();
     }
     // One nvcc run per file builds sm_90a and sm_121a cubins and keeps the
     // PTX of each; returns the PTX per target, empty when compiling failed.
@@ -89,13 +85,6 @@ protected:
             out.push_back(slurp(base + ".ptx"));
         }
         return out;
-    }
-    static std::string slurp(const std::string &path)
-    {
-        std::ifstream f(path);
-        std::stringstream ss;
-        ss << f.rdbuf();
-        return ss.str();
     }
 };
 

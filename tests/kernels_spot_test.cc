@@ -4,14 +4,9 @@
 // from a spec (phases and predictions by hand), and the tables read back.
 #include <gtest/gtest.h>
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,39 +14,17 @@
 #include "kernels/spot.h"
 #include "model/phases.h"
 #include "output/sink.h"
+#include "test_util.h"
 
 namespace {
 
 const double kTol = 1e-12;
 
-class KernelsSpot : public ::testing::Test {
+using pascal_test::exists;
+using pascal_test::slurp;
+
+class KernelsSpot : public pascal_test::TempDirTest {
 protected:
-    std::string dir;
-    void SetUp() override
-    {
-        char tmpl[] = "/tmp/pascal-spot-XXXXXX";
-        ASSERT_NE(mkdtemp(tmpl), nullptr);
-        dir = tmpl;
-    }
-    void TearDown() override { std::system(("rm -rf " + dir).c_str()); }
-    std::string write(const std::string &name, const std::string &text)
-    {
-        std::string path = dir + "/" + name;
-        std::ofstream(path) << text;
-        return path;
-    }
-    static std::string slurp(const std::string &path)
-    {
-        std::ifstream f(path);
-        std::stringstream ss;
-        ss << f.rdbuf();
-        return ss.str();
-    }
-    static bool exists(const std::string &p)
-    {
-        struct stat st;
-        return stat(p.c_str(), &st) == 0;
-    }
     std::vector<double> column(const std::string &path, const char *group, const char *name)
     {
         double *v = nullptr;

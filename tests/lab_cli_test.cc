@@ -2,50 +2,22 @@
 // instrument driven through stdin, and its error messages and exit codes.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <regex>
-#include <sstream>
+#include <stdexcept>
 #include <string>
+
+#include "test_util.h"
 
 namespace {
 
-struct Result {
-    int status;
-    std::string out, err;
-};
+using Result = pascal_test::CliResult;
 
-std::string Slurp(const std::string &path)
-{
-    std::ifstream f(path);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
-
-class LabCli : public ::testing::Test {
+class LabCli : public pascal_test::TempDirTest {
 protected:
-    std::string dir;
-    void SetUp() override
-    {
-        char tmpl[] = "/tmp/pascal-lab-XXXXXX";
-        ASSERT_NE(mkdtemp(tmpl), nullptr);
-        dir = tmpl;
-    }
-    void TearDown() override { std::system(("rm -rf " + dir).c_str()); }
-
     // Runs pascal lab ARGS with `input` on stdin.
     Result Lab(const std::string &args, const std::string &input = "")
     {
-        std::string in = dir + "/stdin", o = dir + "/stdout", e = dir + "/stderr";
-        std::ofstream(in) << input;
-        std::string cmd = std::string(PASCAL_CLI) + " lab " + args + " <" + in + " >" + o + " 2>" + e;
-        int rc = std::system(cmd.c_str());
-        return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, Slurp(o), Slurp(e)};
+        return run("lab " + args, input);
     }
 };
 

@@ -18,12 +18,12 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "output/fmt.h"
 #include "output/sink.h"
+#include "test_util.h"
 
 namespace fs = std::filesystem;
 
@@ -31,13 +31,7 @@ namespace {
 
 const char *const kLabels[] = {"seq", "a,b", "say \"hi\""};
 
-std::string Slurp(const std::string &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using pascal_test::slurp;
 
 std::vector<std::string> Listing(const std::string &dir)
 {
@@ -48,21 +42,7 @@ std::vector<std::string> Listing(const std::string &dir)
     return names;
 }
 
-class OutputCsv : public ::testing::Test {
-protected:
-    std::string dir;
-    void SetUp() override
-    {
-        char tmpl[] = "/tmp/pascal_output_csv_XXXXXX";
-        ASSERT_NE(mkdtemp(tmpl), nullptr);
-        dir = tmpl;
-    }
-    void TearDown() override
-    {
-        std::error_code ec;
-        fs::remove_all(dir, ec);
-    }
-};
+class OutputCsv : public pascal_test::TempDirTest {};
 
 // The small table of ExactText: every kind of field.
 struct Small {
@@ -115,7 +95,7 @@ TEST_F(OutputCsv, ExactText)
     Small s;
     pascal_error err{};
     ASSERT_EQ(s.Write(path, &err), 0) << err.msg;
-    EXPECT_EQ(Slurp(path), kSmallText);
+    EXPECT_EQ(slurp(path), kSmallText);
     EXPECT_EQ(Listing(dir), std::vector<std::string>{"t.csv"});
 }
 
@@ -136,7 +116,7 @@ TEST_F(OutputCsv, StdoutDashWritesDirectly)
     dup2(saved, STDOUT_FILENO);
     close(saved);
     ASSERT_EQ(rc, 0) << err.msg;
-    EXPECT_EQ(Slurp(path), kSmallText);
+    EXPECT_EQ(slurp(path), kSmallText);
     EXPECT_EQ(Listing(dir), std::vector<std::string>{"captured.txt"});
 }
 
@@ -263,7 +243,7 @@ TEST_F(OutputCsv, AbortAndBadCodeLeaveDestinationIntact)
 {
     const std::string path = dir + "/t.csv";
     std::ofstream(path, std::ios::binary) << "precious,data\n1,2\n";
-    const std::string before = Slurp(path);
+    const std::string before = slurp(path);
     Small s;
     pascal_sink_meta meta{};
     meta.format = PASCAL_SINK_CSV;
@@ -277,7 +257,7 @@ TEST_F(OutputCsv, AbortAndBadCodeLeaveDestinationIntact)
     ASSERT_EQ(pascal_sink_append(sink, 4, pts, res, &err), 0) << err.msg;
     EXPECT_EQ(Listing(dir).size(), 2u);
     pascal_sink_abort(sink);
-    EXPECT_EQ(Slurp(path), before);
+    EXPECT_EQ(slurp(path), before);
     EXPECT_EQ(Listing(dir), std::vector<std::string>{"t.csv"});
 
     ASSERT_EQ(pascal_sink_open(&meta, s.points, 3, s.results, 2, &sink, &err), 0) << err.msg;
@@ -286,7 +266,7 @@ TEST_F(OutputCsv, AbortAndBadCodeLeaveDestinationIntact)
     EXPECT_NE(std::string(err.msg).find("row 2: code -1 is not in 0..2"), std::string::npos)
         << err.msg;
     EXPECT_NE(pascal_sink_finish(sink, &err), 0);
-    EXPECT_EQ(Slurp(path), before);
+    EXPECT_EQ(slurp(path), before);
     EXPECT_EQ(Listing(dir), std::vector<std::string>{"t.csv"});
 }
 

@@ -18,11 +18,11 @@
 #include <fstream>
 #include <random>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "output/sink.h"
+#include "test_util.h"
 
 namespace fs = std::filesystem;
 
@@ -40,13 +40,7 @@ std::string SpecText()
     return s;
 }
 
-std::string Slurp(const std::string &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using pascal_test::slurp;
 
 std::vector<std::string> Listing(const std::string &dir)
 {
@@ -223,23 +217,19 @@ ssize_t OpenIds()
     return H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL);
 }
 
-class OutputH5 : public ::testing::Test {
+class OutputH5 : public pascal_test::TempDirTest {
 protected:
-    std::string dir;
     ssize_t ids_before = 0;
     void SetUp() override
     {
-        char tmpl[] = "/tmp/pascal_output_h5_XXXXXX";
-        ASSERT_NE(mkdtemp(tmpl), nullptr);
-        dir = tmpl;
+        ASSERT_NO_FATAL_FAILURE(TempDirTest::SetUp());
         H5open();
         ids_before = OpenIds();
     }
     void TearDown() override
     {
         EXPECT_EQ(OpenIds(), ids_before) << "HDF5 identifiers left open";
-        std::error_code ec;
-        fs::remove_all(dir, ec);
+        TempDirTest::TearDown();
     }
 };
 
@@ -555,7 +545,7 @@ TEST_F(OutputH5, AbortAndFailureLeaveExistingFileByteIdentical)
     Table t(3000, 99);
     Writer w;
     WriteFile(w, path, t, {3000});
-    const std::string before = Slurp(path);
+    const std::string before = slurp(path);
     ASSERT_GT(before.size(), 1000u);
 
     // Abort after some rows.
@@ -565,7 +555,7 @@ TEST_F(OutputH5, AbortAndFailureLeaveExistingFileByteIdentical)
     ASSERT_EQ(w.Open(path, &sink, &err), 0) << err.msg;
     ASSERT_EQ(AppendRows(sink, other, 0, 2000, &err), 0) << err.msg;
     pascal_sink_abort(sink);
-    EXPECT_EQ(Slurp(path), before);
+    EXPECT_EQ(slurp(path), before);
     EXPECT_EQ(Listing(dir), std::vector<std::string>{"result.h5"});
 
     // A bad enum code fails the append; finish then refuses to publish.
@@ -578,7 +568,7 @@ TEST_F(OutputH5, AbortAndFailureLeaveExistingFileByteIdentical)
         << err.msg;
     EXPECT_NE(AppendRows(sink, other, 0, 10, &err), 0);
     EXPECT_NE(pascal_sink_finish(sink, &err), 0);
-    EXPECT_EQ(Slurp(path), before);
+    EXPECT_EQ(slurp(path), before);
     EXPECT_EQ(Listing(dir), std::vector<std::string>{"result.h5"});
     pascal_sink_abort(nullptr);
 }

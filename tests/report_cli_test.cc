@@ -3,57 +3,19 @@
 // one message line, and no output file.
 #include <gtest/gtest.h>
 
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdlib>
 #include <fstream>
 #include <regex>
-#include <sstream>
 #include <string>
 
 #include "report/report.h"
+#include "test_util.h"
 
 namespace {
 
-struct Result {
-    int status;
-    std::string out, err;
-};
+using pascal_test::slurp;
+using Result = pascal_test::CliResult;
 
-std::string Slurp(const std::string &path)
-{
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
-
-class ReportCli : public ::testing::Test {
-protected:
-    std::string dir;
-    void SetUp() override
-    {
-        char tmpl[] = "/tmp/pascal-rcli-XXXXXX";
-        ASSERT_NE(mkdtemp(tmpl), nullptr);
-        dir = tmpl;
-    }
-    void TearDown() override { std::system(("rm -rf " + dir).c_str()); }
-
-    Result Run(const std::string &args)
-    {
-        std::string o = dir + "/stdout", e = dir + "/stderr";
-        std::string cmd = std::string(PASCAL_CLI) + " " + args + " >" + o + " 2>" + e;
-        int rc = std::system(cmd.c_str());
-        return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, Slurp(o), Slurp(e)};
-    }
-    static bool Exists(const std::string &p)
-    {
-        struct stat st;
-        return stat(p.c_str(), &st) == 0;
-    }
-};
+class ReportCli : public pascal_test::TempDirTest {};
 
 // 3 seeds x 5 capacities of a uniform pattern: 15 points.
 const char *kSpec = "name: report-cli\nmodels: [ttl, lru_band, lru, residency, che]\n"
@@ -65,13 +27,13 @@ TEST_F(ReportCli, RunThenReport)
     if (!pascal_report_has_plot_library())
         GTEST_SKIP() << "built without the plotting library (no npm at build time)";
     std::ofstream(dir + "/s.yaml") << kSpec;
-    ASSERT_EQ(Run("run " + dir + "/s.yaml -o " + dir + "/s.h5 --quiet").status, 0);
-    Result r = Run("report " + dir + "/s.h5 -o " + dir + "/s.html --target 0.3");
+    ASSERT_EQ(run("run " + dir + "/s.yaml -o " + dir + "/s.h5 --quiet").status, 0);
+    Result r = run("report " + dir + "/s.h5 -o " + dir + "/s.html --target 0.3");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out.rfind("pascal report: " + dir + "/s.html (", 0), 0u) << r.out;
     EXPECT_NE(r.out.find("from 15 points"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("averaged over random draws"), std::string::npos) << r.out;
-    std::string html = Slurp(dir + "/s.html");
+    std::string html = slurp(dir + "/s.html");
     EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
     EXPECT_NE(html.find("\"points\":15,"), std::string::npos);
     EXPECT_NE(html.find("\"target\":0.29999999999999999"), std::string::npos);
@@ -81,7 +43,7 @@ TEST_F(ReportCli, RunThenReport)
     ASSERT_TRUE(std::regex_search(html, m, title));
     EXPECT_EQ(m[1].str(), "report-cli - pascal report");
     // --help: usage on stdout, status 0
-    r = Run("report --help");
+    r = run("report --help");
     EXPECT_EQ(r.status, 0);
     EXPECT_NE(r.out.find("usage: pascal report RESULT.h5 -o REPORT.html"), std::string::npos);
 }
@@ -90,27 +52,27 @@ TEST_F(ReportCli, BadInputStatus2NoOutput)
 {
     std::string out = dir + "/r.html";
     std::ofstream(dir + "/x.h5") << "plain text";
-    Result r = Run("report " + dir + "/x.h5");
+    Result r = run("report " + dir + "/x.h5");
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err, "pascal report: -o/--output: expected an output path, got nothing\n");
-    r = Run("report -o " + out);
+    r = run("report -o " + out);
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err, "pascal report: expected a sweep file (RESULT.h5), got nothing\n");
-    r = Run("report " + dir + "/x.h5 -o " + out + " --target -1");
+    r = run("report " + dir + "/x.h5 -o " + out + " --target -1");
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err, "pascal report: --target: expected a number >= 0, got \"-1\"\n");
-    r = Run("report " + dir + "/x.h5 -o " + out + " --colour red");
+    r = run("report " + dir + "/x.h5 -o " + out + " --colour red");
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err.rfind("pascal report: unknown option --colour", 0), 0u) << r.err;
     std::ofstream(out) << "previous report";
-    r = Run("report " + dir + "/x.h5 -o " + out);
+    r = run("report " + dir + "/x.h5 -o " + out);
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err, dir + "/x.h5: expected an HDF5 sweep file (pascal run -o FILE.h5), got "
                            "another kind of file\n");
-    r = Run("report " + dir + "/nothing.h5 -o " + out);
+    r = run("report " + dir + "/nothing.h5 -o " + out);
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err.rfind(dir + "/nothing.h5: cannot open: ", 0), 0u) << r.err;
-    EXPECT_EQ(Slurp(out), "previous report");
+    EXPECT_EQ(slurp(out), "previous report");
     EXPECT_TRUE(r.out.empty());
 }
 

@@ -8,8 +8,6 @@
 #include <gtest/gtest.h>
 
 #include <hdf5.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -20,13 +18,13 @@
 #include <functional>
 #include <map>
 #include <random>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "output/sink.h"
 #include "report/report.h"
+#include "test_util.h"
 
 namespace {
 
@@ -158,13 +156,8 @@ struct JParser {
     }
 };
 
-std::string Slurp(const std::string &path)
-{
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
+using pascal_test::exists;
+using pascal_test::slurp;
 
 const char *kOpen = "<script type=\"application/json\" id=\"pascal-data\">";
 
@@ -285,18 +278,14 @@ void Grid::Write(const std::string &path) const
 
 // ---- fixture ----------------------------------------------------------------
 
-class ReportWrite : public ::testing::Test {
+class ReportWrite : public pascal_test::TempDirTest {
 protected:
-    std::string dir;
     void SetUp() override
     {
-        char tmpl[] = "/tmp/pascal-report-XXXXXX";
-        ASSERT_NE(mkdtemp(tmpl), nullptr);
-        dir = tmpl;
+        ASSERT_NO_FATAL_FAILURE(TempDirTest::SetUp());
         if (!pascal_report_has_plot_library())
             GTEST_SKIP() << "built without the plotting library (no npm at build time)";
     }
-    void TearDown() override { std::system(("rm -rf " + dir).c_str()); }
 
     int Report(const std::string &in, const std::string &out, pascal_error *err,
                double target = 0.05, int64_t max_values = 0, int64_t block = 0)
@@ -317,7 +306,7 @@ protected:
         pascal_error err{};
         g.Write(in);
         EXPECT_EQ(Report(in, out, &err, target, max_values), 0) << err.msg;
-        return PageData(Slurp(out));
+        return PageData(slurp(out));
     }
 };
 
@@ -596,7 +585,7 @@ TEST_F(ReportWrite, SpecTextCannotBreakThePage)
     Grid g = SizingGrid(rho);
     g.spec = "name: x\n# </script><script>alert(1)</script> <!-- & \"q\" \\ é\n";
     J d = ReportData(g);
-    std::string html = Slurp(dir + "/out.html");
+    std::string html = slurp(dir + "/out.html");
     EXPECT_EQ(d["spec"].s, g.spec);
     EXPECT_EQ(html.find("<script>alert(1)"), std::string::npos);
     EXPECT_EQ(html.find("<script src"), std::string::npos); // everything inlined
@@ -617,10 +606,10 @@ TEST_F(ReportWrite, SameInputSameBytesWhateverTheBlockSize)
     ASSERT_EQ(Report(dir + "/in.h5", dir + "/a.html", &err), 0) << err.msg;
     ASSERT_EQ(Report(dir + "/in.h5", dir + "/b.html", &err, 0.05, 0, 7), 0) << err.msg;
     ASSERT_EQ(Report(dir + "/in.h5", dir + "/c.html", &err, 0.05, 0, 1), 0) << err.msg;
-    std::string a = Slurp(dir + "/a.html");
+    std::string a = slurp(dir + "/a.html");
     EXPECT_GT(a.size(), 100000u);
-    EXPECT_EQ(a, Slurp(dir + "/b.html"));
-    EXPECT_EQ(a, Slurp(dir + "/c.html"));
+    EXPECT_EQ(a, slurp(dir + "/b.html"));
+    EXPECT_EQ(a, slurp(dir + "/c.html"));
 }
 
 TEST_F(ReportWrite, SinglePointHasNoPlots)
@@ -636,12 +625,6 @@ TEST_F(ReportWrite, SinglePointHasNoPlots)
 }
 
 // ---- bad input: an error naming the file, and no output -------------------
-
-bool Exists(const std::string &p)
-{
-    struct stat st;
-    return stat(p.c_str(), &st) == 0;
-}
 
 TEST_F(ReportWrite, BadInputWritesNothing)
 {
@@ -664,9 +647,9 @@ TEST_F(ReportWrite, BadInputWritesNothing)
               std::string::npos) << err.msg;
     EXPECT_EQ(Report(in, dir + "/no/such/dir/r.html", &err), PASCAL_EINPUT);
     EXPECT_EQ(std::string(err.msg).rfind(dir + "/no/such/dir/r.html: cannot write", 0), 0u);
-    EXPECT_EQ(Slurp(out), "keep me");
+    EXPECT_EQ(slurp(out), "keep me");
     for (auto name : {"out.html.tmp", "r.html"})
-        EXPECT_FALSE(Exists(dir + "/" + name));
+        EXPECT_FALSE(exists(dir + "/" + name));
 }
 
 // Overwrites a root attribute of a finished file (HDF5 API directly).
@@ -707,7 +690,7 @@ TEST_F(ReportWrite, NotAFinishedSweep)
     EXPECT_EQ(std::string(err.msg), in + ": /@format: expected \"pascal-sweep\" (a file written "
                                          "by pascal run), got \"calibration\"");
     SetAttr(in, "format", 0, "pascal-sweep");
-    EXPECT_FALSE(Exists(out));
+    EXPECT_FALSE(exists(out));
     EXPECT_EQ(Report(in, out, &err), 0) << err.msg;
     // a point column missing for an axis
     hid_t f = H5Fopen(in.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);

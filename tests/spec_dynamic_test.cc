@@ -5,11 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -17,6 +15,7 @@
 #include "engine/run.h"
 #include "output/sink.h"
 #include "sweeps/spec.h"
+#include "test_util.h"
 
 namespace {
 
@@ -30,8 +29,7 @@ protected:
     static std::string dir, model;
     static void SetUpTestSuite()
     {
-        char t[] = "/tmp/pascal-specdyn-XXXXXX";
-        dir = mkdtemp(t);
+        dir = pascal_test::make_temp_dir();
         model = dir + "/model.h5";
         std::string refs = kSrc + "/configs/calibration/synthetic-gb10-refs.csv";
         std::string dev = kSrc + "/configs/devices/gb10.yaml";
@@ -44,13 +42,11 @@ protected:
         ASSERT_EQ(pascal_calibrate_run(&o, &r, &err), 0) << err.msg;
         pascal_calibrate_result_free(&r);
     }
-    static void TearDownTestSuite() { std::system(("rm -rf " + dir).c_str()); }
+    static void TearDownTestSuite() { pascal_test::remove_dir(dir); }
 
     std::string write(const std::string &name, const std::string &text)
     {
-        std::string p = dir + "/" + name;
-        std::ofstream(p) << text;
-        return p;
+        return pascal_test::write_file(dir, name, text);
     }
     std::string load_bad(const std::string &name, const std::string &text)
     {

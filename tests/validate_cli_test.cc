@@ -3,55 +3,19 @@
 // file.
 #include <gtest/gtest.h>
 
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <regex>
-#include <sstream>
 #include <string>
+
+#include "test_util.h"
 
 namespace {
 
-struct CliRun {
-    int status;
-    std::string out, err;
-};
+using pascal_test::exists;
+using pascal_test::slurp;
+using CliRun = pascal_test::CliResult;
 
-std::string slurp(const std::string &path)
-{
-    std::ifstream f(path);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
-
-class ValidateCli : public ::testing::Test {
-protected:
-    std::string dir;
-    void SetUp() override
-    {
-        char tmpl[] = "/tmp/pascal-vcli-XXXXXX";
-        ASSERT_NE(mkdtemp(tmpl), nullptr);
-        dir = tmpl;
-    }
-    void TearDown() override { std::system(("rm -rf " + dir).c_str()); }
-    CliRun run(const std::string &args)
-    {
-        std::string o = dir + "/stdout", e = dir + "/stderr";
-        std::string cmd = std::string(PASCAL_CLI) + " " + args + " >" + o + " 2>" + e;
-        int rc = std::system(cmd.c_str());
-        return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(o), slurp(e)};
-    }
-    static bool exists(const std::string &p)
-    {
-        struct stat st;
-        return stat(p.c_str(), &st) == 0;
-    }
-};
+class ValidateCli : public pascal_test::TempDirTest {};
 
 }  // namespace
 

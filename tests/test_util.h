@@ -1,0 +1,108 @@
+// Shared test harness: a fixture owning a fresh temporary directory, running
+// the pascal executable (PASCAL_CLI) with its exit status, stdout and stderr
+// captured, and small file helpers.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+
+namespace pascal_test {
+
+struct CliResult {
+    int status; // exit status, -1 when the process did not exit normally
+    std::string out, err;
+};
+
+// The whole file; empty when it cannot be read.
+inline std::string slurp(const std::string &path)
+{
+    std::ifstream f(path, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+inline bool exists(const std::string &path)
+{
+    struct stat st;
+    return stat(path.c_str(), &st) == 0;
+}
+
+// Writes `text` to dir/name and returns that path.
+inline std::string write_file(const std::string &dir, const std::string &name,
+                              const std::string &text)
+{
+    std::string path = dir + "/" + name;
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+}
+
+// A new directory under /tmp; empty on failure.
+inline std::string make_temp_dir()
+{
+    char tmpl[] = "/tmp/pascal-test-XXXXXX";
+    return mkdtemp(tmpl) ? tmpl : "";
+}
+
+inline void remove_dir(const std::string &dir)
+{
+    if (!dir.empty())
+        std::system(("rm -rf " + dir).c_str());
+}
+
+// Runs the shell command `command` with stdout and stderr sent to dir/stdout
+// and dir/stderr, and stdin read from dir/stdin holding `input` when given.
+inline CliResult run_command(const std::string &dir, const std::string &command,
+                             const std::optional<std::string> &input = std::nullopt)
+{
+    std::string o = dir + "/stdout", e = dir + "/stderr", cmd = command;
+    if (input)
+        cmd += " <" + write_file(dir, "stdin", *input);
+    cmd += " >" + o + " 2>" + e;
+    int rc = std::system(cmd.c_str());
+    return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(o), slurp(e)};
+}
+
+// `pascal ARGS`, its output captured in dir.
+inline CliResult run_cli(const std::string &dir, const std::string &args,
+                         const std::optional<std::string> &input = std::nullopt)
+{
+    return run_command(dir, std::string(PASCAL_CLI) + " " + args, input);
+}
+
+// Each test gets its own empty `dir`, removed with its contents afterwards.
+class TempDirTest : public ::testing::Test {
+protected:
+    std::string dir;
+
+    void SetUp() override
+    {
+        dir = make_temp_dir();
+        ASSERT_FALSE(dir.empty()) << "cannot create a temporary directory";
+    }
+    void TearDown() override { remove_dir(dir); }
+
+    // `pascal ARGS`; stdin is inherited.
+    CliResult run(const std::string &args) { return run_cli(dir, args); }
+    // `pascal ARGS` reading `input` on stdin.
+    CliResult run(const std::string &args, const std::string &input)
+    {
+        return run_cli(dir, args, input);
+    }
+    // Writes dir/name and returns its path.
+    std::string write(const std::string &name, const std::string &text)
+    {
+        return write_file(dir, name, text);
+    }
+};
+
+} // namespace pascal_test
