@@ -520,6 +520,8 @@ TEST_F(ReportWrite, DynamicPlotFromKdynAndHorizon)
         EXPECT_EQ(dyn["series"].s, "depth");
         EXPECT_EQ(d["plots"]["heatmap"]["x"].s, "depth"); // occupancy x depth
         EXPECT_EQ(d["plots"]["heatmap"]["y"].s, "occupancy");
+        // No capacity axis: the map shows the dynamic miss rate, whatever the band's units.
+        EXPECT_EQ(d["plots"]["heatmap"]["metric"].s, "rho_dyn");
         EXPECT_TRUE(d["plots"]["capacity"].null());
         EXPECT_TRUE(d["sizing"].null());
         double want = 0.1 + 0.5 / std::sqrt(16.0) / 3.0;
