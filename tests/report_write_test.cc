@@ -509,7 +509,9 @@ TEST_F(ReportWrite, DynamicPlotFromKdynAndHorizon)
         g.results = {{"K_dyn", "misses/round", "", [&g, rho](const Idx &r) { return 48 * g.Value(0, r) * rho(r); }},
                      {"rho_dyn", "misses/request", "", rho},
                      {"band_lo", band_units, "", [rho](const Idx &r) { return 0.8 * rho(r); }},
-                     {"band_hi", band_units, "", [rho](const Idx &r) { return 1.2 * rho(r); }}};
+                     {"band_hi", band_units, "", [rho](const Idx &r) { return 1.2 * rho(r); }},
+                     // a static column beside it (aligned phases: one fill per round)
+                     {"rho_ttl", "misses/request", "", [&g](const Idx &r) { return 1.0 / (48 * g.Value(0, r)); }}};
         J d = ReportData(g);
         const J &dyn = d["plots"]["dynamic"];
         ASSERT_FALSE(dyn.null());
