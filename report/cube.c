@@ -74,18 +74,10 @@ int pascal_report_cube_fit(rp_cube *c, rp_file *f, const rp_plan *p, int64_t bud
                            pascal_error *err)
 {
     for (;;) {
-        int pick = -1;
+        int pick;
         if (pascal_report_cube_nonempty(c, f, p) * p->ncols <= budget)
             return 0;
-        for (int pass = 0; pass < 2 && pick < 0; pass++)
-            for (int d = 0; d < p->ndims; d++) {
-                int i = p->dims[d];
-                int x = i == p->cap_axis || i == p->w_axis;
-                if ((pass == 1 || !x) && f->axes[i].nkeep > 2 &&
-                    (pick < 0 || f->axes[i].nkeep > f->axes[pick].nkeep))
-                    pick = i;
-            }
-        if (pick < 0)
+        if ((pick = pascal_report_axis_to_thin(f, p)) < 0)
             return 0; /* nothing left to thin: the page is as small as it gets */
         if (pascal_report_thin_axis(&f->axes[pick], (f->axes[pick].nkeep + 1) / 2, err))
             return err->code;

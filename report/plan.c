@@ -203,25 +203,31 @@ static int plan_sampling(rp_file *f, rp_plan *p, pascal_error *err)
             return err->code;
     }
     for (;;) {
-        int pick = -1;
+        int pick;
         cells = 1;
         for (int d = 0; d < p->ndims; d++)
             cells *= (double)f->axes[p->dims[d]].nkeep;
-        if (cells <= RP_DENSE_CELLS)
-            return 0;
-        for (int pass = 0; pass < 2 && pick < 0; pass++)
-            for (int d = 0; d < p->ndims; d++) {
-                int i = p->dims[d];
-                int x = i == p->cap_axis || i == p->w_axis;
-                if ((pass == 1 || !x) && f->axes[i].nkeep > 2 &&
-                    (pick < 0 || f->axes[i].nkeep > f->axes[pick].nkeep))
-                    pick = i;
-            }
-        if (pick < 0)
+        if (cells <= RP_DENSE_CELLS || (pick = pascal_report_axis_to_thin(f, p)) < 0)
             return 0;
         if (pascal_report_thin_axis(&f->axes[pick], (f->axes[pick].nkeep + 1) / 2, err))
             return err->code;
     }
+}
+
+/* The plotted axis to halve next: the longest one with more than two values,
+ * sparing the plots' x axes (capacity, horizon) until nothing else is left. */
+int pascal_report_axis_to_thin(const rp_file *f, const rp_plan *p)
+{
+    int pick = -1;
+    for (int pass = 0; pass < 2 && pick < 0; pass++)
+        for (int d = 0; d < p->ndims; d++) {
+            int i = p->dims[d];
+            int x = i == p->cap_axis || i == p->w_axis;
+            if ((pass == 1 || !x) && f->axes[i].nkeep > 2 &&
+                (pick < 0 || f->axes[i].nkeep > f->axes[pick].nkeep))
+                pick = i;
+        }
+    return pick;
 }
 
 int pascal_report_plan(rp_file *f, double target, rp_plan *p, pascal_error *err)

@@ -143,6 +143,8 @@ int pascal_report_plan(rp_file *f, double target, rp_plan *p, pascal_error *err)
 int pascal_report_col(const rp_plan *p, const char *name); /* cols index or -1 */
 /* Evenly spaced subset of `keep` of an axis's current plotted values. */
 int pascal_report_thin_axis(rp_axis *a, int64_t keep, pascal_error *err);
+/* Index of the plotted axis to halve next, or -1 when none can be thinned. */
+int pascal_report_axis_to_thin(const rp_file *f, const rp_plan *p);
 
 /* cube.c */
 typedef struct rp_cube {
