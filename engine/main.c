@@ -12,6 +12,7 @@ static const struct {
 } commands[] = {
     {"run", cli_run, "evaluate a sweep spec into HDF5 or CSV"},
     {"point", cli_point, "explain the static model at one configuration"},
+    {"merge", cli_merge, "join the shard files of `run --shard K/N` into one"},
     {"report", cli_report, "write a self-contained HTML report of a sweep file"},
     {"lab", cli_lab, "the cache lab: an exact fully associative LRU toy"},
     {"calibrate", cli_calibrate, "fit the dynamic model to reference runs (paper section 4)"},

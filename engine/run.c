@@ -47,11 +47,11 @@ static pascal_coltype param_coltype(int id)
 static int plan(const pascal_spec *spec, int threads, pascal_run_stats *st,
                 pascal_error *err)
 {
-    uint64_t n = pascal_spec_size(spec), kept = 0, bad = UINT64_MAX;
+    uint64_t begin = st->raw_begin, end = st->raw_end, kept = 0, bad = UINT64_MAX;
     int64_t max_M = 0;
 #pragma omp parallel for num_threads(threads) schedule(static) \
     reduction(+ : kept) reduction(max : max_M) reduction(min : bad)
-    for (uint64_t i = 0; i < n; i++) {
+    for (uint64_t i = begin; i < end; i++) {
         pascal_point p;
         int rc = pascal_spec_point(spec, i, &p, NULL);
         if (rc == 1) {
@@ -66,7 +66,7 @@ static int plan(const pascal_spec *spec, int threads, pascal_run_stats *st,
         pascal_point p;
         return pascal_spec_point(spec, bad, &p, err);
     }
-    st->raw_points = n;
+    st->raw_points = end - begin;
     st->rows = kept;
     st->max_M = max_M;
     return 0;
@@ -280,9 +280,11 @@ static void plan_columns(const pascal_spec *spec, sink_plan *sp)
     }
 }
 
-static int open_sink(const pascal_spec *spec, const pascal_run_opts *o, int threads,
-                     sink_plan *sp, pascal_sink **sink, pascal_error *err)
+static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
+                     const pascal_run_stats *st, sink_plan *sp, pascal_sink **sink,
+                     pascal_error *err)
 {
+    char shard[64], range[64];
     pascal_spec_output so = pascal_spec_output_options(spec);
     pascal_sink_meta m;
     int64_t nl = pascal_spec_nphase_lists(spec);
@@ -290,12 +292,19 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o, int thre
     int64_t *lens = NULL;
     int rc;
     pascal_attr attrs[] = {
+        {"shard", shard},
+        {"raw_range", range},
         {"spec_name", pascal_spec_name(spec)},
         {"device", pascal_spec_device_text(spec)},
         {"calibration", pascal_spec_calibration(spec, NULL, NULL)},
         {"row_order", "canonical: mixed-radix over /axes in listed order, last fastest; "
                       "capacity-like axes innermost; `where` drops rows"},
     };
+    /* Shard k/n of the raw indices [begin, end): pascal_h5_merge checks these. */
+    snprintf(shard, sizeof shard, "%d/%d", o->shard_count > 1 ? o->shard_index : 1,
+             o->shard_count > 1 ? o->shard_count : 1);
+    snprintf(range, sizeof range, "%llu %llu", (unsigned long long)st->raw_begin,
+             (unsigned long long)st->raw_end);
     for (int a = 0; a < pascal_spec_naxes(spec); a++) {
         const pascal_axis *ax = pascal_spec_axis(spec, a);
         pascal_column_desc d;
@@ -322,7 +331,7 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o, int thre
     m.spec_text = pascal_spec_text(spec);
     m.spec_path = pascal_spec_filename(spec);
     m.command_line = o->command_line ? o->command_line : "";
-    m.threads = threads;
+    m.threads = st->threads;
     m.attrs = attrs;
     m.nattrs = (int)(sizeof attrs / sizeof attrs[0]);
     m.axes = sp->axes;
@@ -392,22 +401,22 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
                        sink_plan *sp, pascal_sink *sink, pascal_run_stats *st,
                        const pascal_dyn_model *dyn, pascal_error *err)
 {
-    uint64_t n = pascal_spec_size(spec), bsize = (uint64_t)(o->batch_points > 0 ? o->batch_points
-                                                                              : DEFAULT_BATCH);
+    uint64_t begin = st->raw_begin, n = st->raw_end;
+    uint64_t bsize = (uint64_t)(o->batch_points > 0 ? o->batch_points : DEFAULT_BATCH);
     int failed = 0, nomem = 0, rc = 0;
     uint64_t rows = 0;
     batch b;
     headline h;
     pascal_progress pr;
-    if (bsize > n)
-        bsize = n ? n : 1;
+    if (bsize > n - begin)
+        bsize = n > begin ? n - begin : 1;
     if (batch_alloc(&b, (int64_t)bsize, sp->npc, pascal_spec_ncolumns(spec)) != 0) {
         batch_free(&b);
         return pascal_error_set(err, PASCAL_ENOMEM, "out of memory for a batch of %llu points",
                                 (unsigned long long)bsize);
     }
     headline_init(&h, spec, st);
-    pascal_progress_start(&pr, o->progress, n);
+    pascal_progress_start(&pr, o->progress, n - begin);
 #pragma omp parallel num_threads(threads)
     {
         pascal_eval *ev = pascal_eval_create(pascal_spec_models(spec));
@@ -418,7 +427,7 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
             nomem = 1;
         }
 #pragma omp barrier
-        for (uint64_t b0 = 0; b0 < n && !nomem && !failed && rc == 0; b0 += bsize) {
+        for (uint64_t b0 = begin; b0 < n && !nomem && !failed && rc == 0; b0 += bsize) {
             uint64_t b1 = b0 + bsize < n ? b0 + bsize : n;
             eval_batch(spec, ev, sp, &b, b0, b1, &failed);
 #pragma omp single
@@ -428,12 +437,12 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
                     rc = pascal_sink_append(sink, k, (const void *const *)b.out_p,
                                             (const double *const *)b.out_r, err);
                 rows += (uint64_t)k;
-                pascal_progress_update(&pr, b1);
+                pascal_progress_update(&pr, b1 - begin);
             }
         }
         pascal_eval_free(ev);
     }
-    pascal_progress_finish(&pr, n);
+    pascal_progress_finish(&pr, n - begin);
     headline_finish(&h, spec, st, o->target > 0 ? o->target : 0.05);
     batch_free(&b);
     if (rc != 0)
@@ -467,6 +476,12 @@ static int load_calibration(const pascal_spec *spec, pascal_dyn_model **dyn, pas
 static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_stats *st,
                       const pascal_dyn_model *dyn, pascal_error *err);
 
+void pascal_run_shard_range(uint64_t size, int k, int n, uint64_t *begin, uint64_t *end)
+{
+    *begin = (uint64_t)((unsigned __int128)size * (unsigned)(k - 1) / (unsigned)n);
+    *end = (uint64_t)((unsigned __int128)size * (unsigned)k / (unsigned)n);
+}
+
 int pascal_run(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_stats *st,
                pascal_error *err)
 {
@@ -492,6 +507,11 @@ static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_
     st->threads = threads;
     st->metric = -1;
     st->cap_axis = st->group_axis = -1;
+    st->raw_begin = 0;
+    st->raw_end = pascal_spec_size(spec);
+    if (o->shard_count > 1)
+        pascal_run_shard_range(st->raw_end, o->shard_index, o->shard_count, &st->raw_begin,
+                               &st->raw_end);
     rc = plan(spec, threads, st, err);
     t1 = pascal_now();
     st->plan_seconds = t1 - t0;
@@ -501,7 +521,7 @@ static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_
     }
     plan_columns(spec, &sp);
     if (o->out_path) /* without a path: evaluate only (benchmarks) */
-        rc = open_sink(spec, o, threads, &sp, &sink, err);
+        rc = open_sink(spec, o, st, &sp, &sink, err);
     if (rc == PASCAL_EIO) /* an unwritable destination is bad input: nothing ran */
         err->code = rc = PASCAL_EINPUT;
     if (rc != 0)

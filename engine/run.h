@@ -32,6 +32,10 @@ typedef struct pascal_run_opts {
     int64_t batch_points;       /* raw points per batch; <= 0 chooses */
     int dry_run;                /* plan only: count and check, write nothing */
     double target;              /* miss-rate target for the headline (0.05) */
+    int shard_index;            /* with shard_count > 1: evaluate shard
+                                   shard_index (1-based) of shard_count equal
+                                   slices of the raw index range */
+    int shard_count;
 } pascal_run_opts;
 
 #define PASCAL_RUN_MAX_GROUPS 16
@@ -48,7 +52,8 @@ typedef struct pascal_run_sizing {
 
 /* What the summary says: counts, timings and the headline finding. */
 typedef struct pascal_run_stats {
-    uint64_t raw_points;        /* before `where` */
+    uint64_t raw_points;        /* before `where` (this shard's slice) */
+    uint64_t raw_begin, raw_end;/* the slice of raw indices evaluated */
     uint64_t rows;              /* points kept and written */
     int threads;
     int64_t max_M;
@@ -64,6 +69,11 @@ typedef struct pascal_run_stats {
 
 int pascal_run(const pascal_spec *spec, const pascal_run_opts *opts,
                pascal_run_stats *stats, pascal_error *err);
+
+/* Shard k (1-based) of n: raw indices [floor(size (k-1) / n), floor(size k / n)).
+ * Shards in order cover every index once, so concatenating their rows gives
+ * the single run's rows (pascal_h5_merge). */
+void pascal_run_shard_range(uint64_t size, int k, int n, uint64_t *begin, uint64_t *end);
 
 /* Point columns a sweep writes: every axis in canonical order, then N, M and
  * C when they are not axes.  Fills ids (pascal_param_id) and returns the count. */

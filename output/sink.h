@@ -123,6 +123,13 @@ int pascal_h5_read_attr(const char *path, const char *key, char *buf, int len,
 int pascal_h5_read_attr_alloc(const char *path, const char *key, char **value,
                               pascal_error *err);
 
+/* Concatenates the finished shard files of one sweep (`pascal run --shard
+ * k/n`, any order on the command line) into dest, in shard order, so its
+ * /points and /results equal a single run's.  Every shard must be present
+ * once, complete, from the same spec text.  dest is written under a
+ * temporary name and renamed into place; on failure nothing is left. */
+int pascal_h5_merge(const char *dest, const char *const *inputs, int n, pascal_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -171,6 +171,30 @@ TEST_F(Cli, BadSpecExitsTwoAndKeepsExistingOutput)
     EXPECT_NE(r.err.find("missing.yaml"), std::string::npos);
 }
 
+TEST_F(Cli, ShardAndMerge)
+{
+    std::string spec = write("s.yaml", kSpec);
+    for (const char *bad : {"0/2", "3/2", "2", "1/0", "a/b", "1/2x"}) {
+        Result r = run("run " + spec + " -o " + dir + "/x.h5 --shard " + bad);
+        EXPECT_EQ(r.status, 2) << bad;
+        EXPECT_NE(r.err.find("--shard: expected K/N"), std::string::npos) << r.err;
+    }
+    EXPECT_FALSE(exists(dir + "/x.h5"));
+    Result r = run("run " + spec + " -o " + dir + "/a.h5 --shard 1/2 --quiet");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("shard 1/2: raw points 0 to 6"), std::string::npos) << r.out;
+    ASSERT_EQ(run("run " + spec + " -o " + dir + "/b.h5 --shard 2/2 --quiet").status, 0);
+    r = run("merge -o " + dir + "/m.h5 " + dir + "/b.h5 " + dir + "/a.h5");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(exists(dir + "/m.h5"));
+    r = run("merge -o " + dir + "/m2.h5 " + dir + "/a.h5");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("split into 2"), std::string::npos) << r.err;
+    EXPECT_FALSE(exists(dir + "/m2.h5"));
+    r = run("merge " + dir + "/a.h5");
+    EXPECT_EQ(r.status, 2);
+}
+
 TEST_F(Cli, UnwritableOutputExitsTwo)
 {
     std::string spec = write("s.yaml", kSpec);

@@ -47,7 +47,7 @@ struct Spec {
 class Run : public pascal_test::TempDirTest {
 protected:
     pascal_run_stats run(const pascal_spec *spec, const std::string &out, int threads,
-                         int64_t batch)
+                         int64_t batch, int shard = 0, int shards = 0)
     {
         pascal_run_opts o{};
         pascal_run_stats st{};
@@ -55,6 +55,8 @@ protected:
         o.out_path = out.c_str();
         o.threads = threads;
         o.batch_points = batch;
+        o.shard_index = shard;
+        o.shard_count = shards;
         o.compression = -1;
         o.target = 0.05;
         EXPECT_EQ(pascal_run(spec, &o, &st, &err), 0) << err.msg;
@@ -98,6 +100,80 @@ TEST_F(Run, BitIdenticalAcrossThreadsAndBatches)
         }
         for (const char *p : {"N", "M", "C", "seed", "pattern"})
             EXPECT_TRUE(same_bits(column(ref, "points", p), column(out, "points", p))) << p;
+    }
+}
+
+// Shards cover the raw indices once, in order, and merged they are the single
+// run's file, column for column, bit for bit.
+TEST_F(Run, ShardsMergeIntoTheSingleRun)
+{
+    uint64_t b, e, prev = 0;
+    for (int k = 1; k <= 7; k++) {
+        pascal_run_shard_range(1000003, k, 7, &b, &e);
+        EXPECT_EQ(b, prev);
+        EXPECT_GE(e - b, 1000003u / 7);
+        EXPECT_LE(e - b, 1000003u / 7 + 1);
+        prev = e;
+    }
+    EXPECT_EQ(prev, 1000003u);
+    pascal_run_shard_range(UINT64_MAX, 3, 3, &b, &e);   // no overflow at the top
+    EXPECT_EQ(e, UINT64_MAX);
+
+    Spec spec(kSpec);
+    ASSERT_NE(spec.s, nullptr);
+    std::string full = dir + "/full.h5", merged = dir + "/merged.h5";
+    pascal_run_stats st = run(spec.s, full, 2, 0);
+    std::vector<std::string> shards;
+    uint64_t rows = 0;
+    for (int k = 3; k >= 1; k--) {   // any order on the command line
+        shards.push_back(dir + "/s" + std::to_string(k) + ".h5");
+        rows += run(spec.s, shards.back(), k, 5, k, 3).rows;
+    }
+    EXPECT_EQ(rows, st.rows);
+    std::vector<const char *> in;
+    for (auto &p : shards)
+        in.push_back(p.c_str());
+    pascal_error err{};
+    ASSERT_EQ(pascal_h5_merge(merged.c_str(), in.data(), 3, &err), 0) << err.msg;
+    for (int j = 0; j < pascal_spec_ncolumns(spec.s); j++) {
+        const char *name = pascal_columns[pascal_spec_columns(spec.s)[j]].name;
+        EXPECT_TRUE(same_bits(column(full, "results", name), column(merged, "results", name)))
+            << name;
+    }
+    for (const char *p : {"N", "M", "C", "seed", "pattern", "sigma"})
+        EXPECT_TRUE(same_bits(column(full, "points", p), column(merged, "points", p))) << p;
+    char buf[64];
+    ASSERT_EQ(pascal_h5_read_attr(merged.c_str(), "points", buf, sizeof buf, &err), 0);
+    EXPECT_EQ(std::string(buf), std::to_string(st.rows));
+    ASSERT_EQ(pascal_h5_read_attr(merged.c_str(), "shard", buf, sizeof buf, &err), 0);
+    EXPECT_EQ(std::string(buf), "1/1");
+}
+
+TEST_F(Run, MergeRejectsIncompleteSets)
+{
+    Spec spec(kSpec), other("name: other\nmodels: [ttl]\nfixed: {N: 64, M: 4}\naxes:\n  C: [8, 16]\n");
+    std::string s1 = dir + "/s1.h5", s2 = dir + "/s2.h5", o2 = dir + "/o2.h5",
+                out = write("out.h5", "precious");
+    run(spec.s, s1, 2, 0, 1, 2);
+    run(spec.s, s2, 2, 0, 2, 2);
+    run(other.s, o2, 2, 0, 2, 2);
+    struct Case {
+        std::vector<std::string> files;
+        const char *message;
+    } cases[] = {
+        {{s1}, "expected 1 shards as given on the command line, got a split into 2"},
+        {{s1, s1}, "expected shard 2/2, got shard 1/2 again"},
+        {{s1, o2}, "expected the spec of"},
+        {{s1, dir + "/missing.h5"}, "missing.h5"},
+    };
+    for (const Case &c : cases) {
+        std::vector<const char *> in;
+        for (auto &p : c.files)
+            in.push_back(p.c_str());
+        pascal_error err{};
+        EXPECT_NE(pascal_h5_merge(out.c_str(), in.data(), (int)in.size(), &err), 0);
+        EXPECT_NE(std::string(err.msg).find(c.message), std::string::npos) << err.msg;
+        EXPECT_EQ(pascal_test::slurp(out), "precious") << "a failed merge leaves the output";
     }
 }
 

@@ -31,6 +31,7 @@ int cli_size(const char *cmd, const cli_flag *f, double *out);
 
 int cli_run(int argc, char **argv);            /* engine/cli/run.c */
 int cli_point(int argc, char **argv);          /* engine/cli/point.c */
+int cli_merge(int argc, char **argv);          /* engine/cli/merge.c */
 int cli_report(int argc, char **argv);         /* engine/cli/report.c */
 int cli_lab(int argc, char **argv);            /* engine/cli/lab.c */
 int cli_calibrate(int argc, char **argv);      /* engine/cli/calibrate.c */

@@ -94,6 +94,9 @@ static void print_summary(FILE *f, const pascal_spec *spec, const pascal_run_opt
     fprintf(f, "pascal: %llu points of %s in %.3f s (%.3g points/s, %d threads)\n",
            (unsigned long long)st->rows, pascal_spec_filename(spec), st->total_seconds, rate,
            st->threads);
+    if (o->shard_count > 1)
+        fprintf(f, "  shard %d/%d: raw points %llu to %llu\n", o->shard_index, o->shard_count,
+                (unsigned long long)st->raw_begin, (unsigned long long)st->raw_end - 1);
     if (st->rows != st->raw_points)
         fprintf(f, "  %llu of %llu raw points dropped by `where`\n",
                (unsigned long long)(st->raw_points - st->rows),
@@ -161,6 +164,17 @@ static int read_options(cli_flag *f, int nf, pascal_run_opts *o)
             return CLI_USAGE;
         }
     }
+    if ((x = cli_find(f, nf, "shard"))->given) {
+        int k = 0, count = 0;
+        char tail = 0;
+        if (sscanf(x->value, "%d/%d%c", &k, &count, &tail) != 2 || count < 1 || k < 1 ||
+            k > count || count > 1000000) {
+            fprintf(stderr, "pascal run: --shard: expected K/N with 1 <= K <= N, like 2/8, "
+                            "got \"%s\"\n", x->value);
+            return CLI_USAGE;
+        }
+        o->shard_index = k, o->shard_count = count;
+    }
     o->dry_run = cli_find(f, nf, "dry-run")->given;
     o->progress = !cli_find(f, nf, "quiet")->given && isatty(2);
     o->out_path = cli_find(f, nf, "output")->value;
@@ -179,6 +193,7 @@ int cli_run(int argc, char **argv)
         {"threads", "N", "OpenMP threads (default: all cores)", 0, 0},
         {"compression", "0-9", "deflate level, overriding the spec (0: none)", 0, 0},
         {"target", "RATE", "miss-rate target for the sizing headline (default 0.05)", 0, 0},
+        {"shard", "K/N", "evaluate only slice K of N (1-based); join with pascal merge", 0, 0},
         {"dry-run", NULL, "check every point and count them; write nothing", 0, 0},
         {"quiet", NULL, "no progress bar", 0, 0},
     };
