@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "output/sink_internal.h"
+#include "output/tmpfile.h"
 
 #ifndef PASCAL_VERSION
 #define PASCAL_VERSION "unknown"
@@ -131,30 +132,6 @@ static int write_table(hid_t file, const pascal_cal_table *t, const char *path,
     return rc;
 }
 
-/* Creates "<path>.tmp.<pid>" exclusively; *tmp is malloc'd. */
-static int create_tmp(const char *path, char **tmp, pascal_error *err)
-{
-    size_t cap = strlen(path) + 48;
-    int fd;
-    if (!(*tmp = malloc(cap)))
-        return pascal_error_set(err, PASCAL_ENOMEM, "out of memory");
-    snprintf(*tmp, cap, "%s.tmp.%ld", path, (long)getpid());
-    fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0 && errno == EEXIST) {
-        unlink(*tmp); /* our own pid: a leftover of this process */
-        fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    }
-    if (fd < 0) {
-        int e = errno;
-        pascal_error_set(err, PASCAL_EIO, "cannot create %s: %s", *tmp, strerror(e));
-        free(*tmp);
-        *tmp = NULL;
-        return PASCAL_EIO;
-    }
-    close(fd);
-    return 0;
-}
-
 int pascal_calibration_write(const char *path, const char *format, int64_t format_version,
                              const pascal_cal_attr *attrs, int nattrs,
                              const pascal_cal_table *tables, int ntables, pascal_error *err)
@@ -165,8 +142,9 @@ int pascal_calibration_write(const char *path, const char *format, int64_t forma
     if (!path || !path[0])
         return pascal_error_set(err, PASCAL_EINPUT, "calibration: no output path");
     pascal_h5_quiet();
-    if ((rc = create_tmp(path, &tmp, err)))
+    if ((rc = pascal_tmpfile_create(path, &tmp, err)) < 0)
         return rc;
+    close(rc);
     if ((file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)) < 0) {
         rc = pascal_h5_fail(err, path, "creating the file");
     } else {
@@ -176,10 +154,9 @@ int pascal_calibration_write(const char *path, const char *format, int64_t forma
         if (H5Fclose(file) < 0 && rc == 0)
             rc = pascal_h5_fail(err, path, "closing the file");
     }
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = pascal_error_set(err, PASCAL_EIO, "cannot rename %s to %s: %s", tmp, path,
-                              strerror(errno));
-    if (rc)
+    if (rc == 0)
+        rc = pascal_tmpfile_commit(tmp, path, err);
+    else
         unlink(tmp);
     free(tmp);
     return rc;

@@ -14,6 +14,7 @@
 
 #include "output/sink.h"
 #include "output/sink_internal.h"
+#include "output/tmpfile.h"
 
 #define COPY_ROWS (1 << 18)
 
@@ -73,18 +74,15 @@ static int check_shards(shard *s, int n, pascal_error *err)
     return 0;
 }
 
-static int copy_file(const char *from, const char *to, pascal_error *err)
+/* Copies the bytes of `from` into the open descriptor `out` (closed here). */
+static int copy_file(const char *from, int out, const char *to, pascal_error *err)
 {
     char buf[1 << 16];
     ssize_t r = 0;
-    int in = open(from, O_RDONLY), out = -1, rc = 0;
-    if (in < 0)
+    int in = open(from, O_RDONLY), rc = 0;
+    if (in < 0) {
+        close(out);
         return pascal_error_set(err, PASCAL_EIO, "cannot read %s: %s", from, strerror(errno));
-    out = open(to, O_WRONLY | O_CREAT | O_EXCL, 0644);
-    if (out < 0) {
-        rc = pascal_error_set(err, PASCAL_EIO, "cannot create %s: %s", to, strerror(errno));
-        close(in);
-        return rc;
     }
     while (rc == 0 && (r = read(in, buf, sizeof buf)) > 0)
         if (write(out, buf, (size_t)r) != r)
@@ -226,29 +224,28 @@ static int merge_into(const char *tmp, const shard *s, int n, pascal_error *err)
 int pascal_h5_merge(const char *dest, const char *const *inputs, int n, pascal_error *err)
 {
     shard *s;
-    char *tmp;
-    int rc = 0;
+    char *tmp = NULL;
+    int rc = 0, fd;
     if (!dest || !inputs || n < 1)
         return pascal_error_set(err, PASCAL_EINPUT, "merge: expected an output and shard files, "
                                 "got none");
     pascal_h5_quiet();
     s = calloc((size_t)n, sizeof *s);
-    tmp = malloc(strlen(dest) + 32);
-    if (!s || !tmp)
+    if (!s)
         rc = pascal_error_set(err, PASCAL_ENOMEM, "out of memory");
     for (int i = 0; rc == 0 && i < n; i++)
         rc = read_shard(inputs[i], &s[i], err);
     if (rc == 0)
         rc = check_shards(s, n, err);
-    if (rc == 0) {
-        sprintf(tmp, "%s.tmp.%ld", dest, (long)getpid());
-        rc = copy_file(s[0].path, tmp, err);
+    if (rc == 0 && (fd = pascal_tmpfile_create(dest, &tmp, err)) < 0)
+        rc = fd;
+    else if (rc == 0) {
+        rc = copy_file(s[0].path, fd, tmp, err);
         if (rc == 0)
             rc = merge_into(tmp, s, n, err);
-        if (rc == 0 && rename(tmp, dest) != 0)
-            rc = pascal_error_set(err, PASCAL_EIO, "cannot rename %s to %s: %s", tmp, dest,
-                                  strerror(errno));
-        if (rc != 0)
+        if (rc == 0)
+            rc = pascal_tmpfile_commit(tmp, dest, err);
+        else
             unlink(tmp);
     }
     for (int i = 0; s && i < n; i++)

@@ -8,6 +8,7 @@
  * pascal_sink_abort() unlink it.  The format files (h5_sink.c, csv_sink.c)
  * write into the temporary file and know nothing of this. */
 #include "output/sink_internal.h"
+#include "output/tmpfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -89,34 +90,6 @@ static int check_meta(const pascal_sink_meta *meta, pascal_error *err)
     return 0;
 }
 
-/* Creates the temporary file beside dest; returns its descriptor. */
-static int create_tmp(pascal_sink *sink, pascal_error *err)
-{
-    struct stat st;
-    size_t cap = strlen(sink->dest) + 64;
-    if (stat(sink->dest, &st) == 0 && S_ISDIR(st.st_mode))
-        return pascal_error_set(err, PASCAL_EIO, "cannot write %s: %s", sink->dest,
-                                strerror(EISDIR));
-    if (!(sink->tmp = malloc(cap)))
-        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", sink->dest);
-    for (int i = 0; i < 100; i++) {
-        int fd;
-        if (i == 0)
-            snprintf(sink->tmp, cap, "%s.tmp.%ld", sink->dest, (long)getpid());
-        else
-            snprintf(sink->tmp, cap, "%s.tmp.%ld.%d", sink->dest, (long)getpid(), i);
-        fd = open(sink->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0)
-            return fd;
-        if (errno != EEXIST)
-            break;
-    }
-    pascal_error_set(err, PASCAL_EIO, "cannot create %s: %s", sink->tmp, strerror(errno));
-    free(sink->tmp);
-    sink->tmp = NULL;
-    return PASCAL_EIO;
-}
-
 /* Opens the format writer on sink->tmp (or stdout for CSV "-"). */
 static int open_writer(pascal_sink *sink, const pascal_sink_meta *meta,
                        const pascal_column_desc *point_cols,
@@ -128,7 +101,7 @@ static int open_writer(pascal_sink *sink, const pascal_sink_meta *meta,
         return pascal_csvsink_open(sink, stdout, point_cols, result_cols, err);
     if (!(sink->dest = strdup(meta->path)))
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", meta->path);
-    if ((fd = create_tmp(sink, err)) < 0)
+    if ((fd = pascal_tmpfile_create(sink->dest, &sink->tmp, err)) < 0)
         return fd;
     if (meta->format == PASCAL_SINK_HDF5) {
         if (close(fd) != 0)
@@ -217,9 +190,8 @@ int pascal_sink_finish(pascal_sink *sink, pascal_error *err)
         rc = pascal_h5sink_finish(sink, err);
     else
         rc = pascal_csvsink_finish(sink, err);
-    if (rc == 0 && sink->tmp && rename(sink->tmp, sink->dest) != 0)
-        rc = pascal_error_set(err, PASCAL_EIO, "cannot rename %s to %s: %s", sink->tmp,
-                              sink->dest, strerror(errno));
+    if (rc == 0 && sink->tmp)
+        rc = pascal_tmpfile_commit(sink->tmp, sink->dest, err);
     if (rc == 0) {
         free(sink->tmp);
         sink->tmp = NULL;

@@ -2,6 +2,7 @@
  * blocks (plot cells and the sizing table together), thin the plot cells to
  * the budget and write the page under a temporary name, renamed over the
  * destination only when complete. */
+#include "output/tmpfile.h"
 #include "report/report_internal.h"
 
 #include <errno.h>
@@ -112,10 +113,21 @@ static int open_output(const pascal_report_opts *o, char *tmp, size_t len, FILE 
         return pascal_error_set(err, PASCAL_EINPUT,
                                 "%s: -o: expected an HTML file name other than the input, got "
                                 "the input itself", o->out_path);
-    snprintf(tmp, len, "%s.tmp.%ld", o->out_path, (long)getpid());
-    if (!(*out = fopen(tmp, "w")))
-        return pascal_error_set(err, PASCAL_EINPUT, "%s: cannot write: %s", o->out_path,
+    char *name = NULL;
+    int fd = pascal_tmpfile_create(o->out_path, &name, err);
+    if (fd < 0) {   /* an unwritable destination is the user's input */
+        pascal_error_prefix(err, "%s: cannot write", o->out_path);
+        err->code = PASCAL_EINPUT;
+        return PASCAL_EINPUT;
+    }
+    snprintf(tmp, len, "%s", name);
+    free(name);
+    if (!(*out = fdopen(fd, "w"))) {
+        close(fd);
+        unlink(tmp);
+        return pascal_error_set(err, PASCAL_EIO, "%s: cannot write: %s", o->out_path,
                                 strerror(errno));
+    }
     return 0;
 }
 
@@ -129,12 +141,8 @@ static int finish_output(FILE *o, const char *tmp, const char *dest, int64_t *by
         unlink(tmp);
         return pascal_error_set(err, PASCAL_EIO, "%s: writing failed: %s", dest, strerror(errno));
     }
-    if (rename(tmp, dest) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return pascal_error_set(err, PASCAL_EIO, "%s: cannot rename the finished page into "
-                                "place: %s", dest, strerror(e));
-    }
+    if (pascal_tmpfile_commit(tmp, dest, err) != 0)
+        return PASCAL_EIO;
     *bytes = size;
     return 0;
 }
