@@ -267,6 +267,16 @@ static void describe_param(pascal_column_desc *d, int id)
     d->nlabels = d->type != PASCAL_COLTYPE_ENUM ? 0 : is_path ? PASCAL_PATH_COUNT : PASCAL_PATTERN_COUNT;
 }
 
+/* The sink's parallel_for: called from the batch loop's single thread, its
+ * tasks run on the team's other threads, which wait at that construct's
+ * barrier; outside a parallel region it runs in the calling thread. */
+static void team_parallel_for(int n, void (*body)(void *arg, int i), void *arg)
+{
+#pragma omp taskloop grainsize(1)
+    for (int i = 0; i < n; i++)
+        body(arg, i);
+}
+
 static void plan_columns(const pascal_spec *spec, sink_plan *sp)
 {
     const int *cols = pascal_spec_columns(spec);
@@ -339,6 +349,7 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
     m.nphase_lists = nl;
     m.phase_lists = lists;
     m.phase_list_lens = lens;
+    m.parallel_for = team_parallel_for;
     rc = pascal_sink_open(&m, sp->pcols, sp->npc, sp->rcols, pascal_spec_ncolumns(spec),
                           sink, err);
     free(lists);

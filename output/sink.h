@@ -89,6 +89,10 @@ typedef struct pascal_sink_meta {
     int64_t nphase_lists;
     const int64_t *const *phase_lists;
     const int64_t *phase_list_lens;
+    /* Optional: runs body(arg, i) for i in [0, n), possibly in parallel, and
+     * returns when all are done.  The HDF5 sink compresses the columns of a
+     * chunk through it; NULL runs them one after another. */
+    void (*parallel_for)(int n, void (*body)(void *arg, int i), void *arg);
 } pascal_sink_meta;
 
 /* Opens a sink; the temporary file is created now, so an unwritable

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake make gcc g++ pkg-config libyaml-dev libhdf5-dev libgtest-dev
+packages=(cmake make gcc g++ pkg-config libyaml-dev libhdf5-dev zlib1g-dev libgtest-dev
           python3-h5py python3-pandas python3-numpy chromium)
 missing=()
 for p in "${packages[@]}"; do

@@ -473,6 +473,40 @@ TEST_F(OutputH5, ChunkingAndCompressionFilters)
     }
 }
 
+// Compressed chunks go through the caller's parallel_for, one column per
+// task, in any order; what HDF5 reads back is the data, bit for bit.
+int g_tasks = 0;
+void ReverseParallelFor(int n, void (*body)(void *, int), void *arg)
+{
+    for (int i = n - 1; i >= 0; i--, g_tasks++)
+        body(arg, i);
+}
+
+TEST_F(OutputH5, CompressedChunksThroughParallelFor)
+{
+    Table t(2500, 77);
+    const std::string path = dir + "/par.h5";
+    Writer w(6, 1, 256);
+    w.meta.parallel_for = ReverseParallelFor;
+    g_tasks = 0;
+    WriteFile(w, path, t, {256, 1000, 1244});   // direct, gathered, and a partial tail chunk
+    EXPECT_EQ(g_tasks, 6 * 10) << "6 columns x 10 chunks of 256 rows";
+    ExpectLayout(path, "results/rate", 256, {H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE}, 6);
+    ExpectColumn(path, "points", "capacity", t.capacity);
+    ExpectColumn(path, "points", "pattern", AsDoubles(t.pattern));
+    ExpectColumn(path, "results", "misses", t.misses);
+    ExpectColumn(path, "results", "rate", t.rate);
+    ExpectColumn(path, "results", "bound", t.bound);
+    hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    ASSERT_GE(file, 0);
+    hid_t d = H5Dopen2(file, "points/phases", H5P_DEFAULT);
+    std::vector<int64_t> phases(t.phases.size());
+    ASSERT_GE(H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, phases.data()), 0);
+    EXPECT_EQ(phases, t.phases);
+    H5Dclose(d);
+    H5Fclose(file);
+}
+
 TEST_F(OutputH5, ChunkRowsDefaultAndClamp)
 {
     Table t(0, 1);
