@@ -23,7 +23,8 @@ enum {
     PASCAL_EINPUT = -2,   /* bad spec, flag or file supplied by the user */
     PASCAL_EIO = -3,      /* could not read or write a file */
     PASCAL_ENOMEM = -4,   /* allocation failed */
-    PASCAL_EINTERNAL = -5 /* a bug: an invariant did not hold */
+    PASCAL_EINTERNAL = -5,/* a bug: an invariant did not hold */
+    PASCAL_EINTR = -6     /* stopped on request; partial work kept to resume */
 };
 
 typedef struct pascal_error {

@@ -291,7 +291,7 @@ static void plan_columns(const pascal_spec *spec, sink_plan *sp)
 }
 
 static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
-                     const pascal_run_stats *st, sink_plan *sp, pascal_sink **sink,
+                     pascal_run_stats *st, sink_plan *sp, pascal_sink **sink,
                      pascal_error *err)
 {
     char shard[64], range[64];
@@ -350,8 +350,19 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
     m.phase_lists = lists;
     m.phase_list_lens = lens;
     m.parallel_for = team_parallel_for;
-    rc = pascal_sink_open(&m, sp->pcols, sp->npc, sp->rcols, pascal_spec_ncolumns(spec),
-                          sink, err);
+    if (o->resume) {
+        int64_t kept = 0;
+        rc = pascal_sink_resume(&m, sp->pcols, sp->npc, sp->rcols, pascal_spec_ncolumns(spec),
+                                sink, &kept, err);
+        st->rows_resumed = (uint64_t)kept;
+        if (rc == 0 && st->rows_resumed > st->rows)
+            rc = pascal_error_set(err, PASCAL_EINPUT, "%s.partial: holds %llu rows, this run "
+                                  "has %llu", o->out_path, (unsigned long long)kept,
+                                  (unsigned long long)st->rows);
+    } else {
+        rc = pascal_sink_open(&m, sp->pcols, sp->npc, sp->rcols, pascal_spec_ncolumns(spec),
+                              sink, err);
+    }
     free(lists);
     free(lens);
     return rc;
@@ -408,14 +419,44 @@ static int64_t compact_batch(const sink_plan *sp, batch *b, uint64_t b0, uint64_
     return n;
 }
 
+/* A resumed run: finds the raw index after the rows already in the file and
+ * feeds their headline metric, read back from the file, to the headline in
+ * index order, so the summary covers the whole run. */
+static int replay_resumed(const pascal_spec *spec, pascal_sink *sink, headline *h,
+                          pascal_run_stats *st, uint64_t *start, pascal_error *err)
+{
+    enum { BLOCK = 65536 };
+    uint64_t i = st->raw_begin, row = 0, have = 0, rows0 = st->rows_resumed;
+    double *buf = h->slot >= 0 && rows0 ? malloc(BLOCK * sizeof *buf) : NULL;
+    int rc = 0;
+    if (h->slot >= 0 && rows0 && !buf)
+        return pascal_error_set(err, PASCAL_ENOMEM, "out of memory");
+    for (; row < rows0 && i < st->raw_end && rc == 0; i++) {
+        pascal_point p;
+        if (pascal_spec_point(spec, i, &p, NULL) != 1)
+            continue;
+        if (buf && row == have) {
+            uint64_t k = rows0 - row < BLOCK ? rows0 - row : BLOCK;
+            rc = pascal_sink_read_result(sink, h->slot, (int64_t)row, (int64_t)k, buf, err);
+            have += k;
+        }
+        if (buf && rc == 0)
+            headline_add(h, st, i, buf[row % BLOCK]);
+        row++;
+    }
+    free(buf);
+    *start = i;
+    return rc;
+}
+
 static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int threads,
                        sink_plan *sp, pascal_sink *sink, pascal_run_stats *st,
                        const pascal_dyn_model *dyn, pascal_error *err)
 {
     uint64_t begin = st->raw_begin, n = st->raw_end;
     uint64_t bsize = (uint64_t)(o->batch_points > 0 ? o->batch_points : DEFAULT_BATCH);
-    int failed = 0, nomem = 0, rc = 0;
-    uint64_t rows = 0;
+    int failed = 0, nomem = 0, rc = 0, stopped = 0;
+    uint64_t rows = st->rows_resumed;
     batch b;
     headline h;
     pascal_progress pr;
@@ -427,6 +468,11 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
                                 (unsigned long long)bsize);
     }
     headline_init(&h, spec, st);
+    if ((rc = replay_resumed(spec, sink, &h, st, &begin, err)) != 0) {
+        headline_finish(&h, spec, st, 0.05);
+        batch_free(&b);
+        return rc;
+    }
     pascal_progress_start(&pr, o->progress, n - begin);
 #pragma omp parallel num_threads(threads)
     {
@@ -438,7 +484,8 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
             nomem = 1;
         }
 #pragma omp barrier
-        for (uint64_t b0 = begin; b0 < n && !nomem && !failed && rc == 0; b0 += bsize) {
+        for (uint64_t b0 = begin; b0 < n && !nomem && !failed && !stopped && rc == 0;
+             b0 += bsize) {
             uint64_t b1 = b0 + bsize < n ? b0 + bsize : n;
             eval_batch(spec, ev, sp, &b, b0, b1, &failed);
 #pragma omp single
@@ -449,6 +496,8 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
                                             (const double *const *)b.out_r, err);
                 rows += (uint64_t)k;
                 pascal_progress_update(&pr, b1 - begin);
+                if (o->should_stop && o->should_stop(o->stop_ctx))
+                    stopped = 1;
             }
         }
         pascal_eval_free(ev);
@@ -456,8 +505,12 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
     pascal_progress_finish(&pr, n - begin);
     headline_finish(&h, spec, st, o->target > 0 ? o->target : 0.05);
     batch_free(&b);
+    st->rows_done = rows;
     if (rc != 0)
         return rc;
+    if (stopped && !failed && !nomem)
+        return pascal_error_set(err, PASCAL_EINTR, "stopped after %llu of %llu rows",
+                                (unsigned long long)rows, (unsigned long long)st->rows);
     if (nomem || failed)
         return pascal_error_set(err, nomem ? PASCAL_ENOMEM : PASCAL_EINTERNAL,
                                 nomem ? "out of memory for the evaluator"
@@ -539,6 +592,16 @@ static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_
         return rc;
     rc = run_batches(spec, o, threads, &sp, sink, st, dyn, err);
     st->eval_seconds = pascal_now() - t1;
+    if (rc == PASCAL_EINTR && sink) { /* keep the whole chunks for --resume */
+        int64_t kept = 0;
+        pascal_error sub = {0};
+        if (pascal_sink_suspend(sink, &kept, &sub) != 0)
+            return pascal_error_set(err, PASCAL_EINTR, "stopped; nothing kept: %s", sub.msg);
+        st->rows_done = (uint64_t)kept;
+        return pascal_error_set(err, PASCAL_EINTR, "stopped: %lld of %llu rows kept in "
+                                "%s.partial; continue with --resume", (long long)kept,
+                                (unsigned long long)st->rows, o->out_path);
+    }
     if (rc != 0) {
         pascal_sink_abort(sink);
         return rc;

@@ -36,6 +36,14 @@ typedef struct pascal_run_opts {
                                    shard_index (1-based) of shard_count equal
                                    slices of the raw index range */
     int shard_count;
+    /* Continue the run interrupted earlier into out_path + ".partial"
+     * (HDF5 only); the rows there are kept, the rest is evaluated. */
+    int resume;
+    /* Polled after every batch; nonzero stops the run cleanly: an HDF5
+     * output keeps its finished rows as out_path + ".partial" and
+     * pascal_run returns PASCAL_EINTR. */
+    int (*should_stop)(void *ctx);
+    void *stop_ctx;
 } pascal_run_opts;
 
 #define PASCAL_RUN_MAX_GROUPS 16
@@ -54,6 +62,8 @@ typedef struct pascal_run_sizing {
 typedef struct pascal_run_stats {
     uint64_t raw_points;        /* before `where` (this shard's slice) */
     uint64_t raw_begin, raw_end;/* the slice of raw indices evaluated */
+    uint64_t rows_resumed;      /* rows kept from an interrupted run */
+    uint64_t rows_done;         /* rows in the file (== rows unless stopped) */
     uint64_t rows;              /* points kept and written */
     int threads;
     int64_t max_M;

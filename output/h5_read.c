@@ -152,8 +152,8 @@ static int read_number(hid_t attr, H5T_class_t cls, const char *path, char **out
     return 0;
 }
 
-static int read_attr(hid_t file, const char *path, const char *key, char **out,
-                     pascal_error *err)
+int pascal_h5_attr_text(hid_t file, const char *path, const char *key, char **out,
+                        pascal_error *err)
 {
     hid_t attr, ftype = -1, space = -1;
     H5T_class_t cls;
@@ -198,7 +198,7 @@ int pascal_h5_read_attr_alloc(const char *path, const char *key, char **value,
     *value = NULL;
     if ((rc = open_file(path, &file, err)))
         return rc;
-    rc = read_attr(file, path, key, value, err);
+    rc = pascal_h5_attr_text(file, path, key, value, err);
     H5Fclose(file);
     return rc;
 }

@@ -437,3 +437,164 @@ void pascal_h5sink_free(pascal_h5sink *h5)
     free(h5->cols);
     free(h5);
 }
+
+/* ---- interrupted runs ---------------------------------------------------- */
+
+int pascal_h5sink_suspend(pascal_sink *sink, int64_t *rows, pascal_error *err)
+{
+    pascal_h5sink *h5 = sink->h5;
+    int rc = 0;
+    *rows = h5->nfile;   /* whole chunks only: the buffered tail is redone */
+    h5->nbuf = 0;
+    for (int j = 0; j < h5->ncols; j++) {
+        if (h5->cols[j].dset >= 0 && H5Dclose(h5->cols[j].dset) < 0 && rc == 0)
+            rc = pascal_h5_fail(err, h5->path, "closing a dataset");
+        h5->cols[j].dset = -1;
+    }
+    if (H5Fclose(h5->file) < 0 && rc == 0)
+        rc = pascal_h5_fail(err, h5->path, "closing the file");
+    h5->file = -1;
+    pascal_h5sink_free(h5);
+    return rc;
+}
+
+/* Chunk length, deflate level and shuffle of an existing column. */
+static int read_layout(pascal_h5sink *h5, hid_t dset)
+{
+    hid_t dcpl = H5Dget_create_plist(dset);
+    hsize_t dims[1];
+    int n, ok = dcpl >= 0 && H5Pget_chunk(dcpl, 1, dims) == 1;
+    h5->chunk = ok ? (int64_t)dims[0] : 0;
+    h5->level = h5->shuffle = 0;
+    n = ok ? H5Pget_nfilters(dcpl) : 0;
+    for (int i = 0; i < n; i++) {
+        unsigned flags, cd[4] = {0};
+        size_t ncd = 4;
+        H5Z_filter_t f = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, cd, 0, NULL, NULL);
+        if (f == H5Z_FILTER_DEFLATE)
+            h5->level = ncd > 0 ? (int)cd[0] : 6;
+        else if (f == H5Z_FILTER_SHUFFLE)
+            h5->shuffle = 1;
+        else
+            ok = 0;
+    }
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    return ok ? 0 : -1;
+}
+
+/* Opens one existing column and checks it is the one this run writes. */
+static int reopen_column(pascal_h5sink *h5, const char *gname, const pascal_column_desc *c,
+                         h5col *col, int64_t *rows, pascal_error *err)
+{
+    size_t len = strlen(gname) + strlen(c->name) + 2;
+    hid_t ftype, dt = -1, sp = -1;
+    hsize_t dims[1] = {0};
+    int rc, ok;
+    if (!(col->name = malloc(len)))
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", h5->path);
+    snprintf(col->name, len, "%s/%s", gname, c->name);
+    if ((rc = column_types(col, c, h5->path, &ftype, err)))
+        return rc;
+    col->dset = H5Dopen2(h5->file, col->name, H5P_DEFAULT);
+    ok = col->dset >= 0 && (dt = H5Dget_type(col->dset)) >= 0 && H5Tequal(dt, ftype) > 0 &&
+         (sp = H5Dget_space(col->dset)) >= 0 && H5Sget_simple_extent_dims(sp, dims, NULL) == 1 &&
+         (*rows < 0 || (int64_t)dims[0] == *rows);
+    if (dt >= 0) H5Tclose(dt);
+    if (sp >= 0) H5Sclose(sp);
+    if (!ok)
+        return pascal_error_set(err, PASCAL_EINPUT, "%s: expected a column %s of this run's "
+                                "type and %lld rows, got another", h5->path, col->name,
+                                (long long)*rows);
+    *rows = (int64_t)dims[0];
+    if (!(col->buf = malloc((size_t)h5->chunk * col->esize)))
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", h5->path);
+    if (h5->direct) {
+        col->zcap = compressBound((uLong)((size_t)h5->chunk * col->esize));
+        if (!(col->zin = malloc((size_t)h5->chunk * col->esize)) || !(col->zbuf = malloc(col->zcap)))
+            return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", h5->path);
+    }
+    return 0;
+}
+
+/* The partial file must belong to this run: incomplete, same spec text, and
+ * for a sharded run the same slice. */
+static int check_partial(pascal_h5sink *h5, const pascal_sink_meta *meta, pascal_error *err)
+{
+    const char *want[3][2] = {{"complete", "0"}, {"spec", meta->spec_text}, {NULL, NULL}};
+    int rc = 0, n = 2;
+    for (int i = 0; i < meta->nattrs && n < 3; i++)
+        if (strcmp(meta->attrs[i].key, "raw_range") == 0)
+            want[n][0] = "raw_range", want[n][1] = meta->attrs[i].value, n++;
+    for (int i = 0; rc == 0 && i < n; i++) {
+        char *got = NULL;
+        if ((rc = pascal_h5_attr_text(h5->file, h5->path, want[i][0], &got, err)) == 0 &&
+            strcmp(got, want[i][1] ? want[i][1] : "") != 0)
+            rc = pascal_error_set(err, PASCAL_EINPUT, "%s: expected an interrupted run of this "
+                                  "spec (%s = %.40s), got %s = %.40s", h5->path, want[i][0],
+                                  i == 1 ? "the same text" : want[i][1], want[i][0],
+                                  i == 1 ? "another text" : got);
+        free(got);
+    }
+    return rc;
+}
+
+int pascal_h5sink_reopen(pascal_sink *sink, const pascal_sink_meta *meta,
+                         const pascal_column_desc *point_cols,
+                         const pascal_column_desc *result_cols, int64_t *rows,
+                         pascal_error *err)
+{
+    pascal_h5sink *h5 = calloc(1, sizeof *h5);
+    int n = sink->npoint + sink->nresult, rc = 0;
+    hid_t first;
+    if (!h5 || !(h5->cols = calloc((size_t)(n > 0 ? n : 1), sizeof *h5->cols)) ||
+        !(h5->zsrc = calloc((size_t)(n > 0 ? n : 1), sizeof *h5->zsrc))) {
+        pascal_h5sink_free(h5);
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", sink->tmp);
+    }
+    sink->h5 = h5;
+    h5->path = sink->tmp;
+    h5->ncols = n;
+    h5->parallel_for = meta->parallel_for;
+    for (int i = 0; i < n; i++)
+        h5->cols[i].dset = h5->cols[i].mtype = -1;
+    pascal_h5_quiet();
+    if ((h5->file = H5Fopen(sink->tmp, H5F_ACC_RDWR, H5P_DEFAULT)) < 0)
+        return pascal_error_set(err, PASCAL_EINPUT, "%s: expected the file an interrupted run "
+                                "left (pascal run ... -o %s, stopped), got none or a damaged one",
+                                sink->tmp, sink->dest);
+    if ((rc = check_partial(h5, meta, err)))
+        return rc;
+    first = n > 0 ? H5Dopen2(h5->file, "points/N", H5P_DEFAULT) : -1;
+    if (first < 0 || read_layout(h5, first) != 0 || h5->chunk < 1)
+        rc = pascal_error_set(err, PASCAL_EINPUT, "%s: expected this run's chunked columns, got "
+                              "another layout", sink->tmp);
+    if (first >= 0)
+        H5Dclose(first);
+    h5->direct = h5->level > 0 && H5Tequal(H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE) > 0 &&
+                 H5Tequal(H5T_NATIVE_INT64, H5T_STD_I64LE) > 0;
+    *rows = -1;
+    for (int j = 0; rc == 0 && j < n; j++)
+        rc = reopen_column(h5, j < sink->npoint ? "points" : "results",
+                           j < sink->npoint ? &point_cols[j] : &result_cols[j - sink->npoint],
+                           &h5->cols[j], rows, err);
+    if (rc == 0 && *rows % h5->chunk != 0)
+        rc = pascal_error_set(err, PASCAL_EINPUT, "%s: expected whole chunks of %lld rows, got "
+                              "%lld rows", sink->tmp, (long long)h5->chunk, (long long)*rows);
+    h5->nfile = rc == 0 ? *rows : 0;
+    return rc;
+}
+
+int pascal_h5sink_read(pascal_sink *sink, int col, int64_t from, int64_t n, double *out,
+                       pascal_error *err)
+{
+    h5col *c = &sink->h5->cols[col];
+    hsize_t start[1] = {(hsize_t)from}, count[1] = {(hsize_t)n};
+    hid_t fs = H5Dget_space(c->dset), ms = H5Screate_simple(1, count, NULL);
+    int ok = fs >= 0 && ms >= 0 &&
+             H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0 &&
+             H5Dread(c->dset, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, out) >= 0;
+    if (fs >= 0) H5Sclose(fs);
+    if (ms >= 0) H5Sclose(ms);
+    return ok ? 0 : pascal_h5_fail(err, sink->tmp, c->name);
+}

@@ -212,3 +212,81 @@ void pascal_sink_abort(pascal_sink *sink)
     free(sink->dest);
     free(sink);
 }
+
+/* "<dest>.partial": where an interrupted run waits to be resumed. */
+static char *partial_name(const char *dest)
+{
+    size_t n = strlen(dest) + sizeof ".partial";
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s.partial", dest);
+    return p;
+}
+
+int pascal_sink_suspend(pascal_sink *sink, int64_t *rows, pascal_error *err)
+{
+    char *partial;
+    int rc;
+    *rows = 0;
+    if (!sink || sink->format != PASCAL_SINK_HDF5 || !sink->tmp) {
+        if (sink)
+            pascal_error_set(err, PASCAL_EINPUT, "%s: a CSV run cannot be resumed; nothing kept",
+                             sink->dest ? sink->dest : "-");
+        pascal_sink_abort(sink);
+        return PASCAL_EINPUT;
+    }
+    rc = pascal_h5sink_suspend(sink, rows, err);
+    sink->h5 = NULL;
+    if (rc == 0 && !(partial = partial_name(sink->dest)))
+        rc = pascal_error_set(err, PASCAL_ENOMEM, "out of memory");
+    if (rc == 0) {
+        if (strcmp(sink->tmp, partial) != 0)
+            rc = pascal_tmpfile_commit(sink->tmp, partial, err);
+        free(partial);
+        free(sink->tmp);   /* kept on disk, under its partial name */
+        sink->tmp = NULL;
+    }
+    pascal_sink_abort(sink);
+    return rc;
+}
+
+int pascal_sink_resume(const pascal_sink_meta *meta,
+                       const pascal_column_desc *point_cols, int npoint,
+                       const pascal_column_desc *result_cols, int nresult,
+                       pascal_sink **out, int64_t *rows, pascal_error *err)
+{
+    pascal_sink *sink;
+    int rc;
+    *out = NULL;
+    if ((rc = check_meta(meta, err)))
+        return rc;
+    if (meta->format != PASCAL_SINK_HDF5)
+        return pascal_error_set(err, PASCAL_EINPUT, "%s: only HDF5 runs can be resumed",
+                                meta->path);
+    if (!(sink = calloc(1, sizeof *sink)))
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", meta->path);
+    sink->format = meta->format;
+    sink->npoint = npoint;
+    sink->nresult = nresult;
+    if (!(sink->dest = strdup(meta->path)) || !(sink->tmp = partial_name(meta->path)))
+        rc = pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", meta->path);
+    else
+        rc = pascal_h5sink_reopen(sink, meta, point_cols, result_cols, rows, err);
+    if (rc) {
+        free(sink->tmp);   /* never remove the partial file on a failed resume */
+        sink->tmp = NULL;
+        pascal_sink_abort(sink);
+        return rc;
+    }
+    sink->rows = *rows;
+    *out = sink;
+    return 0;
+}
+
+int pascal_sink_read_result(pascal_sink *sink, int j, int64_t from, int64_t n, double *out,
+                            pascal_error *err)
+{
+    if (!sink || !sink->h5 || j < 0 || j >= sink->nresult)
+        return pascal_error_set(err, PASCAL_EINTERNAL, "pascal_sink_read_result: bad arguments");
+    return pascal_h5sink_read(sink, sink->npoint + j, from, n, out, err);
+}

@@ -109,6 +109,26 @@ int pascal_sink_append(pascal_sink *sink, int64_t nrows,
                        const void *const *points, const double *const *results,
                        pascal_error *err);
 
+/* Interrupted runs (HDF5 only).  suspend keeps the whole chunks already in
+ * the file (rows still buffered are dropped: the run re-evaluates them),
+ * closes it and renames it "<dest>.partial"; *rows receives the rows kept.
+ * Frees sink.  A CSV sink cannot be suspended: it is aborted and
+ * PASCAL_EINPUT says so. */
+int pascal_sink_suspend(pascal_sink *sink, int64_t *rows, pascal_error *err);
+/* Reopens "<meta->path>.partial" to continue it: it must be an incomplete
+ * file of the same spec text, shard and columns.  Chunking and filters come
+ * from the file.  *rows receives the rows already there; appends continue
+ * after them and finish renames the file to meta->path.  On failure the
+ * partial file is left as it was. */
+int pascal_sink_resume(const pascal_sink_meta *meta,
+                       const pascal_column_desc *point_cols, int npoint,
+                       const pascal_column_desc *result_cols, int nresult,
+                       pascal_sink **out, int64_t *rows, pascal_error *err);
+/* Reads rows [from, from + n) of result column j of an open HDF5 sink (rows
+ * already in the file), e.g. to summarise the part a resumed run skips. */
+int pascal_sink_read_result(pascal_sink *sink, int j, int64_t from, int64_t n, double *out,
+                            pascal_error *err);
+
 /* Marks the file complete, closes it and renames it into place. Frees sink. */
 int pascal_sink_finish(pascal_sink *sink, pascal_error *err);
 /* Closes and removes the temporary file.  Frees sink; NULL is a no-op. */

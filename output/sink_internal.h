@@ -41,6 +41,15 @@ int pascal_h5sink_append(pascal_sink *sink, int64_t nrows,
 int pascal_h5sink_finish(pascal_sink *sink, pascal_error *err);
 /* Closes everything without writing; NULL is a no-op. */
 void pascal_h5sink_free(pascal_h5sink *h5);
+/* Drops buffered rows and closes the file; *rows = rows in the file. */
+int pascal_h5sink_suspend(pascal_sink *sink, int64_t *rows, pascal_error *err);
+/* Opens the partial file sink->tmp for appending (see pascal_sink_resume). */
+int pascal_h5sink_reopen(pascal_sink *sink, const pascal_sink_meta *meta,
+                         const pascal_column_desc *point_cols,
+                         const pascal_column_desc *result_cols, int64_t *rows,
+                         pascal_error *err);
+int pascal_h5sink_read(pascal_sink *sink, int col, int64_t from, int64_t n, double *out,
+                       pascal_error *err);
 
 /* CSV (csv_sink.c).  open takes ownership of fp (stdout is never closed). */
 int pascal_csvsink_open(pascal_sink *sink, FILE *fp,
@@ -65,6 +74,9 @@ hid_t pascal_h5_str_type(void);
 /* Writes a scalar string attribute (NULL writes ""). */
 int pascal_h5_attr_str(hid_t obj, const char *key, const char *value,
                        const char *path, pascal_error *err);
+/* A root attribute of an open file as malloc'd text (numbers in decimal). */
+int pascal_h5_attr_text(hid_t file, const char *path, const char *key, char **out,
+                        pascal_error *err);
 /* Writes or overwrites a scalar int64 attribute. */
 int pascal_h5_attr_i64(hid_t obj, const char *key, int64_t value,
                        const char *path, pascal_error *err);

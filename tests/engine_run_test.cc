@@ -177,6 +177,104 @@ TEST_F(Run, MergeRejectsIncompleteSets)
     }
 }
 
+// A run stopped after some batches keeps its whole chunks in OUT.partial;
+// --resume finishes it into the file one uninterrupted run writes, and the
+// headline covers every row.
+int StopAfter(void *ctx)
+{
+    int *left = static_cast<int *>(ctx);
+    return --*left < 0;
+}
+
+TEST_F(Run, StopAndResumeGiveTheUninterruptedFile)
+{
+    // Small chunks, so that a stopped run has whole chunks to keep.
+    std::string text = std::string(kSpec) + "output: {chunk_rows: 16}\n";
+    Spec spec(text.c_str());
+    ASSERT_NE(spec.s, nullptr);
+    for (int compression : {0, 3}) {
+        std::string full = dir + "/full.h5", out = dir + "/out" + std::to_string(compression) + ".h5";
+        pascal_run_stats want = run(spec.s, full, 2, 7);
+        pascal_run_opts o{};
+        pascal_run_stats st{};
+        pascal_error err{};
+        int left = 40;
+        o.out_path = out.c_str();
+        o.threads = 2;
+        o.batch_points = 7;
+        o.compression = compression;
+        o.target = 0.05;
+        o.should_stop = StopAfter;
+        o.stop_ctx = &left;
+        ASSERT_EQ(pascal_run(spec.s, &o, &st, &err), PASCAL_EINTR) << err.msg;
+        EXPECT_NE(std::string(err.msg).find(".partial; continue with --resume"), std::string::npos)
+            << err.msg;
+        EXPECT_FALSE(pascal_test::exists(out));
+        ASSERT_TRUE(pascal_test::exists(out + ".partial"));
+        EXPECT_GT(st.rows_done, 0u);
+        EXPECT_LT(st.rows_done, want.rows);
+        o.should_stop = nullptr;
+        o.resume = 1;
+        ASSERT_EQ(pascal_run(spec.s, &o, &st, &err), 0) << err.msg;
+        EXPECT_FALSE(pascal_test::exists(out + ".partial"));
+        EXPECT_GT(st.rows_resumed, 0u);
+        EXPECT_EQ(st.rows, want.rows);
+        for (int j = 0; j < pascal_spec_ncolumns(spec.s); j++) {
+            const char *name = pascal_columns[pascal_spec_columns(spec.s)[j]].name;
+            EXPECT_TRUE(same_bits(column(full, "results", name), column(out, "results", name)))
+                << name << " compression " << compression;
+        }
+        for (const char *p : {"N", "M", "C", "seed", "pattern"})
+            EXPECT_TRUE(same_bits(column(full, "points", p), column(out, "points", p))) << p;
+        EXPECT_EQ(st.min, want.min);
+        EXPECT_EQ(st.max, want.max);
+        ASSERT_EQ(st.ngroups, want.ngroups);
+        for (int g = 0; g < st.ngroups; g++)
+            EXPECT_TRUE(std::memcmp(&st.sizing[g].cap_value, &want.sizing[g].cap_value, 8) == 0)
+                << "group " << g;
+    }
+}
+
+TEST_F(Run, ResumeNeedsTheSameRunsPartialFile)
+{
+    Spec spec(kSpec), other("name: other\nmodels: [ttl]\nfixed: {N: 64, M: 4}\naxes:\n  C: [8, 16]\n");
+    std::string out = dir + "/r.h5";
+    pascal_run_opts o{};
+    pascal_run_stats st{};
+    pascal_error err{};
+    int left = 3;
+    o.out_path = out.c_str();
+    o.compression = -1;
+    o.batch_points = 5;
+    o.resume = 1;
+    EXPECT_EQ(pascal_run(spec.s, &o, &st, &err), PASCAL_EINPUT);
+    EXPECT_NE(std::string(err.msg).find("r.h5.partial: expected the file an interrupted run left"),
+              std::string::npos) << err.msg;
+    o.resume = 0;
+    o.should_stop = StopAfter;
+    o.stop_ctx = &left;
+    ASSERT_EQ(pascal_run(spec.s, &o, &st, &err), PASCAL_EINTR) << err.msg;
+    std::string before = pascal_test::slurp(out + ".partial");
+    o.should_stop = nullptr;
+    o.resume = 1;
+    EXPECT_EQ(pascal_run(other.s, &o, &st, &err), PASCAL_EINPUT);
+    EXPECT_NE(std::string(err.msg).find("expected an interrupted run of this spec"),
+              std::string::npos) << err.msg;
+    EXPECT_EQ(pascal_test::slurp(out + ".partial"), before) << "a refused resume changes nothing";
+    EXPECT_FALSE(pascal_test::exists(out));
+    // CSV keeps nothing: it cannot be resumed, and says so.
+    std::string csv = dir + "/r.csv";
+    left = 2;
+    o.resume = 0;
+    o.should_stop = StopAfter;
+    o.out_path = csv.c_str();
+    o.format = PASCAL_SINK_CSV;
+    EXPECT_EQ(pascal_run(spec.s, &o, &st, &err), PASCAL_EINTR);
+    EXPECT_NE(std::string(err.msg).find("a CSV run cannot be resumed"), std::string::npos)
+        << err.msg;
+    EXPECT_FALSE(pascal_test::exists(csv));
+}
+
 // Every row equals a fresh evaluator's answer at that point: the cached phase
 // vector is only ever reused for the same phase-defining coordinates.
 TEST_F(Run, PhaseCacheNeverChangesAResult)

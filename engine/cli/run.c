@@ -1,5 +1,6 @@
 /* pascal run: evaluate a sweep spec and print a summary a person can read. */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,9 @@ static void print_summary(FILE *f, const pascal_spec *spec, const pascal_run_opt
     fprintf(f, "pascal: %llu points of %s in %.3f s (%.3g points/s, %d threads)\n",
            (unsigned long long)st->rows, pascal_spec_filename(spec), st->total_seconds, rate,
            st->threads);
+    if (st->rows_resumed > 0)
+        fprintf(f, "  resumed: %llu rows kept from %s.partial\n",
+                (unsigned long long)st->rows_resumed, o->out_path);
     if (o->shard_count > 1)
         fprintf(f, "  shard %d/%d: raw points %llu to %llu\n", o->shard_index, o->shard_count,
                 (unsigned long long)st->raw_begin, (unsigned long long)st->raw_end - 1);
@@ -116,6 +120,25 @@ static void print_summary(FILE *f, const pascal_spec *spec, const pascal_run_opt
     fprintf(f, "            to %.4g at (%s)\n", st->max, where);
     if (st->cap_axis >= 0)
         print_sizing(f, spec, o, st, metric);
+}
+
+/* Ctrl-C or SIGTERM: the run stops after its current batch and keeps its
+ * finished rows for --resume; a second signal ends the process at once. */
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+    if (stop_requested) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+    stop_requested = 1;
+}
+
+static int should_stop(void *ctx)
+{
+    (void)ctx;
+    return stop_requested;
 }
 
 static char *join_args(int argc, char **argv)
@@ -176,6 +199,7 @@ static int read_options(cli_flag *f, int nf, pascal_run_opts *o)
         o->shard_index = k, o->shard_count = count;
     }
     o->dry_run = cli_find(f, nf, "dry-run")->given;
+    o->resume = cli_find(f, nf, "resume")->given;
     o->progress = !cli_find(f, nf, "quiet")->given && isatty(2);
     o->out_path = cli_find(f, nf, "output")->value;
     if (!o->out_path && !o->dry_run) {
@@ -195,6 +219,7 @@ int cli_run(int argc, char **argv)
         {"target", "RATE", "miss-rate target for the sizing headline (default 0.05)", 0, 0},
         {"shard", "K/N", "evaluate only slice K of N (1-based); join with pascal merge", 0, 0},
         {"dry-run", NULL, "check every point and count them; write nothing", 0, 0},
+        {"resume", NULL, "continue the run that Ctrl-C stopped (OUT.partial, HDF5 only)", 0, 0},
         {"quiet", NULL, "no progress bar", 0, 0},
     };
     int nf = (int)(sizeof flags / sizeof flags[0]), npos, rc;
@@ -223,15 +248,24 @@ int cli_run(int argc, char **argv)
     }
     cmdline = join_args(argc, argv);
     o.command_line = cmdline;
+    o.should_stop = should_stop;
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
     rc = pascal_run(spec, &o, &st, &err);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
     if (rc == 0)
         /* CSV on stdout keeps stdout for data: the summary goes to stderr. */
         print_summary(o.out_path && strcmp(o.out_path, "-") == 0 ? stderr : stdout, spec, &o, &st);
     else
         fprintf(stderr, "%s\n", err.msg);
+    if (rc == PASCAL_EINTR && st.rows_done > 0)
+        fprintf(stderr, "  continue with: %s%s\n", cmdline, o.resume ? "" : " --resume");
     free(cmdline);
     pascal_spec_free(spec);
     if (rc == 0)
         return CLI_OK;
+    if (rc == PASCAL_EINTR)
+        return 130; /* the shell's code for a run ended by Ctrl-C */
     return rc == PASCAL_EINPUT ? CLI_USAGE : CLI_FAIL;
 }
