@@ -290,6 +290,27 @@ static void plan_columns(const pascal_spec *spec, sink_plan *sp)
     }
 }
 
+/* A new file, or (resume) the partial file of the interrupted run, which a
+ * refused resume leaves as it was. */
+static int attach_sink(const pascal_sink_meta *m, const sink_plan *sp, int nres, int resume,
+                       pascal_run_stats *st, pascal_sink **sink, pascal_error *err)
+{
+    int64_t kept = 0;
+    int rc;
+    if (!resume)
+        return pascal_sink_open(m, sp->pcols, sp->npc, sp->rcols, nres, sink, err);
+    rc = pascal_sink_resume(m, sp->pcols, sp->npc, sp->rcols, nres, sink, &kept, err);
+    st->rows_resumed = (uint64_t)kept;
+    if (rc == 0 && st->rows_resumed > st->rows) {
+        pascal_sink_suspend(*sink, &kept, NULL);
+        *sink = NULL;
+        rc = pascal_error_set(err, PASCAL_EINPUT, "%s.partial: holds %llu rows, this run has "
+                              "%llu", m->path, (unsigned long long)st->rows_resumed,
+                              (unsigned long long)st->rows);
+    }
+    return rc;
+}
+
 static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
                      pascal_run_stats *st, sink_plan *sp, pascal_sink **sink,
                      pascal_error *err)
@@ -350,19 +371,7 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
     m.phase_lists = lists;
     m.phase_list_lens = lens;
     m.parallel_for = team_parallel_for;
-    if (o->resume) {
-        int64_t kept = 0;
-        rc = pascal_sink_resume(&m, sp->pcols, sp->npc, sp->rcols, pascal_spec_ncolumns(spec),
-                                sink, &kept, err);
-        st->rows_resumed = (uint64_t)kept;
-        if (rc == 0 && st->rows_resumed > st->rows)
-            rc = pascal_error_set(err, PASCAL_EINPUT, "%s.partial: holds %llu rows, this run "
-                                  "has %llu", o->out_path, (unsigned long long)kept,
-                                  (unsigned long long)st->rows);
-    } else {
-        rc = pascal_sink_open(&m, sp->pcols, sp->npc, sp->rcols, pascal_spec_ncolumns(spec),
-                              sink, err);
-    }
+    rc = attach_sink(&m, sp, pascal_spec_ncolumns(spec), o->resume, st, sink, err);
     free(lists);
     free(lens);
     return rc;
@@ -449,6 +458,25 @@ static int replay_resumed(const pascal_spec *spec, pascal_sink *sink, headline *
     return rc;
 }
 
+/* How the batch loop ended, as a status. */
+static int batches_outcome(int rc, int nomem, int failed, int stopped,
+                           const pascal_run_stats *st, pascal_error *err)
+{
+    if (rc != 0)
+        return rc;
+    if (stopped && !failed && !nomem)
+        return pascal_error_set(err, PASCAL_EINTR, "stopped after %llu of %llu rows",
+                                (unsigned long long)st->rows_done, (unsigned long long)st->rows);
+    if (nomem || failed)
+        return pascal_error_set(err, nomem ? PASCAL_ENOMEM : PASCAL_EINTERNAL,
+                                nomem ? "out of memory for the evaluator"
+                                      : "a planned point could not be evaluated");
+    if (st->rows_done != st->rows)
+        return pascal_error_set(err, PASCAL_EINTERNAL, "wrote %llu rows, planned %llu",
+                                (unsigned long long)st->rows_done, (unsigned long long)st->rows);
+    return 0;
+}
+
 static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int threads,
                        sink_plan *sp, pascal_sink *sink, pascal_run_stats *st,
                        const pascal_dyn_model *dyn, pascal_error *err)
@@ -506,19 +534,7 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
     headline_finish(&h, spec, st, o->target > 0 ? o->target : 0.05);
     batch_free(&b);
     st->rows_done = rows;
-    if (rc != 0)
-        return rc;
-    if (stopped && !failed && !nomem)
-        return pascal_error_set(err, PASCAL_EINTR, "stopped after %llu of %llu rows",
-                                (unsigned long long)rows, (unsigned long long)st->rows);
-    if (nomem || failed)
-        return pascal_error_set(err, nomem ? PASCAL_ENOMEM : PASCAL_EINTERNAL,
-                                nomem ? "out of memory for the evaluator"
-                                      : "a planned point could not be evaluated");
-    if (rows != st->rows)
-        return pascal_error_set(err, PASCAL_EINTERNAL, "wrote %llu rows, planned %llu",
-                                (unsigned long long)rows, (unsigned long long)st->rows);
-    return 0;
+    return batches_outcome(rc, nomem, failed, stopped, st, err);
 }
 
 /* The dynamic model's calibration, loaded once per run and shared
