@@ -1,7 +1,7 @@
 /* libFuzzer target for the spec parser and point expansion: any bytes must
  * give a spec or a one-line error, never a crash, a leak or undefined
  * behaviour.  Build and run (clang):
- *   scripts/fuzz-spec.sh [seconds]
+ *   scripts/fuzz.sh [seconds]
  */
 #include <stddef.h>
 #include <stdint.h>
