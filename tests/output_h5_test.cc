@@ -256,6 +256,29 @@ template <typename T> std::vector<double> AsDoubles(const std::vector<T> &v)
     return std::vector<double>(v.begin(), v.end());
 }
 
+// Every column of t as written at path; the int64 phases go around double
+// (values beyond 2^53) and are read with HDF5 directly.
+void ExpectTable(const std::string &path, const Table &t)
+{
+    ExpectColumn(path, "points", "capacity", t.capacity);
+    ExpectColumn(path, "points", "pattern", AsDoubles(t.pattern));
+    ExpectColumn(path, "results", "misses", t.misses);
+    ExpectColumn(path, "results", "rate", t.rate);
+    ExpectColumn(path, "results", "bound", t.bound);
+    hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    ASSERT_GE(file, 0);
+    hid_t d = H5Dopen2(file, "points/phases", H5P_DEFAULT);
+    hid_t ft = H5Dget_type(d);
+    EXPECT_EQ(H5Tget_class(ft), H5T_INTEGER);
+    EXPECT_EQ(H5Tget_size(ft), 8u);
+    std::vector<int64_t> phases(t.phases.size());
+    EXPECT_GE(H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, phases.data()), 0);
+    EXPECT_EQ(phases, t.phases);
+    H5Tclose(ft);
+    H5Dclose(d);
+    H5Fclose(file);
+}
+
 }  // namespace
 
 TEST_F(OutputH5, RoundTripValuesBitForBit)
@@ -266,25 +289,7 @@ TEST_F(OutputH5, RoundTripValuesBitForBit)
     Table t(4122, 20240611);
     Writer w;
     WriteFile(w, path, t, {1000, 2345, 777});
-    ExpectColumn(path, "points", "capacity", t.capacity);
-    ExpectColumn(path, "points", "pattern", AsDoubles(t.pattern));
-    ExpectColumn(path, "results", "misses", t.misses);
-    ExpectColumn(path, "results", "rate", t.rate);
-    ExpectColumn(path, "results", "bound", t.bound);
-
-    // int64 beyond 2^53 cannot go through double: read it with HDF5 directly.
-    hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-    ASSERT_GE(file, 0);
-    hid_t d = H5Dopen2(file, "points/phases", H5P_DEFAULT);
-    hid_t ft = H5Dget_type(d);
-    EXPECT_EQ(H5Tget_class(ft), H5T_INTEGER);
-    EXPECT_EQ(H5Tget_size(ft), 8u);
-    std::vector<int64_t> phases(t.phases.size());
-    ASSERT_GE(H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, phases.data()), 0);
-    EXPECT_EQ(phases, t.phases);
-    H5Tclose(ft);
-    H5Dclose(d);
-    H5Fclose(file);
+    ExpectTable(path, t);
 }
 
 TEST_F(OutputH5, RootAttributes)
@@ -492,19 +497,7 @@ TEST_F(OutputH5, CompressedChunksThroughParallelFor)
     WriteFile(w, path, t, {256, 1000, 1244});   // direct, gathered, and a partial tail chunk
     EXPECT_EQ(g_tasks, 6 * 10) << "6 columns x 10 chunks of 256 rows";
     ExpectLayout(path, "results/rate", 256, {H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE}, 6);
-    ExpectColumn(path, "points", "capacity", t.capacity);
-    ExpectColumn(path, "points", "pattern", AsDoubles(t.pattern));
-    ExpectColumn(path, "results", "misses", t.misses);
-    ExpectColumn(path, "results", "rate", t.rate);
-    ExpectColumn(path, "results", "bound", t.bound);
-    hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-    ASSERT_GE(file, 0);
-    hid_t d = H5Dopen2(file, "points/phases", H5P_DEFAULT);
-    std::vector<int64_t> phases(t.phases.size());
-    ASSERT_GE(H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, phases.data()), 0);
-    EXPECT_EQ(phases, t.phases);
-    H5Dclose(d);
-    H5Fclose(file);
+    ExpectTable(path, t);
 }
 
 TEST_F(OutputH5, ChunkRowsDefaultAndClamp)
