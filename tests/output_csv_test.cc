@@ -32,15 +32,8 @@ namespace {
 const char *const kLabels[] = {"seq", "a,b", "say \"hi\""};
 
 using pascal_test::slurp;
+const auto Listing = pascal_test::list_dir;
 
-std::vector<std::string> Listing(const std::string &dir)
-{
-    std::vector<std::string> names;
-    for (const auto &e : fs::directory_iterator(dir))
-        names.push_back(e.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-}
 
 class OutputCsv : public pascal_test::TempDirTest {};
 

@@ -41,15 +41,8 @@ std::string SpecText()
 }
 
 using pascal_test::slurp;
+const auto Listing = pascal_test::list_dir;
 
-std::vector<std::string> Listing(const std::string &dir)
-{
-    std::vector<std::string> names;
-    for (const auto &e : fs::directory_iterator(dir))
-        names.push_back(e.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-}
 
 bool SameBits(double a, double b)
 {

@@ -4,6 +4,8 @@
 // slotted TTL as a round-by-round set, next uses found by scanning forward).
 #include <gtest/gtest.h>
 
+#include "test_util.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -46,16 +48,7 @@ Vec naive_lru_rounds(const Vec &trace, int64_t M, int64_t C)
     return per;
 }
 
-int64_t naive_rd(const Vec &trace, size_t t)
-{
-    std::set<int64_t> seen;
-    for (size_t u = t; u-- > 0;) {
-        if (trace[u] == trace[t])
-            return (int64_t)seen.size();
-        seen.insert(trace[u]);
-    }
-    return -1;
-}
+using pascal_test::naive_rd;
 
 Vec random_phases(std::mt19937_64 &rng, int64_t N, int64_t M)
 {

@@ -5,6 +5,8 @@
 // resident block's next use, set-associative LRU as one naive LRU per set.
 #include <gtest/gtest.h>
 
+#include "test_util.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <random>
@@ -38,17 +40,7 @@ int64_t naive_lru(const Vec &trace, int64_t C, std::vector<bool> *hits = nullptr
     return misses;
 }
 
-// Reuse distance of request t read off the trace (-1 for a first request).
-int64_t naive_rd(const Vec &trace, size_t t)
-{
-    std::set<int64_t> seen;
-    for (size_t u = t; u-- > 0;) {
-        if (trace[u] == trace[t])
-            return (int64_t)seen.size();
-        seen.insert(trace[u]);
-    }
-    return -1;
-}
+using pascal_test::naive_rd;
 
 // Belady by definition: on a miss with a full cache, scan the residents for
 // the farthest next use (never used again: farthest).

@@ -9,11 +9,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace pascal_test {
 
@@ -104,5 +109,28 @@ protected:
         return write_file(dir, name, text);
     }
 };
+
+// The names in dir, sorted (to see what a writer left behind).
+inline std::vector<std::string> list_dir(const std::string &dir)
+{
+    std::vector<std::string> names;
+    for (const auto &e : std::filesystem::directory_iterator(dir))
+        names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+// Reuse distance of request t read off a trace by brute force: distinct
+// blocks since the previous request to the same block; -1 for a first one.
+inline int64_t naive_rd(const std::vector<int64_t> &trace, size_t t)
+{
+    std::set<int64_t> seen;
+    for (size_t u = t; u-- > 0;) {
+        if (trace[u] == trace[t])
+            return (int64_t)seen.size();
+        seen.insert(trace[u]);
+    }
+    return -1;
+}
 
 } // namespace pascal_test
