@@ -13,6 +13,7 @@
 #include "engine/eval.h"
 #include "engine/progress.h"
 #include "model/phases.h"
+#include "sweeps/sample.h"
 
 #define DEFAULT_BATCH 65536
 #define SCHED_CHUNK 512
@@ -148,7 +149,8 @@ static int find_axis(const pascal_spec *spec, int p1, int p2, int64_t min, int64
 {
     for (int a = 0; a < pascal_spec_naxes(spec); a++) {
         const pascal_axis *ax = pascal_spec_axis(spec, a);
-        if ((ax->param == p1 || ax->param == p2) && ax->count >= min && ax->count <= max)
+        if ((ax->param == p1 || ax->param == p2) && ax->count >= min && ax->count <= max &&
+            !pascal_spec_axis_sampled(spec, a)) /* a drawn axis has no grid position */
             return a;
     }
     return -1;
@@ -311,6 +313,42 @@ static int attach_sink(const pascal_sink_meta *m, const sink_plan *sp, int nres,
     return rc;
 }
 
+/* A sampled spec's file says how its rows were drawn: sample_method,
+ * sample_n, sample_seed, sample_inner, sample_intervals (the axes whose
+ * /axes entry is the interval's two ends) and its own row_order. */
+static int sample_attrs(const pascal_spec *spec, pascal_attr *a, int n, char s[4][64],
+                        char *intervals, size_t len)
+{
+    const pascal_sample_info *si = pascal_spec_sample(spec);
+    size_t off = 0;
+    if (!si)
+        return n;
+    snprintf(s[0], 64, "%s", pascal_sample_method_names[si->method]);
+    snprintf(s[1], 64, "%llu", (unsigned long long)si->n);
+    if (si->method == PASCAL_SAMPLE_SOBOL)
+        snprintf(s[2], 64, "none");
+    else
+        snprintf(s[2], 64, "%llu", (unsigned long long)si->seed);
+    snprintf(s[3], 64, "%s", si->inner_grid ? "grid" : "sample");
+    intervals[0] = '\0';
+    for (int i = 0; i < pascal_spec_naxes(spec) && off < len; i++)
+        if (pascal_spec_axis_interval(spec, i))
+            off += (size_t)snprintf(intervals + off, len - off, "%s%s", off ? "," : "",
+                                    pascal_params[pascal_spec_axis(spec, i)->param].name);
+    for (int k = 0; k < n; k++)
+        if (strcmp(a[k].key, "row_order") == 0)
+            a[k].value = si->inner_grid
+                             ? "sampled: draw j of sample_n in order, then the capacity-like axes "
+                               "mixed-radix over /axes in listed order, last fastest; `where` drops rows"
+                             : "sampled: draw j of sample_n in order; `where` drops rows";
+    a[n++] = (pascal_attr){"sample_method", s[0]};
+    a[n++] = (pascal_attr){"sample_n", s[1]};
+    a[n++] = (pascal_attr){"sample_seed", s[2]};
+    a[n++] = (pascal_attr){"sample_inner", s[3]};
+    a[n++] = (pascal_attr){"sample_intervals", intervals};
+    return n;
+}
+
 static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
                      pascal_run_stats *st, sink_plan *sp, pascal_sink **sink,
                      pascal_error *err)
@@ -331,6 +369,11 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
         {"row_order", "canonical: mixed-radix over /axes in listed order, last fastest; "
                       "capacity-like axes innermost; `where` drops rows"},
     };
+    char sample[4][64], intervals[512];
+    int nattrs = (int)(sizeof attrs / sizeof attrs[0]);
+    pascal_attr all[sizeof attrs / sizeof attrs[0] + 6];
+    memcpy(all, attrs, sizeof attrs);
+    nattrs = sample_attrs(spec, all, nattrs, sample, intervals, sizeof intervals);
     /* Shard k/n of the raw indices [begin, end): pascal_h5_merge checks these. */
     snprintf(shard, sizeof shard, "%d/%d", o->shard_count > 1 ? o->shard_index : 1,
              o->shard_count > 1 ? o->shard_count : 1);
@@ -363,8 +406,8 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
     m.spec_path = pascal_spec_filename(spec);
     m.command_line = o->command_line ? o->command_line : "";
     m.threads = st->threads;
-    m.attrs = attrs;
-    m.nattrs = (int)(sizeof attrs / sizeof attrs[0]);
+    m.attrs = all;
+    m.nattrs = nattrs;
     m.axes = sp->axes;
     m.naxes = pascal_spec_naxes(spec);
     m.nphase_lists = nl;

@@ -162,6 +162,19 @@ static void fill_stats(const rp_run *r, pascal_report_stats *st)
     }
 }
 
+/* A sampled file whose axes are lists or grids is a subset of a grid and
+ * plots as one; an interval axis has no values to plot against. */
+static int check_sampled(const rp_file *f, pascal_error *err)
+{
+    const char *iv = pascal_report_attr(f, "sample_intervals");
+    if (!iv || !*iv)
+        return 0;
+    return pascal_error_set(err, PASCAL_EINPUT, "%s: expected a sweep whose axes are lists or grids, "
+                            "got a sample with intervals (%s): the report plots grids; bin the "
+                            "interval axes yourself (e.g. pandas.cut), or sample them as grid "
+                            "ranges (num, step or factor)", f->path, iv);
+}
+
 static int check_opts(const pascal_report_opts *o, pascal_error *err)
 {
     if (!o || !o->in_path || !o->out_path || !o->out_path[0])
@@ -188,6 +201,8 @@ int pascal_report_write(const pascal_report_opts *opts, pascal_report_stats *sta
     if ((rc = check_opts(opts, err)))
         return rc;
     rc = pascal_report_scan(opts->in_path, &r.file, err);
+    if (rc == 0)
+        rc = check_sampled(&r.file, err);
     if (rc == 0)
         rc = pascal_report_plan(&r.file, opts->target, &r.plan, err);
     if (rc == 0 && !pascal_report_has_plot_library())

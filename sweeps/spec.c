@@ -12,9 +12,10 @@
 #include <string.h>
 
 static const char *const top_keys[] = {"name", "description", "device", "models", "columns", "fixed",
-                                       "axes", "zip", "where", "require", "output", "calibration"};
+                                       "axes", "zip", "where", "require", "output", "calibration",
+                                       "sample"};
 enum { K_NAME, K_DESCRIPTION, K_DEVICE, K_MODELS, K_COLUMNS, K_FIXED, K_AXES, K_ZIP, K_WHERE,
-       K_REQUIRE, K_OUTPUT, K_CALIBRATION, K_COUNT };
+       K_REQUIRE, K_OUTPUT, K_CALIBRATION, K_SAMPLE, K_COUNT };
 
 static int missing(const spec_ctx *c, const yaml_node_t *root, const char *key, const char *what)
 {
@@ -305,6 +306,8 @@ static int parse_top(const spec_ctx *c)
         return rc;
     if (!val[K_AXES])
         return missing(c, root, "axes", "a mapping of parameter: list or range");
+    if ((rc = spec_parse_sample(c, val[K_SAMPLE])))
+        return rc;
     if ((rc = spec_parse_axes(c, key[K_AXES], val[K_AXES], val[K_ZIP])) || (rc = spec_check_derivable(c, root)) ||
         (rc = check_needs(c, val[K_MODELS])))
         return rc;
@@ -404,6 +407,7 @@ void pascal_spec_free(pascal_spec *spec)
     free(spec->calibration);
     free(spec->name);
     free(spec->description);
+    spec_sample_free(spec->sample);
     free(spec);
 }
 

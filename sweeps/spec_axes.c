@@ -217,7 +217,10 @@ int spec_parse_axes(const spec_ctx *c, const yaml_node_t *axes_key, const yaml_n
             return spec_fail(c, spec_node(c, pr->key), path, PASCAL_EINPUT,
                              "expected %s in fixed or in axes, not both; got it in both (%s at line %d)",
                              pascal_params[param].name, spec->src[param].path, spec->src[param].line);
-        rc = spec_axis_values(c, val, param, path, &values, &a->count);
+        if (spec_sample_is_interval(c, val, param))
+            rc = spec_sample_interval(c, val, param, path, &values, &a->count);
+        else
+            rc = spec_axis_values(c, val, param, path, &values, &a->count);
         if (rc)
             return rc;
         a->values = values;
@@ -229,10 +232,14 @@ int spec_parse_axes(const spec_ctx *c, const yaml_node_t *axes_key, const yaml_n
         spec->source[param] = SRC_AXIS;
         spec_mark_of(c, val, path, &spec->src[param]);
     }
+    if (spec->sample && (rc = spec_sample_check_zip(c, zip)))
+        return rc;
     rc = parse_zip(c, zip, group, &ngroups);
     if (rc)
         return rc;
     build_dims(spec, group, ngroups);
+    if (spec->sample) /* draws, not the product of the axes */
+        return spec_sample_finish(c);
     return count_points(c, axes_key);
 }
 

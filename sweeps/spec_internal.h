@@ -66,6 +66,9 @@ struct pascal_spec {
     spec_rule *where, *require;
 
     pascal_spec_output output;
+
+    struct spec_sample *sample; /* `sample:` (sample.c), or NULL for a grid */
+    struct spec_search *search; /* `search:` (search.c), or NULL */
 };
 
 /* The document being read and where its errors go. */
@@ -127,6 +130,25 @@ int spec_check_derivable(const spec_ctx *c, const yaml_node_t *root);
 /* Formats a parameter's value as a spec would write it (sizes with units,
  * pattern names). */
 void spec_format_value(const pascal_spec *spec, int param, double v, char *buf, size_t len);
+
+/* sample.c: the `sample:` section (sweeps/sample.h). */
+struct spec_sample;
+/* Reads the section (before the axes, which may then be intervals). */
+int spec_parse_sample(const spec_ctx *c, const yaml_node_t *node);
+/* 1 when node, the value of axis `param`, is an interval {from, to} of a
+ * sampled spec rather than a grid range. */
+int spec_sample_is_interval(const spec_ctx *c, const yaml_node_t *node, int param);
+int spec_sample_interval(const spec_ctx *c, const yaml_node_t *node, int param, const char *path,
+                         double **values, int64_t *count);
+/* An interval named in a zip group is an error there (a group draws one
+ * index for all its axes). */
+int spec_sample_check_zip(const spec_ctx *c, const yaml_node_t *zip);
+/* After the dimensions are built: the sampled dimensions, the size (draws x
+ * enumerated points), the checks, and GSL's Sobol tables. */
+int spec_sample_finish(const spec_ctx *c);
+/* Writes the axis values of raw index i into v. */
+void spec_sample_values(const pascal_spec *spec, uint64_t i, double *v);
+void spec_sample_free(struct spec_sample *s);
 
 #ifdef __cplusplus
 }

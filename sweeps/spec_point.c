@@ -164,12 +164,16 @@ int pascal_spec_point(const pascal_spec *spec, uint64_t i, pascal_point *p, pasc
                                 spec->filename, (unsigned long long)i, (unsigned long long)spec->size);
     memcpy(v, spec->fixed.v, sizeof p->v);
     p->phases = NULL;
-    for (int d = spec->ndims - 1; d >= 0; d--) {
-        idx[d] = (int64_t)(r % (uint64_t)spec->dim_size[d]);
-        r /= (uint64_t)spec->dim_size[d];
+    if (spec->sample) {
+        spec_sample_values(spec, i, v);
+    } else {
+        for (int d = spec->ndims - 1; d >= 0; d--) {
+            idx[d] = (int64_t)(r % (uint64_t)spec->dim_size[d]);
+            r /= (uint64_t)spec->dim_size[d];
+        }
+        for (int a = 0; a < spec->naxes; a++)
+            v[spec->axes[a].param] = spec->axes[a].values[idx[spec->axes[a].dim]];
     }
-    for (int a = 0; a < spec->naxes; a++)
-        v[spec->axes[a].param] = spec->axes[a].values[idx[spec->axes[a].dim]];
 
     if (isnan(v[PASCAL_P_PATTERN]))
         v[PASCAL_P_PATTERN] = 0;
