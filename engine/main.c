@@ -21,6 +21,7 @@ static const struct {
     {"capacity-scan", cli_capacity_scan, "measure a GPU's effective L2 capacity (Figure 2)"},
     {"spotcheck", cli_spotcheck, "measure chosen sweep points on a GPU beside the model"},
     {"measure-refs", cli_measure_refs, "measure dynamic-model reference runs on a GPU"},
+    {"size", cli_size_command, "the smallest capacity meeting a target, by bisection (exact to a block)"},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 

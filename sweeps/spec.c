@@ -13,9 +13,9 @@
 
 static const char *const top_keys[] = {"name", "description", "device", "models", "columns", "fixed",
                                        "axes", "zip", "where", "require", "output", "calibration",
-                                       "sample"};
+                                       "sample", "search"};
 enum { K_NAME, K_DESCRIPTION, K_DEVICE, K_MODELS, K_COLUMNS, K_FIXED, K_AXES, K_ZIP, K_WHERE,
-       K_REQUIRE, K_OUTPUT, K_CALIBRATION, K_SAMPLE, K_COUNT };
+       K_REQUIRE, K_OUTPUT, K_CALIBRATION, K_SAMPLE, K_SEARCH, K_COUNT };
 
 static int missing(const spec_ctx *c, const yaml_node_t *root, const char *key, const char *what)
 {
@@ -314,6 +314,8 @@ static int parse_top(const spec_ctx *c)
     if ((rc = parse_rules(c, val[K_WHERE], "where", &spec->where, &spec->nwhere)) ||
         (rc = parse_rules(c, val[K_REQUIRE], "require", &spec->require, &spec->nrequire)))
         return rc;
+    if ((rc = spec_parse_search(c, val[K_SEARCH])))
+        return rc;
     return parse_output(c, val[K_OUTPUT]);
 }
 
@@ -408,6 +410,7 @@ void pascal_spec_free(pascal_spec *spec)
     free(spec->name);
     free(spec->description);
     spec_sample_free(spec->sample);
+    spec_search_free(spec->search);
     free(spec);
 }
 

@@ -150,6 +150,11 @@ int spec_sample_finish(const spec_ctx *c);
 void spec_sample_values(const pascal_spec *spec, uint64_t i, double *v);
 void spec_sample_free(struct spec_sample *s);
 
+/* search.c: the `search:` section (sweeps/search.h), read after the rules. */
+struct spec_search;
+int spec_parse_search(const spec_ctx *c, const yaml_node_t *node);
+void spec_search_free(struct spec_search *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,310 @@
+/* Sizing targets, the monotonicity of every column in the capacity, and the
+ * `search:` section.  See search.h. */
+#include "sweeps/search.h"
+#include "sweeps/spec_internal.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct spec_search {
+    pascal_search pub;
+    spec_mark mark;
+};
+
+#define DOWN PASCAL_MONO_DOWN
+#define UP PASCAL_MONO_UP
+#define NONE PASCAL_MONO_NONE
+
+/* Why each column is, or is not, monotone in C with everything else fixed.
+ * The models replay or evaluate one fixed trace per point, so "monotone"
+ * is about that trace. */
+const pascal_monotone_info pascal_search_monotone[] = {
+    {PASCAL_COL_D, NONE, "D counts distinct phases: it does not depend on C"},
+    {PASCAL_COL_THETA, NONE, "theta is NaN from C = N on (no finite window), so no target on it holds "
+                             "monotonically"},
+    {PASCAL_COL_T_STAR, NONE, "T* is NaN from C = N on (no finite window), so no target on it holds "
+                              "monotonically"},
+    {PASCAL_COL_K_TTL, DOWN, "Theorem 2: K(T*) with T* = floor(theta) non-decreasing in C (eq. 3) and "
+                             "K(t) = #{g_i > t} non-increasing in t; 0 from C = N"},
+    {PASCAL_COL_RHO_TTL, DOWN, "K_ttl / M (Theorem 2)"},
+    {PASCAL_COL_K_LRU_LO, DOWN, "Theorem 3: K(T*+1), non-increasing as T* grows; NaN while D > C"},
+    {PASCAL_COL_K_LRU_HI, DOWN, "Theorem 3: K(T*-1), non-increasing as T* grows; NaN while D > C"},
+    {PASCAL_COL_K_LRU, DOWN, "LRU's stack property (eq. 15, Mattson): a request hits iff RD < C, so "
+                             "#{RD >= C} never grows with C"},
+    {PASCAL_COL_RHO_LRU, DOWN, "K_lru / M (stack property)"},
+    {PASCAL_COL_K_SDCM, DOWN, "eq. 6: P(hit | R) = P(Binomial(R, A/C) < A) rises as A/C falls, and is "
+                              "1{R < C} for C <= A (computed in floating point: exact up to rounding)"},
+    {PASCAL_COL_RHO_SDCM, DOWN, "K_sdcm / M (eq. 6)"},
+    {PASCAL_COL_V, UP, "Theorem 4: V(C) is a fractional knapsack whose budget is C"},
+    {PASCAL_COL_K_BOUND, DOWN, "Theorem 4: M - V(C) (less N/H), V non-decreasing"},
+    {PASCAL_COL_RHO_BOUND, DOWN, "K_bound / M (Theorem 4)"},
+    {PASCAL_COL_RHO_CHE, DOWN, "Che/IRM: 1 - C/N for C < N, 0 beyond (monotone, though blind to phases)"},
+    {PASCAL_COL_K_CHE, DOWN, "M (1 - C/N), the Che/IRM baseline"},
+    {PASCAL_COL_MARGIN, NONE, "Proposition 7 counts gaps within (D+1) eps of theta: it rises and falls as "
+                              "theta passes the gaps"},
+    {PASCAL_COL_C_SHARE, NONE, "Theorem 5's capacity 2 lead - 1 does not depend on C"},
+    {PASCAL_COL_SHARES, UP, "Theorem 5: 1 when C >= 2 lead - 1, else 0"},
+    {PASCAL_COL_P_HIT, NONE, "Theorem 6's issue period does not depend on C"},
+    {PASCAL_COL_P_MISS, NONE, "Theorem 6's issue period does not depend on C"},
+    {PASCAL_COL_G, NONE, "Theorem 6's gain does not depend on C"},
+    {PASCAL_COL_K_LRU_REPLAY, DOWN, "replayed LRU: the stack property, as K_lru"},
+    {PASCAL_COL_RHO_LRU_REPLAY, DOWN, "K_lru_replay / M (stack property)"},
+    {PASCAL_COL_K_BELADY, DOWN, "Belady/OPT is a stack algorithm (Mattson et al. 1970): on one trace its "
+                                "misses never grow with C"},
+    {PASCAL_COL_RHO_BELADY, DOWN, "K_belady / M (OPT's inclusion property)"},
+    {PASCAL_COL_K_DYN, NONE, "the calibration is one device's cache: a point at another C has no "
+                             "prediction (NaN, fallback 13)"},
+    {PASCAL_COL_RHO_DYN, NONE, "the calibration is one device's cache: a point at another C has no "
+                               "prediction (NaN, fallback 13)"},
+    {PASCAL_COL_BAND_LO, NONE, "the calibration is one device's cache (see rho_dyn)"},
+    {PASCAL_COL_BAND_HI, NONE, "the calibration is one device's cache (see rho_dyn)"},
+    {PASCAL_COL_FALLBACK, NONE, "a rule code, not a quantity"},
+};
+const int pascal_search_nmonotone = (int)(sizeof pascal_search_monotone / sizeof pascal_search_monotone[0]);
+
+const pascal_monotone_info *pascal_search_monotone_of(int column)
+{
+    for (int i = 0; i < pascal_search_nmonotone; i++)
+        if (pascal_search_monotone[i].column == column)
+            return &pascal_search_monotone[i];
+    return NULL;
+}
+
+static const char *const op_text[] = {"<=", "<", ">=", ">"};
+
+int pascal_target_meets(const pascal_target *t, double v)
+{
+    switch (t->op) {
+    case PASCAL_TARGET_LE: return v <= t->value;
+    case PASCAL_TARGET_LT: return v < t->value;
+    case PASCAL_TARGET_GE: return v >= t->value;
+    default: return v > t->value;
+    }
+}
+
+void pascal_target_format(const pascal_target *t, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s %s %.15g", pascal_columns[t->column].name, op_text[t->op], t->value);
+}
+
+static int fail_at(pascal_error *err, size_t *off, size_t at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int fail_at(pascal_error *err, size_t *off, size_t at, const char *fmt, ...)
+{
+    va_list ap;
+    *off = at;
+    va_start(ap, fmt);
+    pascal_error_vset(err, PASCAL_EINPUT, fmt, ap);
+    va_end(ap);
+    return PASCAL_EINPUT;
+}
+
+static void monotone_names(char *buf, size_t len)
+{
+    size_t off = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < pascal_search_nmonotone && off < len; i++)
+        if (pascal_search_monotone[i].direction != NONE)
+            off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "",
+                                    pascal_columns[pascal_search_monotone[i].column].name);
+}
+
+/* The column: a name with a stated direction. */
+static int parse_column(const char *s, size_t *p, pascal_target *t, size_t *off, pascal_error *err)
+{
+    size_t start = *p, n;
+    char name[64], names[512];
+    const pascal_monotone_info *m;
+    while (isalnum((unsigned char)s[*p]) || s[*p] == '_')
+        (*p)++;
+    n = *p - start;
+    monotone_names(names, sizeof names);
+    snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), s + start);
+    t->column = n && n < 63 ? pascal_column_from_name(name) : -1;
+    if (t->column < 0)
+        return fail_at(err, off, start, "expected a result column that is monotone in C (%s), got \"%.*s\"",
+                       names, (int)(n ? (n > 40 ? 40 : n) : strlen(s + start) > 20 ? 20 : strlen(s + start)),
+                       s + start);
+    m = pascal_search_monotone_of(t->column);
+    if (!m || m->direction == NONE)
+        return fail_at(err, off, start, "expected a column that is monotone in C (%s), got %s: %s", names,
+                       name, m ? m->why : "no monotonicity is stated for it");
+    return 0;
+}
+
+static int parse_op(const char *s, size_t *p, pascal_target *t, size_t *off, pascal_error *err)
+{
+    int dir = pascal_search_monotone_of(t->column)->direction, k;
+    size_t at = *p;
+    const char *name = pascal_columns[t->column].name;
+    for (k = 0; k < 4; k++)   /* "<=" before "<", ">=" before ">" */
+        if (strncmp(s + at, op_text[k], strlen(op_text[k])) == 0)
+            break;
+    if (k == 4)
+        return fail_at(err, off, at, "expected %s after %s, got \"%.10s\"", dir == DOWN ? "<= or <" : ">= or >",
+                       name, s + at);
+    if ((dir == DOWN) != (k <= PASCAL_TARGET_LT))
+        return fail_at(err, off, at,
+                       "expected %s for %s, which %s with C (a target the other way holds up to a capacity, "
+                       "not from one), got %s", dir == DOWN ? "<= or <" : ">= or >", name,
+                       dir == DOWN ? "does not increase" : "does not decrease", op_text[k]);
+    t->op = k;
+    *p += strlen(op_text[k]);
+    return 0;
+}
+
+int pascal_target_parse(const char *s, pascal_target *t, size_t *off, pascal_error *err)
+{
+    size_t p = 0, start;
+    char num[64], *end;
+    int rc;
+    *off = 0;
+    while (isspace((unsigned char)s[p]))
+        p++;
+    if ((rc = parse_column(s, &p, t, off, err)))
+        return rc;
+    while (isspace((unsigned char)s[p]))
+        p++;
+    if ((rc = parse_op(s, &p, t, off, err)))
+        return rc;
+    while (isspace((unsigned char)s[p]))
+        p++;
+    start = p;
+    while (s[p] && !isspace((unsigned char)s[p]))
+        p++;
+    snprintf(num, sizeof num, "%.*s", (int)(p - start < 63 ? p - start : 63), s + start);
+    t->value = strtod(num, &end);
+    if (p == start || (*end && pascal_size_parse(num, &t->value) != 0) || !isfinite(t->value))
+        return fail_at(err, off, start, "expected a number after %s, got \"%s\"", op_text[t->op],
+                       p == start ? "the end of the target" : num);
+    while (isspace((unsigned char)s[p]))
+        p++;
+    if (s[p])
+        return fail_at(err, off, p, "expected the end of the target, got \"%.20s\"", s + p);
+    return 0;
+}
+
+/* ---- the spec side -------------------------------------------------------- */
+
+int pascal_search_capacity_axis(const pascal_spec *spec)
+{
+    int found = -1;
+    for (int a = 0; a < spec->naxes; a++) {
+        if (spec->axes[a].param == PASCAL_P_C)
+            return a;
+        if (spec->axes[a].param == PASCAL_P_CAPACITY_BYTES)
+            found = a;
+    }
+    return found;
+}
+
+static int check_rules(const pascal_spec *spec, const spec_rule *r, int n, pascal_error *err)
+{
+    const uint64_t cap = (UINT64_C(1) << PASCAL_P_C) | (UINT64_C(1) << PASCAL_P_CAPACITY_BYTES);
+    for (int k = 0; k < n; k++)
+        if (pascal_expr_params(r[k].expr) & cap)
+            return spec_fail_mark(err, &r[k].mark, PASCAL_EINPUT,
+                                  "expected a rule that does not read C or capacity_bytes, which a search "
+                                  "varies, got \"%s\"", r[k].text);
+    (void)spec;
+    return 0;
+}
+
+int pascal_search_check(const pascal_spec *spec, const pascal_target *t, pascal_error *err)
+{
+    int a = pascal_search_capacity_axis(spec), rc;
+    (void)t;
+    if ((rc = check_rules(spec, spec->where, spec->nwhere, err)) ||
+        (rc = check_rules(spec, spec->require, spec->nrequire, err)))
+        return rc;
+    if (a < 0)
+        return 0;
+    for (int b = 0; b < spec->naxes; b++) {
+        int p = spec->axes[b].param;
+        if (spec->axes[b].dim == spec->axes[a].dim && p != PASCAL_P_C && p != PASCAL_P_CAPACITY_BYTES)
+            return spec_fail_mark(err, &spec->src[spec->axes[a].param], PASCAL_EINPUT,
+                                  "expected the capacity axis on a dimension of its own for a search, got "
+                                  "it zipped with %s", pascal_params[p].name);
+    }
+    return 0;
+}
+
+const pascal_search *pascal_spec_search(const pascal_spec *spec)
+{
+    return spec->search ? &spec->search->pub : NULL;
+}
+
+void spec_search_free(struct spec_search *s)
+{
+    free(s);
+}
+
+static int parse_target(const spec_ctx *c, const yaml_node_t *val, pascal_target *t)
+{
+    const char *s = spec_scalar_text(val);
+    pascal_error sub = {0};
+    size_t off = 0;
+    char got[96];
+    int quoted;
+    if (!s || spec_is_null(val) || strlen(s) != val->data.scalar.length) {
+        spec_describe(val, got, sizeof got);
+        return spec_fail(c, val, "search.target", PASCAL_EINPUT,
+                         "expected a target like \"rho_lru <= 0.05\", got %s", got);
+    }
+    if (pascal_target_parse(s, t, &off, &sub) != 0) {
+        quoted = val->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+                 val->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+        return pascal_error_set(c->err, PASCAL_EINPUT, "%s:%d:%d: search.target: %s", c->file,
+                                (int)val->start_mark.line + 1,
+                                (int)val->start_mark.column + 1 + (int)off + quoted, sub.msg);
+    }
+    if (!(c->spec->models & (1u << pascal_columns[t->column].model)))
+        return spec_fail(c, val, "search.target", PASCAL_EINPUT,
+                         "expected a column of the requested models, got %s (a column of model %s, which "
+                         "is not in models)", pascal_columns[t->column].name,
+                         pascal_models[pascal_columns[t->column].model].name);
+    return 0;
+}
+
+int spec_parse_search(const spec_ctx *c, const yaml_node_t *node)
+{
+    static const char *const keys[] = {"target", "worst"};
+    const yaml_node_pair_t *pr;
+    struct spec_search *s;
+    int have_target = 0, rc;
+    if (spec_is_null(node))
+        return 0;
+    if ((rc = spec_check_mapping(c, node, "search", "a mapping like {target: \"rho_lru <= 0.05\"}", keys, 2)))
+        return rc;
+    if (!(s = calloc(1, sizeof *s)))
+        return pascal_error_set(c->err, PASCAL_ENOMEM, "out of memory");
+    c->spec->search = s;
+    spec_mark_of(c, node, "search", &s->mark);
+    for (pr = node->data.mapping.pairs.start; pr < node->data.mapping.pairs.top; pr++) {
+        const char *key = spec_scalar_text(spec_node(c, pr->key));
+        const yaml_node_t *val = spec_node(c, pr->value);
+        const char *t = spec_scalar_text(val);
+        char got[96];
+        if (strcmp(key, "target") == 0) {
+            have_target = 1;
+            if ((rc = parse_target(c, val, &s->pub.target)))
+                return rc;
+            continue;
+        }
+        spec_describe(val, got, sizeof got);
+        if (t && val->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && strcmp(t, "true") == 0)
+            s->pub.worst = 1;
+        else if (!t || val->data.scalar.style != YAML_PLAIN_SCALAR_STYLE || strcmp(t, "false") != 0)
+            return spec_fail(c, val, "search.worst", PASCAL_EINPUT,
+                             "expected true (one answer: the scenario that needs the most capacity) or "
+                             "false (one answer per scenario), got %s", got);
+    }
+    if (!have_target)
+        return spec_fail(c, node, "search.target", PASCAL_EINPUT,
+                         "expected a target like \"rho_lru <= 0.05\", got nothing (the key is missing)");
+    return pascal_search_check(c->spec, &s->pub.target, c->err);
+}
