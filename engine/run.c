@@ -12,6 +12,7 @@
 #include "engine/calibrate.h"
 #include "engine/eval.h"
 #include "engine/progress.h"
+#include "engine/run_sizing.h"
 #include "model/phases.h"
 #include "sweeps/sample.h"
 
@@ -135,6 +136,7 @@ typedef struct headline {
     int64_t cap_size, ngroups;
     double *worst;             /* [group][capacity value]: worst metric */
     uint64_t *worst_at;
+    run_sizing *z;             /* the exact sizing, or NULL */
 } headline;
 
 static uint64_t dim_stride(const pascal_spec *spec, int dim)
@@ -246,6 +248,9 @@ static void headline_finish(headline *h, const pascal_spec *spec, pascal_run_sta
         for (int64_t g = 0; g < h->ngroups; g++)
             sizing_finish(h, spec, g, target, &st->sizing[g]);
     }
+    if (h->z)
+        run_sizing_finish(h->z, spec, st);
+    run_sizing_free(h->z);
     free(h->worst);
     free(h->worst_at);
 }
@@ -422,7 +427,7 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
 
 /* Evaluates raw indices [b0, b1) into the batch slots (parallel part). */
 static void eval_batch(const pascal_spec *spec, pascal_eval *ev, const sink_plan *sp,
-                       batch *b, uint64_t b0, uint64_t b1, int *failed)
+                       batch *b, uint64_t b0, uint64_t b1, run_sizing *z, int *failed)
 {
     const int *cols = pascal_spec_columns(spec);
     int nrc = pascal_spec_ncolumns(spec);
@@ -436,7 +441,8 @@ static void eval_batch(const pascal_spec *spec, pascal_eval *ev, const sink_plan
             continue;
         /* The plan checked every point, so a phase vector that cannot be
          * built here is out of memory or a bug: stop rather than write NaN. */
-        if (pascal_eval_point(ev, &p, cols, nrc, out) != 0) {
+        if (pascal_eval_point(ev, &p, cols, nrc, out) != 0 ||
+            (z && run_sizing_search(z, ev, i, (int64_t)s, &p) != 0)) {
 #pragma omp atomic write
             *failed = 1;
         }
@@ -466,6 +472,8 @@ static int64_t compact_batch(const sink_plan *sp, batch *b, uint64_t b0, uint64_
             b->out_r[j][n] = b->rv[j][s];
         if (h->slot >= 0)
             headline_add(h, st, i, b->rv[h->slot][s]);
+        if (h->z)
+            run_sizing_fold(h->z, i, (int64_t)s);
         n++;
     }
     return n;
@@ -539,7 +547,15 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
                                 (unsigned long long)bsize);
     }
     headline_init(&h, spec, st);
-    if ((rc = replay_resumed(spec, sink, &h, st, &begin, err)) != 0) {
+    h.z = run_sizing_create(spec, o->target > 0 ? o->target : 0.05, h.cap_axis, h.cap_stride,
+                            h.cap_size, h.group_axis, h.group_stride, h.ngroups, (int64_t)bsize, st);
+    if ((rc = replay_resumed(spec, sink, &h, st, &begin, err)) == 0 && h.z &&
+        run_sizing_range(h.z, spec, st->raw_begin, begin, threads, dyn) != 0) {
+        run_sizing_free(h.z);   /* optional, like the headline */
+        h.z = NULL;
+        snprintf(st->sizing_note, sizeof st->sizing_note, "the resumed rows could not be searched");
+    }
+    if (rc != 0) {
         headline_finish(&h, spec, st, 0.05);
         batch_free(&b);
         return rc;
@@ -558,7 +574,7 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
         for (uint64_t b0 = begin; b0 < n && !nomem && !failed && !stopped && rc == 0;
              b0 += bsize) {
             uint64_t b1 = b0 + bsize < n ? b0 + bsize : n;
-            eval_batch(spec, ev, sp, &b, b0, b1, &failed);
+            eval_batch(spec, ev, sp, &b, b0, b1, h.z, &failed);
 #pragma omp single
             {
                 int64_t k = failed ? 0 : compact_batch(sp, &b, b0, b1, &h, st);

@@ -15,6 +15,7 @@
 
 #include "common/error.h"
 #include "output/sink.h"
+#include "sweeps/search.h"
 #include "sweeps/spec.h"
 
 #ifdef __cplusplus
@@ -56,6 +57,12 @@ typedef struct pascal_run_sizing {
     double cap_value;           /* smallest such capacity; NaN when none does */
     double cap_worst;           /* worst metric at the largest capacity */
     pascal_point at_cap_worst;  /* where that worst case is */
+    /* With sizing_exact: the group's scenario that needs the most capacity
+     * to meet sizing_target, by bisection on whole blocks (engine/size.h). */
+    int64_t exact_C;            /* blocks; -1 when a scenario meets it nowhere in range */
+    double exact_bytes;         /* exact_C * block_bytes; NaN when unknown or none */
+    double exact_value;         /* the target column there (at the range's top when none) */
+    pascal_point at_exact;      /* that scenario, at exact_C */
 } pascal_run_sizing;
 
 /* What the summary says: counts, timings and the headline finding. */
@@ -75,6 +82,10 @@ typedef struct pascal_run_stats {
     int group_axis;             /* the pattern axis when swept (<= 16 values), else -1 */
     int ngroups;                /* sizing rows: one per group-axis value, or 1 */
     pascal_run_sizing sizing[PASCAL_RUN_MAX_GROUPS];
+    int sizing_exact;           /* 1: sizing[].exact_* are set (engine/run_sizing.h) */
+    pascal_target sizing_target;/* what they answer: the spec's search: target, else
+                                   metric <= opts.target */
+    char sizing_note[PASCAL_ERROR_MAX]; /* why not, when sizing_exact is 0 ("" if no capacity axis) */
 } pascal_run_stats;
 
 int pascal_run(const pascal_spec *spec, const pascal_run_opts *opts,

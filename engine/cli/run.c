@@ -61,12 +61,50 @@ static void describe_point(const pascal_spec *spec, const pascal_point *p, int s
     }
 }
 
+/* The exact answers (engine/run_sizing.h): per group, the scenario that
+ * needs the most capacity, with the grid's answer beside it. */
+static void print_exact(FILE *f, const pascal_spec *spec, const pascal_run_stats *st)
+{
+    int id = pascal_spec_axis(spec, st->cap_axis)->param;
+    const char *col = pascal_columns[st->sizing_target.column].name;
+    char where[512], v[64], g[64], grid[64], tt[96];
+    pascal_target_format(&st->sizing_target, tt, sizeof tt);
+    fprintf(f, "  sizing: smallest capacity meeting %s in every scenario of the other axes, exact to "
+               "a block (bisection on C between the swept capacities)\n", tt);
+    for (int k = 0; k < st->ngroups; k++) {
+        const pascal_run_sizing *z = &st->sizing[k];
+        if (st->group_axis >= 0)
+            format_value(PASCAL_P_PATTERN, z->group_value, g, sizeof g);
+        else
+            snprintf(g, sizeof g, "all points");
+        describe_point(spec, &z->at_exact, st->cap_axis, where, sizeof where);
+        if (z->exact_C < 0) {
+            fprintf(f, "    %-12s none: %s = %.4g at C = %.0f (%s)\n", g, col, z->exact_value,
+                    z->at_exact.v[PASCAL_P_C], where);
+            continue;
+        }
+        v[0] = '\0';
+        if (!isnan(z->exact_bytes))
+            snprintf(v, sizeof v, " = %.2f MiB", z->exact_bytes / 1048576.0);
+        if (isnan(z->cap_value))
+            snprintf(grid, sizeof grid, "none swept");
+        else
+            format_value(id, z->cap_value, grid, sizeof grid);
+        fprintf(f, "    %-12s C = %lld blocks%s (grid: %s); needed by %s, %s = %.4g\n", g,
+                (long long)z->exact_C, v, grid, where, col, z->exact_value);
+    }
+}
+
 /* One line per scenario: the smallest capacity meeting the target. */
 static void print_sizing(FILE *f, const pascal_spec *spec, const pascal_run_opts *o,
                          const pascal_run_stats *st, const char *metric)
 {
     int id = pascal_spec_axis(spec, st->cap_axis)->param;
     char where[512], v[64], g[64];
+    if (st->sizing_exact) {
+        print_exact(f, spec, st);
+        return;
+    }
     fprintf(f, "  sizing: smallest swept %s whose worst case over the other axes has %s <= %g\n",
            pascal_params[id].name, metric, o->target);
     for (int k = 0; k < st->ngroups; k++) {
@@ -84,6 +122,8 @@ static void print_sizing(FILE *f, const pascal_spec *spec, const pascal_run_opts
         format_value(id, z->at_cap_worst.v[id], v, sizeof v);
         fprintf(f, "    %-12s none: at %s the worst is %.4g (%s)\n", g, v, z->cap_worst, where);
     }
+    if (st->sizing_note[0])
+        fprintf(f, "    (swept capacities only; no exact search: %s)\n", st->sizing_note);
 }
 
 static void print_summary(FILE *f, const pascal_spec *spec, const pascal_run_opts *o,

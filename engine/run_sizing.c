@@ -1,0 +1,199 @@
+/* The run summary's exact sizing; see run_sizing.h. */
+#include "engine/run_sizing.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/size.h"
+
+#define RANGE_BATCH 4096
+
+typedef struct group_best {
+    int have;
+    pascal_size_result r;       /* the scenario that needs the most capacity */
+} group_best;
+
+struct run_sizing {
+    const pascal_spec *spec;
+    pascal_target target;
+    uint64_t cap_stride, group_stride;
+    int64_t cap_size, ngroups;
+    int group_axis;
+    int64_t nslots;
+    pascal_size_result *slot;   /* per batch slot: the search of its scenario */
+    unsigned char *searched;    /* per slot: 1 when slot[] holds a search */
+    group_best best[PASCAL_RUN_MAX_GROUPS];
+};
+
+void run_sizing_free(run_sizing *z)
+{
+    if (!z)
+        return;
+    free(z->slot);
+    free(z->searched);
+    free(z);
+}
+
+/* The target: the spec's search: section, else the headline's. */
+static int choose_target(const pascal_spec *spec, double target, pascal_run_stats *st, pascal_target *t)
+{
+    const pascal_search *s = pascal_spec_search(spec);
+    const pascal_monotone_info *m;
+    if (s) {
+        *t = s->target;
+        return 0;
+    }
+    if (st->metric < 0)
+        return -1;
+    *t = (pascal_target){st->metric, PASCAL_TARGET_LE, target};
+    m = pascal_search_monotone_of(st->metric);
+    if (!m || m->direction != PASCAL_MONO_DOWN) {
+        snprintf(st->sizing_note, sizeof st->sizing_note, "%s is not monotone in C (%s)",
+                 pascal_columns[st->metric].name, m ? m->why : "not stated");
+        return -1;
+    }
+    return 0;
+}
+
+run_sizing *run_sizing_create(const pascal_spec *spec, double target, int cap_axis, uint64_t cap_stride,
+                              int64_t cap_size, int group_axis, uint64_t group_stride, int64_t ngroups,
+                              int64_t batch, pascal_run_stats *st)
+{
+    pascal_error err = {0};
+    pascal_target t;
+    run_sizing *z;
+    st->sizing_exact = 0;
+    if (cap_axis < 0 || choose_target(spec, target, st, &t) != 0)
+        return NULL;
+    st->sizing_target = t;
+    if (cap_axis != pascal_search_capacity_axis(spec) || pascal_search_check(spec, &t, &err) != 0) {
+        snprintf(st->sizing_note, sizeof st->sizing_note, "%s",
+                 err.msg[0] ? err.msg : "the sweep has both a C and a capacity_bytes axis");
+        return NULL;
+    }
+    if (!(z = calloc(1, sizeof *z)) || !(z->slot = malloc((size_t)batch * sizeof *z->slot)) ||
+        !(z->searched = calloc((size_t)batch, 1))) {
+        run_sizing_free(z);   /* optional, like the headline: skip it */
+        snprintf(st->sizing_note, sizeof st->sizing_note, "out of memory");
+        return NULL;
+    }
+    z->spec = spec;
+    z->target = t;
+    z->cap_stride = cap_stride, z->cap_size = cap_size;
+    z->group_axis = group_axis, z->group_stride = group_stride, z->ngroups = ngroups;
+    z->nslots = batch;
+    return z;
+}
+
+static int first_row(const run_sizing *z, uint64_t i)
+{
+    return (i / z->cap_stride) % (uint64_t)z->cap_size == 0;
+}
+
+int run_sizing_search(run_sizing *z, pascal_eval *ev, uint64_t i, int64_t s, const pascal_point *p)
+{
+    int64_t lo, hi;
+    z->searched[s] = 0;
+    if (!first_row(z, i))
+        return 0;
+    pascal_size_range(z->spec, p, &lo, &hi);
+    if (pascal_size_point(ev, p, &z->target, lo, hi, &z->slot[s]) != 0)
+        return -1;
+    z->slot[s].index = i;
+    z->searched[s] = 1;
+    return 0;
+}
+
+/* More capacity (bytes when known, else blocks); no answer beats all. */
+static int needs_more(const pascal_size_result *a, const pascal_size_result *b)
+{
+    if ((a->C < 0) != (b->C < 0))
+        return a->C < 0;
+    if (a->C < 0)
+        return 0;
+    if (!isnan(a->capacity_bytes) && !isnan(b->capacity_bytes))
+        return a->capacity_bytes > b->capacity_bytes;
+    return a->C > b->C;
+}
+
+static void fold_result(run_sizing *z, uint64_t i, const pascal_size_result *r)
+{
+    int64_t g = z->group_axis >= 0 ? (int64_t)((i / z->group_stride) % (uint64_t)z->ngroups) : 0;
+    group_best *b = &z->best[g];
+    if (!b->have || needs_more(r, &b->r))
+        b->r = *r, b->have = 1;
+}
+
+void run_sizing_fold(run_sizing *z, uint64_t i, int64_t s)
+{
+    if (z->searched[s])
+        fold_result(z, i, &z->slot[s]);
+}
+
+/* Scenario first rows of [begin, end), searched in parallel batches and
+ * folded in index order. */
+int run_sizing_range(run_sizing *z, const pascal_spec *spec, uint64_t begin, uint64_t end, int threads,
+                     const struct pascal_dyn_model *dyn)
+{
+    uint64_t step = z->cap_stride * (uint64_t)z->cap_size;
+    uint64_t first = begin / step * step, nscen = 0;
+    int failed = 0;
+    pascal_size_result *res = malloc(RANGE_BATCH * sizeof *res);
+    unsigned char *keep = malloc(RANGE_BATCH);
+    if (!res || !keep) {
+        free(res), free(keep);
+        return -1;
+    }
+    /* Scenario k of the range: the block of `step` rows starting at first,
+     * offset by k mod cap_stride (capacity digit 0). */
+    if (end > first)
+        nscen = (end - first + step - 1) / step * z->cap_stride;
+    for (uint64_t k0 = 0; k0 < nscen && !failed; k0 += RANGE_BATCH) {
+        uint64_t k1 = k0 + RANGE_BATCH < nscen ? k0 + RANGE_BATCH : nscen;
+#pragma omp parallel num_threads(threads)
+        {
+            pascal_eval *ev = pascal_eval_create(pascal_spec_models(spec));
+            if (ev)
+                pascal_eval_set_dynamic(ev, dyn);
+#pragma omp for schedule(dynamic, 16)
+            for (uint64_t k = k0; k < k1; k++) {
+                uint64_t i = first + k / z->cap_stride * step + k % z->cap_stride;
+                pascal_point p;
+                int64_t lo, hi;
+                keep[k - k0] = i >= begin && i < end && pascal_spec_point(spec, i, &p, NULL) == 1;
+                if (!keep[k - k0])
+                    continue;
+                pascal_size_range(spec, &p, &lo, &hi);
+                if (!ev || pascal_size_point(ev, &p, &z->target, lo, hi, &res[k - k0]) != 0) {
+#pragma omp atomic write
+                    failed = 1;
+                }
+                res[k - k0].index = i;
+            }
+            pascal_eval_free(ev);
+        }
+        for (uint64_t k = k0; k < k1 && !failed; k++)
+            if (keep[k - k0])
+                fold_result(z, res[k - k0].index, &res[k - k0]);
+    }
+    free(res), free(keep);
+    return failed ? -1 : 0;
+}
+
+void run_sizing_finish(run_sizing *z, const pascal_spec *spec, pascal_run_stats *st)
+{
+    (void)spec;
+    for (int64_t g = 0; g < z->ngroups && g < PASCAL_RUN_MAX_GROUPS; g++) {
+        pascal_run_sizing *out = &st->sizing[g];
+        const group_best *b = &z->best[g];
+        out->exact_C = b->have ? b->r.C : -1;
+        out->exact_bytes = b->have ? b->r.capacity_bytes : NAN;
+        out->exact_value = b->have ? b->r.value : NAN;
+        if (b->have)
+            out->at_exact = b->r.point;
+    }
+    st->sizing_exact = 1;
+}
