@@ -216,6 +216,8 @@ int pascal_report_write(const pascal_report_opts *opts, pascal_report_stats *sta
         rc = pascal_report_sizing_create(&r.file, &r.plan, &r.sizing, err);
     if (rc == 0)
         rc = read_rows(&r, err);
+    if (rc == 0 && r.sizing)
+        pascal_report_sizing_exact(r.sizing, &r.file, &r.plan);
     if (rc == 0)
         rc = pascal_report_cube_fit(&r.cube, &r.file, &r.plan,
                                     opts->max_values > 0 ? opts->max_values : RP_DEFAULT_VALUES,

@@ -181,6 +181,26 @@ void pascal_report_sizing_add(rp_sizing *s, const int64_t *idx, double metric, d
 int64_t pascal_report_sizing_rows(const rp_sizing *s);
 void pascal_report_sizing_json(const rp_sizing *s, const rp_file *f, const rp_plan *p, FILE *o);
 void pascal_report_sizing_free(rp_sizing *s);
+/* Makes the table exact where the file's spec can be searched again
+ * (sizing_exact.c); otherwise records why in the table's note. */
+void pascal_report_sizing_exact(rp_sizing *s, const rp_file *f, const rp_plan *p);
+
+/* sizing_exact.c: re-evaluating the file's spec. */
+struct pascal_size_result;
+typedef struct rp_sizing_view {
+    int cap;                               /* file axis of the capacity */
+    unsigned char in_scenario[RP_MAX_AXES];/* file axes that make a scenario */
+} rp_sizing_view;
+typedef struct rp_exact rp_exact;
+/* NULL (with note) when the file cannot be searched again. */
+int pascal_report_exact_open(const rp_file *f, const rp_plan *p, const rp_sizing_view *v, int64_t nscen,
+                             rp_exact **out, char *note, size_t len);
+/* The draw that needs the most capacity in the scenario whose scenario
+ * axes are at idx (idx is used as scratch for the others).  Returns 1, 0
+ * when every draw is dropped by `where`, -1 on failure. */
+int pascal_report_exact_scenario(rp_exact *x, const rp_file *f, const rp_sizing_view *v, int64_t *idx,
+                                 struct pascal_size_result *best);
+void pascal_report_exact_free(rp_exact *x);
 
 /* json.c */
 void pascal_report_json_str(FILE *o, const char *s);

@@ -9,8 +9,11 @@
 #include "report/report_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "engine/size.h"
 
 struct rp_sizing {
     int naxes;                 /* scenario axes */
@@ -26,6 +29,10 @@ struct rp_sizing {
     double *worst;             /* slots x ncap: NaN no row, +inf undefined */
     double *blocks;            /* slots x ncap: C there */
     double *cshare;            /* per slot: Theorem 5 capacity, NaN unknown */
+    /* The exact answers (sizing_exact.c), when exact is set. */
+    int exact;
+    char note[PASCAL_ERROR_MAX];   /* why not */
+    double *exact_C, *exact_bytes, *exact_value; /* per slot; NaN: none */
 };
 
 void pascal_report_sizing_free(rp_sizing *s)
@@ -37,6 +44,9 @@ void pascal_report_sizing_free(rp_sizing *s)
     free(s->worst);
     free(s->blocks);
     free(s->cshare);
+    free(s->exact_C);
+    free(s->exact_bytes);
+    free(s->exact_value);
     free(s);
 }
 
@@ -184,6 +194,14 @@ static void row_json(const rp_sizing *s, const rp_file *f, const rp_plan *p, int
         pascal_report_json_num(o, largest >= 0 ? s->worst[k * s->ncap + largest] : NAN, 6);
     fprintf(o, ",");
     pascal_report_json_num(o, s->cshare[k], 17);
+    if (s->exact) { /* [5..7]: exact C (blocks), its bytes, the metric there */
+        fprintf(o, ",");
+        pascal_report_json_num(o, s->exact_C[k], 17);
+        fprintf(o, ",");
+        pascal_report_json_num(o, s->exact_bytes[k], 17);
+        fprintf(o, ",");
+        pascal_report_json_num(o, s->exact_value[k], 6);
+    }
     fprintf(o, "]");
 }
 
@@ -213,6 +231,43 @@ void pascal_report_sizing_json(const rp_sizing *s, const rp_file *f, const rp_pl
         row_json(s, f, p, k, o);
         cshare |= !isnan(s->cshare[k]);
     }
-    fprintf(o, "],\"more\":%s,\"has_cshare\":%s}", s->more ? "true" : "false",
-            cshare ? "true" : "false");
+    fprintf(o, "],\"more\":%s,\"has_cshare\":%s,\"exact\":%s,\"exact_note\":", s->more ? "true" : "false",
+            cshare ? "true" : "false", s->exact ? "true" : "false");
+    pascal_report_json_str(o, s->note);
+    fprintf(o, "}");
+}
+
+/* Per slot, the draw that needs the most capacity, by bisection; the grid
+ * column stays beside it. */
+void pascal_report_sizing_exact(rp_sizing *s, const rp_file *f, const rp_plan *p)
+{
+    rp_sizing_view v = {s->cap, {0}};
+    rp_exact *x = NULL;
+    int64_t idx[RP_MAX_AXES];
+    for (int j = 0; j < s->naxes; j++)
+        v.in_scenario[s->ax[j]] = 1;
+    if (pascal_report_exact_open(f, p, &v, s->nslots, &x, s->note, sizeof s->note) != 0)
+        return;
+    s->exact_C = malloc((size_t)(s->nslots ? s->nslots : 1) * sizeof *s->exact_C);
+    s->exact_bytes = malloc((size_t)(s->nslots ? s->nslots : 1) * sizeof *s->exact_bytes);
+    s->exact_value = malloc((size_t)(s->nslots ? s->nslots : 1) * sizeof *s->exact_value);
+    s->exact = s->exact_C && s->exact_bytes && s->exact_value;
+    for (int64_t k = 0; k < s->nslots && s->exact; k++) {
+        pascal_size_result r;
+        uint64_t id = s->key[k];
+        int rc;
+        for (int j = s->naxes - 1; j >= 0; j--) {
+            idx[s->ax[j]] = (int64_t)(id % (uint64_t)s->radix[j]);
+            id /= (uint64_t)s->radix[j];
+        }
+        rc = pascal_report_exact_scenario(x, f, &v, idx, &r);
+        if (rc < 0) {
+            s->exact = 0;
+            snprintf(s->note, sizeof s->note, "a scenario could not be evaluated");
+        }
+        s->exact_C[k] = rc == 1 && r.C >= 0 ? (double)r.C : NAN;
+        s->exact_bytes[k] = rc == 1 && r.C >= 0 ? r.capacity_bytes : NAN;
+        s->exact_value[k] = rc == 1 ? r.value : NAN;
+    }
+    pascal_report_exact_free(x);
 }

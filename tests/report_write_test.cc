@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/run.h"
+#include "engine/size.h"
 #include "output/sink.h"
 #include "report/report.h"
 #include "test_util.h"
@@ -704,6 +706,72 @@ TEST_F(ReportWrite, NotAFinishedSweep)
     EXPECT_EQ(Report(in, out, &err), PASCAL_EINPUT);
     EXPECT_EQ(std::string(err.msg), in + ": /points/pattern: expected a column for axis pattern, "
                                          "got none");
+}
+
+// The sizing table made exact from the file's own spec: per scenario, the
+// draw (seed) that needs the most capacity, as pascal_size_run finds it for
+// each (scenario, seed); the swept column brackets it from above.  A file
+// whose spec cannot be re-evaluated keeps the swept capacities and says why.
+int CollectSize(void *ctx, const pascal_size_result *r)
+{
+    static_cast<std::vector<pascal_size_result> *>(ctx)->push_back(*r);
+    return 0;
+}
+
+TEST_F(ReportWrite, ExactSizingFromTheFilesSpec)
+{
+    std::string text = "name: x\nmodels: [ttl, lru]\nfixed: {N: 900, block_bytes: 4KiB, sms: 8}\n"
+                       "axes:\n  occupancy: [2, 5]\n  pattern: [uniform, gaussian]\n  sigma: [40]\n"
+                       "  seed: [1, 2, 3, 4]\n  capacity_bytes: {from: 256KiB, to: 3600KiB, num: 6}\n";
+    std::string path = write("x.yaml", text), in = dir + "/x.h5", out = dir + "/x.html";
+    pascal_spec *spec = nullptr;
+    pascal_error err{};
+    ASSERT_EQ(pascal_spec_load(path.c_str(), &spec, &err), 0) << err.msg;
+    pascal_run_opts o{};
+    pascal_run_stats st{};
+    o.out_path = in.c_str();
+    o.compression = -1;
+    ASSERT_EQ(pascal_run(spec, &o, &st, &err), 0) << err.msg;
+    std::vector<pascal_size_result> per;
+    pascal_size_opts so{};
+    pascal_size_stats ss{};
+    so.target = pascal_target{PASCAL_COL_RHO_LRU, PASCAL_TARGET_LE, 0.1};
+    so.emit = CollectSize;
+    so.emit_ctx = &per;
+    ASSERT_EQ(pascal_size_run(spec, &so, &ss, &err), 0) << err.msg;
+    ASSERT_EQ(per.size(), 16u);   // occupancy x pattern x seed
+    ASSERT_EQ(Report(in, out, &err, 0.1), 0) << err.msg;
+    J d = PageData(slurp(out));
+    const J &s = d["sizing"];
+    ASSERT_TRUE(s["exact"].b) << s["exact_note"].s;
+    ASSERT_EQ(s["rows"].a.size(), 4u);
+    for (size_t k = 0; k < 4; k++) {
+        double want = 0, bytes = 0;
+        bool none = false;
+        for (size_t sd = 0; sd < 4; sd++) {   // the seeds of scenario k
+            const pascal_size_result &r = per[k * 4 + sd];
+            none |= r.C < 0;
+            want = std::max(want, (double)r.C);
+            bytes = std::max(bytes, r.capacity_bytes);
+        }
+        const J &row = s["rows"][k];
+        if (none) {
+            EXPECT_TRUE(row[5].null()) << "scenario " << k;
+            continue;
+        }
+        EXPECT_EQ(row[5].n, want) << "scenario " << k;
+        EXPECT_EQ(row[6].n, bytes);
+        EXPECT_LE(row[7].n, 0.1);
+        if (!row[1].null())
+            EXPECT_GE(row[1].n, row[6].n) << "the swept answer brackets the exact one";
+    }
+    pascal_spec_free(spec);
+
+    std::map<Idx, double> rho;
+    J g = ReportData(SizingGrid(rho));
+    EXPECT_FALSE(g["sizing"]["exact"].b);
+    EXPECT_NE(g["sizing"]["exact_note"].s.find("spec"), std::string::npos) << g["sizing"]["exact_note"].s;
+    EXPECT_EQ(g["sizing"]["rows"][0].a.size(), 5u);
 }
 
 } // namespace

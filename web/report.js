@@ -439,6 +439,10 @@
     if (cap.units === 'bytes') head.appendChild(el('th', {}, 'C there (blocks)'));
     head.appendChild(el('th', {}, S.metric + ' at the largest ' + S.cap_axis));
     if (S.has_cshare) head.appendChild(el('th', {}, 'Theorem 5: 2\u03c3 \u2212 1 (blocks)'));
+    if (S.exact) {
+      head.appendChild(el('th', {}, 'exact: smallest C (blocks)'));
+      head.appendChild(el('th', {}, 'exact: C \u00d7 block_bytes'));
+    }
     t.appendChild(head);
     S.rows.forEach(function (r) {
       var tr = el('tr');
@@ -451,6 +455,10 @@
       if (cap.units === 'bytes') tr.appendChild(el('td', { 'class': 'num' }, num(r[2])));
       tr.appendChild(el('td', { 'class': 'num' }, typeof r[3] === 'string' ? r[3] : num(r[3], 4)));
       if (S.has_cshare) tr.appendChild(el('td', { 'class': 'num' }, num(r[4])));
+      if (S.exact) {
+        tr.appendChild(el('td', { 'class': r[5] === null ? 'none' : 'num' }, r[5] === null ? 'none' : num(r[5])));
+        tr.appendChild(el('td', { 'class': 'num' }, r[6] === null ? '' : bytes(r[6])));
+      }
       t.appendChild(tr);
     });
     document.getElementById('cap-sizing').textContent =
@@ -461,7 +469,11 @@
       (S.has_cshare ? 'Theorem 5: if no worker leads another by more than \u03c3 requests, ' +
                       'C \u2265 2\u03c3 \u2212 1 blocks keeps all sharing. '
                     : 'Theorem 5 needs \u03c3 (the lead parameter with the sharing model); this sweep does not give it. ') +
-      (S.more ? 'Only the first ' + S.rows.length + ' scenarios in row order are listed.' : '');
+      (S.more ? 'Only the first ' + S.rows.length + ' scenarios in row order are listed. ' : '') +
+      (S.exact ? 'Exact: the smallest C in whole blocks meeting the target, found by bisection on the ' +
+                 'model re-evaluated from the file\u2019s spec (pascal size), for the draw that needs the most; ' +
+                 'the swept column brackets it from above.'
+               : 'Only swept capacities: no exact search (' + S.exact_note + ').');
   }
 
   /* ---- summary, provenance ------------------------------------------------ */
