@@ -170,32 +170,59 @@ static double progress_column(int col, const double *v)
     }
 }
 
+/* What several columns of one point share: the Theorem 2/3 window, exact
+ * LRU and the residency bound, each computed at most once per point. */
+typedef struct point_cache {
+    int have_win, have_lru, have_bound;
+    pascal_static_win win;
+    double k_lru, k_bound;
+} point_cache;
+
+static const pascal_static_win *window_at(const pascal_static *ws, int64_t C, point_cache *pc)
+{
+    if (!pc->have_win++)
+        pascal_static_window(ws, C, &pc->win);
+    return &pc->win;
+}
+
+static double k_lru_at(const pascal_static *ws, int64_t C, point_cache *pc)
+{
+    if (!pc->have_lru++)
+        pc->k_lru = pascal_static_k_lru(ws, C);
+    return pc->k_lru;
+}
+
+static double k_bound_at(const pascal_static *ws, int64_t C, const double *v, point_cache *pc)
+{
+    if (!pc->have_bound++)
+        pc->k_bound = pascal_static_k_bound(ws, C, or_default(v[PASCAL_P_HORIZON], 0));
+    return pc->k_bound;
+}
+
 /* One column at capacity C from the prepared workspace. */
-static double static_column(const pascal_static *ws, int col, const double *v)
+static double static_column(const pascal_static *ws, int col, const double *v, point_cache *pc)
 {
     int64_t C = (int64_t)v[PASCAL_P_C], N = pascal_static_N(ws);
-    double M = (double)pascal_static_M(ws), lo, hi, t;
+    double M = (double)pascal_static_M(ws), t;
     switch (col) {
     case PASCAL_COL_D: return (double)pascal_static_D(ws);
-    case PASCAL_COL_THETA: return pascal_static_theta(ws, C);
+    case PASCAL_COL_THETA: return window_at(ws, C, pc)->theta;
     case PASCAL_COL_T_STAR:
-        t = (double)pascal_static_tstar(ws, C);
+        t = (double)window_at(ws, C, pc)->tstar;
         return t < 0 ? NAN : t;
-    case PASCAL_COL_K_TTL: return (double)pascal_static_k_ttl(ws, C);
-    case PASCAL_COL_RHO_TTL: return (double)pascal_static_k_ttl(ws, C) / M;
-    case PASCAL_COL_K_LRU_LO: pascal_static_lru_band(ws, C, &lo, &hi); return lo;
-    case PASCAL_COL_K_LRU_HI: pascal_static_lru_band(ws, C, &lo, &hi); return hi;
-    case PASCAL_COL_K_LRU: return pascal_static_k_lru(ws, C);
-    case PASCAL_COL_RHO_LRU: return pascal_static_k_lru(ws, C) / M;
+    case PASCAL_COL_K_TTL: return (double)window_at(ws, C, pc)->k_ttl;
+    case PASCAL_COL_RHO_TTL: return (double)window_at(ws, C, pc)->k_ttl / M;
+    case PASCAL_COL_K_LRU_LO: return window_at(ws, C, pc)->band_lo;
+    case PASCAL_COL_K_LRU_HI: return window_at(ws, C, pc)->band_hi;
+    case PASCAL_COL_K_LRU: return k_lru_at(ws, C, pc);
+    case PASCAL_COL_RHO_LRU: return k_lru_at(ws, C, pc) / M;
     case PASCAL_COL_K_SDCM:
         return pascal_static_k_sdcm(ws, (int64_t)v[PASCAL_P_ASSOC], C);
     case PASCAL_COL_RHO_SDCM:
         return pascal_static_k_sdcm(ws, (int64_t)v[PASCAL_P_ASSOC], C) / M;
     case PASCAL_COL_V: return pascal_static_residency(ws, C);
-    case PASCAL_COL_K_BOUND:
-        return pascal_static_k_bound(ws, C, or_default(v[PASCAL_P_HORIZON], 0));
-    case PASCAL_COL_RHO_BOUND:
-        return pascal_static_k_bound(ws, C, or_default(v[PASCAL_P_HORIZON], 0)) / M;
+    case PASCAL_COL_K_BOUND: return k_bound_at(ws, C, v, pc);
+    case PASCAL_COL_RHO_BOUND: return k_bound_at(ws, C, v, pc) / M;
     case PASCAL_COL_RHO_CHE: return pascal_che_miss_rate(C, N);
     case PASCAL_COL_K_CHE: return M * pascal_che_miss_rate(C, N);
     case PASCAL_COL_MARGIN:
@@ -296,6 +323,7 @@ int pascal_eval_point(pascal_eval *ev, const pascal_point *p, const int *cols,
 {
     int phased = 0, ok = 1, dyn_done = 0;
     double dyn[PASCAL_CALIBRATE_NCOLS];
+    point_cache pc = {0};
     for (int j = 0; j < ncols; j++)
         phased |= needs_phases(cols[j]);
     if (phased && prepare(ev, p) != 0)
@@ -310,7 +338,7 @@ int pascal_eval_point(pascal_eval *ev, const pascal_point *p, const int *cols,
         else if (ok && is_replay(cols[j]))
             out[j] = replay_column(ev, cols[j], p->v);
         else
-            out[j] = ok ? static_column(ev->ws, cols[j], p->v) : NAN;
+            out[j] = ok ? static_column(ev->ws, cols[j], p->v, &pc) : NAN;
     }
     if (ev->replay_failed) {
         ev->replay_failed = 0;

@@ -270,6 +270,26 @@ void pascal_static_lru_band(const pascal_static *ws, int64_t C, double *lo,
         *hi = h;
 }
 
+void pascal_static_window(const pascal_static *ws, int64_t C, pascal_static_win *w)
+{
+    int64_t t = -1;
+    w->theta = NAN;
+    if (ws->D > 0 && C >= 1 && C < ws->N) {
+        int64_t j = waterfill_index(ws, C);
+        w->theta = (double)(C - ws->gprefix[j]) / (double)(ws->D - j);
+        t = (C - ws->gprefix[j]) / (ws->D - j);
+    }
+    w->tstar = t;
+    w->k_ttl = C >= ws->N ? 0 : pascal_static_K(ws, t);
+    w->band_lo = w->band_hi = NAN;
+    if (ws->D > 0 && C >= ws->N) {
+        w->band_lo = w->band_hi = 0.0;
+    } else if (ws->D > 0 && ws->D <= C) {
+        w->band_lo = (double)pascal_static_K(ws, t + 1);
+        w->band_hi = (double)pascal_static_K(ws, t - 1);
+    }
+}
+
 /* Proposition 7: gaps within (D + 1) eps of theta are the only ones whose
  * classification (above or below the window) a perturbation of size eps can
  * flip.  Counted on the sorted gaps: #{g <= theta + w} - #{g < theta - w}. */

@@ -75,6 +75,17 @@ int64_t pascal_static_k_ttl(const pascal_static *ws, int64_t C);
 void pascal_static_lru_band(const pascal_static *ws, int64_t C, double *lo,
                             double *hi);
 
+/* Theorems 2 and 3 at one capacity from a single water-filling search:
+ * exactly what pascal_static_theta, _tstar, _k_ttl and _lru_band return
+ * (the sweep's evaluator asks for several of them at every point). */
+typedef struct pascal_static_win {
+    double theta;           /* eq. 3; NaN where pascal_static_theta is NaN */
+    int64_t tstar;          /* floor(theta); -1 where theta is NaN */
+    int64_t k_ttl;          /* Theorem 2, misses per round */
+    double band_lo, band_hi;/* Theorem 3; NaN where D > C */
+} pascal_static_win;
+void pascal_static_window(const pascal_static *ws, int64_t C, pascal_static_win *w);
+
 /* Exact steady-state reuse distances (eq. 15), one per worker m in index
  * order: distinct blocks strictly between worker m's request and the previous
  * request to the same block.  Needs PASCAL_STATIC_RD; NULL otherwise. */
