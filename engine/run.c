@@ -79,6 +79,7 @@ typedef struct batch {
     int64_t cap;
     int npc, nrc;
     unsigned char *keep;
+    size_t *idx;           /* slots of the kept rows, in order */
     double **pv;           /* npc arrays of point values */
     double **rv;           /* nrc arrays of results */
     void **out_p;          /* compacted point columns (double or int64) */
@@ -97,7 +98,7 @@ static void batch_free(batch *b)
         if (b->rv) free(b->rv[j]);
         if (b->out_r) free(b->out_r[j]);
     }
-    free(b->pv), free(b->rv), free(b->out_p), free(b->out_r), free(b->keep);
+    free(b->pv), free(b->rv), free(b->out_p), free(b->out_r), free(b->keep), free(b->idx);
 }
 
 static int batch_alloc(batch *b, int64_t cap, int npc, int nrc)
@@ -107,11 +108,12 @@ static int batch_alloc(batch *b, int64_t cap, int npc, int nrc)
     memset(b, 0, sizeof *b);
     b->cap = cap, b->npc = npc, b->nrc = nrc;
     b->keep = malloc(n);
+    b->idx = malloc(n * sizeof *b->idx);
     b->pv = calloc((size_t)npc + 1, sizeof *b->pv);
     b->out_p = calloc((size_t)npc + 1, sizeof *b->out_p);
     b->rv = calloc((size_t)nrc + 1, sizeof *b->rv);
     b->out_r = calloc((size_t)nrc + 1, sizeof *b->out_r);
-    ok = b->keep && b->pv && b->out_p && b->rv && b->out_r;
+    ok = b->keep && b->idx && b->pv && b->out_p && b->rv && b->out_r;
     for (int j = 0; ok && j < npc; j++) {
         b->pv[j] = malloc(n * sizeof(double));
         b->out_p[j] = malloc(n * 8); /* double or int64_t */
@@ -427,11 +429,14 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
 
 /* Evaluates raw indices [b0, b1) into the batch slots (parallel part). */
 static void eval_batch(const pascal_spec *spec, pascal_eval *ev, const sink_plan *sp,
-                       batch *b, uint64_t b0, uint64_t b1, run_sizing *z, int *failed)
+                       batch *b, uint64_t b0, uint64_t b1, run_sizing *z, int64_t zoff,
+                       int *failed)
 {
     const int *cols = pascal_spec_columns(spec);
     int nrc = pascal_spec_ncolumns(spec);
-#pragma omp for schedule(dynamic, SCHED_CHUNK)
+    /* nowait: a thread done here joins the other batch's write, or waits at
+     * the caller's barrier */
+#pragma omp for schedule(dynamic, SCHED_CHUNK) nowait
     for (uint64_t i = b0; i < b1; i++) {
         pascal_point p;
         double out[PASCAL_NCOLUMN];
@@ -442,7 +447,7 @@ static void eval_batch(const pascal_spec *spec, pascal_eval *ev, const sink_plan
         /* The plan checked every point, so a phase vector that cannot be
          * built here is out of memory or a bug: stop rather than write NaN. */
         if (pascal_eval_point(ev, &p, cols, nrc, out) != 0 ||
-            (z && run_sizing_search(z, ev, i, (int64_t)s, &p) != 0)) {
+            (z && run_sizing_search(z, ev, i, zoff + (int64_t)s, &p) != 0)) {
 #pragma omp atomic write
             *failed = 1;
         }
@@ -453,29 +458,44 @@ static void eval_batch(const pascal_spec *spec, pascal_eval *ev, const sink_plan
     }
 }
 
-/* Compacts kept slots into typed columns, in index order (serial part). */
+/* Compacts kept slots into typed columns, in index order (serial part):
+ * the summary sees the rows in order, then each column is gathered in one
+ * pass.  When every row is kept the result arrays go to the sink as they
+ * are (*results then points at b->rv rather than b->out_r). */
 static int64_t compact_batch(const sink_plan *sp, batch *b, uint64_t b0, uint64_t b1,
-                             headline *h, pascal_run_stats *st)
+                             headline *h, pascal_run_stats *st, int64_t zoff,
+                             double ***results)
 {
     int64_t n = 0;
     for (uint64_t i = b0; i < b1; i++) {
         size_t s = (size_t)(i - b0);
         if (!b->keep[s])
             continue;
-        for (int j = 0; j < sp->npc; j++) {
-            if (sp->pcols[j].type == PASCAL_COLTYPE_F64)
-                ((double *)b->out_p[j])[n] = b->pv[j][s];
-            else
-                ((int64_t *)b->out_p[j])[n] = (int64_t)b->pv[j][s];
-        }
-        for (int j = 0; j < b->nrc; j++)
-            b->out_r[j][n] = b->rv[j][s];
+        b->idx[n++] = s;
         if (h->slot >= 0)
             headline_add(h, st, i, b->rv[h->slot][s]);
         if (h->z)
-            run_sizing_fold(h->z, i, (int64_t)s);
-        n++;
+            run_sizing_fold(h->z, i, zoff + (int64_t)s);
     }
+    for (int j = 0; j < sp->npc; j++) {
+        const double *src = b->pv[j];
+        if (sp->pcols[j].type == PASCAL_COLTYPE_F64) {
+            double *d = b->out_p[j];
+            for (int64_t k = 0; k < n; k++)
+                d[k] = src[b->idx[k]];
+        } else {
+            int64_t *d = b->out_p[j];
+            for (int64_t k = 0; k < n; k++)
+                d[k] = (int64_t)src[b->idx[k]];
+        }
+    }
+    *results = b->rv;
+    if (n == (int64_t)(b1 - b0))
+        return n;
+    for (int j = 0; j < b->nrc; j++)
+        for (int64_t k = 0; k < n; k++)
+            b->out_r[j][k] = b->rv[j][b->idx[k]];
+    *results = b->out_r;
     return n;
 }
 
@@ -528,72 +548,125 @@ static int batches_outcome(int rc, int nomem, int failed, int stopped,
     return 0;
 }
 
-static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int threads,
-                       sink_plan *sp, pascal_sink *sink, pascal_run_stats *st,
-                       const pascal_dyn_model *dyn, pascal_error *err)
-{
-    uint64_t begin = st->raw_begin, n = st->raw_end;
-    uint64_t bsize = (uint64_t)(o->batch_points > 0 ? o->batch_points : DEFAULT_BATCH);
-    int failed = 0, nomem = 0, rc = 0, stopped = 0;
-    uint64_t rows = st->rows_resumed;
-    batch b;
+/* The batch loop's state, shared by the team. */
+typedef struct loop {
+    const pascal_spec *spec;
+    const pascal_run_opts *o;
+    sink_plan *sp;
+    pascal_sink *sink;
+    pascal_run_stats *st;
+    pascal_error *err;
+    batch b[2];                /* batch k is evaluated into b[k & 1] */
     headline h;
     pascal_progress pr;
-    if (bsize > n - begin)
-        bsize = n > begin ? n - begin : 1;
-    if (batch_alloc(&b, (int64_t)bsize, sp->npc, pascal_spec_ncolumns(spec)) != 0) {
-        batch_free(&b);
-        return pascal_error_set(err, PASCAL_ENOMEM, "out of memory for a batch of %llu points",
-                                (unsigned long long)bsize);
-    }
-    headline_init(&h, spec, st);
-    h.z = run_sizing_create(spec, o->target > 0 ? o->target : 0.05, h.cap_axis, h.cap_stride,
-                            h.cap_size, h.group_axis, h.group_stride, h.ngroups, (int64_t)bsize, st);
-    if ((rc = replay_resumed(spec, sink, &h, st, &begin, err)) == 0 && h.z &&
-        run_sizing_range(h.z, spec, st->raw_begin, begin, threads, dyn) != 0) {
-        run_sizing_free(h.z);   /* optional, like the headline */
-        h.z = NULL;
-        snprintf(st->sizing_note, sizeof st->sizing_note, "the resumed rows could not be searched");
-    }
-    if (rc != 0) {
-        headline_finish(&h, spec, st, 0.05);
-        batch_free(&b);
-        return rc;
-    }
-    pascal_progress_start(&pr, o->progress, n - begin);
+    uint64_t begin, n, bsize, nbatches, rows;
+    int failed, nomem, rc, stopped;
+} loop;
+
+static void batch_range(const loop *L, uint64_t k, uint64_t *b0, uint64_t *b1)
+{
+    *b0 = L->begin + k * L->bsize;
+    *b1 = *b0 + L->bsize < L->n ? *b0 + L->bsize : L->n;
+}
+
+/* Batch k's serial part: summary, compaction, sink, progress, stop. */
+static void write_batch(loop *L, uint64_t k)
+{
+    uint64_t b0, b1;
+    double **results;
+    batch *b = &L->b[k & 1];
+    int64_t kept;
+    batch_range(L, k, &b0, &b1);
+    kept = compact_batch(L->sp, b, b0, b1, &L->h, L->st, (int64_t)((k & 1) * L->bsize), &results);
+    if (kept > 0 && L->sink)
+        L->rc = pascal_sink_append(L->sink, kept, (const void *const *)b->out_p,
+                                   (const double *const *)results, L->err);
+    L->rows += (uint64_t)kept;
+    pascal_progress_update(&L->pr, b1 - L->begin);
+    if (L->o->should_stop && L->o->should_stop(L->o->stop_ctx))
+        L->stopped = 1;
+}
+
+/* Pipelined: while the team evaluates batch k into one buffer, one thread
+ * writes batch k - 1 from the other and then joins the evaluation, so the
+ * serial part (compaction, compression, the HDF5 write) overlaps the
+ * parallel one.  Rows still reach the sink in index order.  A stop, a
+ * failure or a sink error ends the loop at the next batch boundary; the
+ * batch evaluated meanwhile is dropped (a resume evaluates it again). */
+static void batch_loop(loop *L, const pascal_dyn_model *dyn, int threads)
+{
 #pragma omp parallel num_threads(threads)
     {
-        pascal_eval *ev = pascal_eval_create(pascal_spec_models(spec));
+        pascal_eval *ev = pascal_eval_create(pascal_spec_models(L->spec));
         if (ev)
             pascal_eval_set_dynamic(ev, dyn);
         if (!ev) {
 #pragma omp atomic write
-            nomem = 1;
+            L->nomem = 1;
         }
 #pragma omp barrier
-        for (uint64_t b0 = begin; b0 < n && !nomem && !failed && !stopped && rc == 0;
-             b0 += bsize) {
-            uint64_t b1 = b0 + bsize < n ? b0 + bsize : n;
-            eval_batch(spec, ev, sp, &b, b0, b1, h.z, &failed);
-#pragma omp single
-            {
-                int64_t k = failed ? 0 : compact_batch(sp, &b, b0, b1, &h, st);
-                if (k > 0 && sink)
-                    rc = pascal_sink_append(sink, k, (const void *const *)b.out_p,
-                                            (const double *const *)b.out_r, err);
-                rows += (uint64_t)k;
-                pascal_progress_update(&pr, b1 - begin);
-                if (o->should_stop && o->should_stop(o->stop_ctx))
-                    stopped = 1;
+        for (uint64_t k = 0; k <= L->nbatches; k++) {
+            uint64_t b0, b1;
+            int go = !(L->nomem || L->failed || L->stopped || L->rc != 0);
+            /* Every thread has read the flags before this batch's writer can
+             * change them, so all take the same branch. */
+#pragma omp barrier
+            if (!go)
+                break;
+#pragma omp single nowait
+            if (k > 0)
+                write_batch(L, k - 1);
+            if (k < L->nbatches) {
+                batch_range(L, k, &b0, &b1);
+                eval_batch(L->spec, ev, L->sp, &L->b[k & 1], b0, b1, L->h.z,
+                           (int64_t)((k & 1) * L->bsize), &L->failed);
             }
+#pragma omp barrier
         }
         pascal_eval_free(ev);
     }
-    pascal_progress_finish(&pr, n - begin);
-    headline_finish(&h, spec, st, o->target > 0 ? o->target : 0.05);
-    batch_free(&b);
-    st->rows_done = rows;
-    return batches_outcome(rc, nomem, failed, stopped, st, err);
+}
+
+static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int threads,
+                       sink_plan *sp, pascal_sink *sink, pascal_run_stats *st,
+                       const pascal_dyn_model *dyn, pascal_error *err)
+{
+    loop L = {0};
+    int rc;
+    L.spec = spec, L.o = o, L.sp = sp, L.sink = sink, L.st = st, L.err = err;
+    L.begin = st->raw_begin, L.n = st->raw_end, L.rows = st->rows_resumed;
+    L.bsize = (uint64_t)(o->batch_points > 0 ? o->batch_points : DEFAULT_BATCH);
+    if (L.bsize > L.n - L.begin)
+        L.bsize = L.n > L.begin ? L.n - L.begin : 1;
+    if (batch_alloc(&L.b[0], (int64_t)L.bsize, sp->npc, pascal_spec_ncolumns(spec)) != 0 ||
+        batch_alloc(&L.b[1], (int64_t)L.bsize, sp->npc, pascal_spec_ncolumns(spec)) != 0) {
+        batch_free(&L.b[0]), batch_free(&L.b[1]);
+        return pascal_error_set(err, PASCAL_ENOMEM, "out of memory for a batch of %llu points",
+                                (unsigned long long)L.bsize);
+    }
+    headline_init(&L.h, spec, st);
+    L.h.z = run_sizing_create(spec, o->target > 0 ? o->target : 0.05, L.h.cap_axis, L.h.cap_stride,
+                              L.h.cap_size, L.h.group_axis, L.h.group_stride, L.h.ngroups,
+                              2 * (int64_t)L.bsize, st);
+    if ((rc = replay_resumed(spec, sink, &L.h, st, &L.begin, err)) == 0 && L.h.z &&
+        run_sizing_range(L.h.z, spec, st->raw_begin, L.begin, threads, dyn) != 0) {
+        run_sizing_free(L.h.z);   /* optional, like the headline */
+        L.h.z = NULL;
+        snprintf(st->sizing_note, sizeof st->sizing_note, "the resumed rows could not be searched");
+    }
+    if (rc != 0) {
+        headline_finish(&L.h, spec, st, 0.05);
+        batch_free(&L.b[0]), batch_free(&L.b[1]);
+        return rc;
+    }
+    L.nbatches = L.n > L.begin ? (L.n - L.begin + L.bsize - 1) / L.bsize : 0;
+    pascal_progress_start(&L.pr, o->progress, L.n - L.begin);
+    batch_loop(&L, dyn, threads);
+    pascal_progress_finish(&L.pr, L.n - L.begin);
+    headline_finish(&L.h, spec, st, o->target > 0 ? o->target : 0.05);
+    batch_free(&L.b[0]), batch_free(&L.b[1]);
+    st->rows_done = L.rows;
+    return batches_outcome(L.rc, L.nomem, L.failed, L.stopped, st, err);
 }
 
 /* The dynamic model's calibration, loaded once per run and shared
