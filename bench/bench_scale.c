@@ -5,10 +5,12 @@
  *       an HDF5 file in DIR (default /tmp) at deflate LEVEL (default 1,
  *       shuffled): wall and CPU seconds, plan/evaluation split, points/s,
  *       peak resident memory, file size; the file is deleted afterwards;
- *   sample [DRAWS]  a sampled run (random, lhs, sobol) of DRAWS draws
- *       (default 10^7) over an 8-axis space (two lists, a grid range and
- *       five intervals, log ones included), evaluated without output, and
- *       the same space's draws expanded only (the sampling cost);
+ *   sample [POINTS]  sampled runs (random, lhs, sobol) over an 8-axis space
+ *       (two lists, a grid range and five intervals, log ones included),
+ *       evaluated without output: POINTS rows as POINTS / 64 draws at 64
+ *       capacities each (inner: grid), POINTS / 10 draws each its own row
+ *       and phase vector (inner: sample), and POINTS draws expanded only
+ *       (the cost of sampling itself); default 10^7;
  *   size  pascal size against the equivalent grid: 2000 scenarios searched
  *       over C = 1..8192 by bisection, and the grid sweep of every C in
  *       that range (same answers) evaluated without output;
@@ -99,11 +101,13 @@ static void bench_e2e(double points, const char *dir, int level)
     pascal_spec_free(spec);
 }
 
+/* The 8-axis space: two lists, a log grid of 64 capacities and five
+ * intervals (two of them log). */
 static const char *sample_space =
     "name: bench-sample\nmodels: [ttl, lru_band, residency]\n"
     "columns: [K_ttl, rho_ttl, K_lru_lo, K_lru_hi, rho_bound]\n"
-    "fixed: {N: 8192, block_bytes: 16KiB, sms: 48}\n"
-    "sample: {method: %s, n: %.0f%s}\n"
+    "fixed: {block_bytes: 16KiB, sms: 48}\n"
+    "sample: {method: %s, n: %.0f%s, inner: %s}\n"
     "axes:\n"
     "  occupancy: [1, 2, 3, 4]\n"
     "  pattern: [uniform, gaussian, clusters]\n"
@@ -112,37 +116,51 @@ static const char *sample_space =
     "  clusters: {from: 1, to: 48}\n"
     "  spread: {from: 0, to: 64}\n"
     "  seed: {from: 1, to: 1000000000}\n"
-    "  horizon: {from: 1000, to: 100000, scale: log}\n";
+    "  N: {from: 4096, to: 16384, scale: log}\n";
 
-static void bench_sample(double draws)
+static pascal_spec *sample_spec(int m, double draws, const char *inner)
+{
+    static const char *methods[] = {"random", "lhs", "sobol"};
+    char text[2048];
+    snprintf(text, sizeof text, sample_space, methods[m], draws, m == 2 ? "" : ", seed: 7", inner);
+    return make_spec(text);
+}
+
+/* Seconds of pascal_run without output, and its rows. */
+static double eval_seconds(const pascal_spec *spec, uint64_t *rows)
+{
+    pascal_run_opts o = {0};
+    pascal_run_stats st;
+    double t0 = pascal_now();
+    o.compression = -1;
+    run_or_die(spec, &o, &st);
+    *rows = st.rows;
+    return pascal_now() - t0;
+}
+
+/* POINTS rows: inner: grid (POINTS / 64 draws, each at the 64 capacities,
+ * sharing its phase vector), inner: sample at POINTS / 10 draws (every row
+ * its own phase vector), and the expansion alone of POINTS draws. */
+static void bench_sample(double points)
 {
     static const char *methods[] = {"random", "lhs", "sobol"};
     for (int m = 0; m < 3; m++) {
-        char text[2048];
-        double rates[REPS], expand[REPS];
-        snprintf(text, sizeof text, sample_space, methods[m], draws, m == 2 ? "" : ", seed: 7");
-        for (int r = 0; r < REPS; r++) {
-            pascal_spec *spec = make_spec(text);   /* a fresh spec: Sobol pays its checkpoints */
-            pascal_run_opts o = {0};
-            pascal_run_stats st;
-            double t0 = pascal_now();
-            uint64_t kept = 0;
+        pascal_spec *grid = sample_spec(m, points / 64, "grid"), *each = sample_spec(m, points / 10, "sample");
+        pascal_spec *expand = sample_spec(m, points, "sample");
+        uint64_t rg, re, kept = 0;
+        double tg = eval_seconds(grid, &rg), te = eval_seconds(each, &re), t0 = pascal_now(), tx;
 #pragma omp parallel for reduction(+ : kept) schedule(static)
-            for (uint64_t i = 0; i < (uint64_t)draws; i++) {
-                pascal_point p;
-                kept += pascal_spec_point(spec, i, &p, NULL) == 1;
-            }
-            expand[r] = (double)kept / (pascal_now() - t0);
-            pascal_spec_free(spec);
-            spec = make_spec(text);
-            o.compression = -1;
-            t0 = pascal_now();
-            run_or_die(spec, &o, &st);
-            rates[r] = (double)st.rows / (pascal_now() - t0);
-            pascal_spec_free(spec);
+        for (uint64_t i = 0; i < (uint64_t)points; i++) {
+            pascal_point p;
+            kept += pascal_spec_point(expand, i, &p, NULL) == 1;
         }
-        printf("sample %-6s %.0f draws, 8 axes: %.3g points/s evaluated (plan + 5 columns, no output), "
-               "%.3g draws/s expanded only\n", methods[m], draws, median(rates, REPS), median(expand, REPS));
+        tx = pascal_now() - t0;
+        printf("sample %-6s 8 axes: %llu points (%.0f draws x 64 capacities, inner: grid) in %.1f s, "
+               "%.3g points/s; %llu draws each its own phase vector (inner: sample) %.3g points/s; "
+               "%.0f draws expanded only in %.2f s, %.3g draws/s (plan + 5 columns, no output)\n",
+               methods[m], (unsigned long long)rg, points / 64, tg, (double)rg / tg, (unsigned long long)re,
+               (double)re / te, points, tx, (double)kept / tx);
+        pascal_spec_free(grid), pascal_spec_free(each), pascal_spec_free(expand);
     }
 }
 
