@@ -26,8 +26,22 @@ enum { KIND_GRID = 0, KIND_LINEAR = 1, KIND_LOG = 2 };
 
 const char *const pascal_sample_method_names[PASCAL_SAMPLE_COUNT] = {"random", "sobol", "lhs"};
 
+/* Every sampled spec gets its own id, so that a cache keyed by it can never
+ * mistake a later spec (at a reused address) for an earlier one. */
+static _Atomic uint64_t next_id = 1;
+
+/* The last draw this thread expanded: under inner: grid the rows of a draw
+ * are consecutive, and its values (dozens of generator calls for lhs, exp
+ * and log for log intervals) are computed once for all of them.  A cache of a pure function: a hit and
+ * a miss give the same bits. */
+static _Thread_local struct {
+    uint64_t id, j;
+    double value[PASCAL_NPARAM];  /* per axis (canonical index): its drawn value */
+} last_draw;
+
 struct spec_sample {
     pascal_sample_info info;
+    uint64_t id;                      /* next_id at parse */
     spec_mark mark, n_mark, seed_mark;/* the section, its `n` and `seed` */
     unsigned char kind[PASCAL_NPARAM];/* per parameter: KIND_* */
     uint64_t key[PASCAL_NPARAM];      /* per dimension: random or LHS jitter stream */
@@ -137,6 +151,7 @@ int spec_parse_sample(const spec_ctx *c, const yaml_node_t *node)
     if (!(s = calloc(1, sizeof *s)))
         return pascal_error_set(c->err, PASCAL_ENOMEM, "out of memory");
     c->spec->sample = s;   /* freed with the spec, whatever happens next */
+    s->id = atomic_fetch_add(&next_id, 1);
     s->info.seed = 1;
     spec_mark_of(c, node, "sample", &s->mark);
     for (pr = node->data.mapping.pairs.start; pr < node->data.mapping.pairs.top; pr++) {
@@ -385,16 +400,22 @@ void spec_sample_values(const pascal_spec *spec, uint64_t i, double *v)
     struct spec_sample *s = spec->sample;
     uint64_t j = i / s->info.inner, r = i % s->info.inner;
     int64_t idx[PASCAL_NPARAM];
-    double u[PASCAL_NPARAM];
     for (int d = spec->ndims - 1; d >= s->info.ndims; d--) {
         idx[d] = (int64_t)(r % (uint64_t)spec->dim_size[d]);
         r /= (uint64_t)spec->dim_size[d];
     }
-    unit_point(s, j, u);
+    if (last_draw.id != s->id || last_draw.j != j) {
+        double u[PASCAL_NPARAM];
+        unit_point(s, j, u);
+        for (int a = 0; a < spec->naxes; a++)
+            if (spec->axes[a].dim < s->info.ndims)
+                last_draw.value[a] = map_axis(s, &spec->axes[a], u[spec->axes[a].dim]);
+        last_draw.id = s->id;
+        last_draw.j = j;
+    }
     for (int a = 0; a < spec->naxes; a++) {
         const pascal_axis *ax = &spec->axes[a];
-        v[ax->param] = ax->dim < s->info.ndims ? map_axis(s, ax, u[ax->dim])
-                                               : ax->values[idx[ax->dim]];
+        v[ax->param] = ax->dim < s->info.ndims ? last_draw.value[a] : ax->values[idx[ax->dim]];
     }
 }
 
