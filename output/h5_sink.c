@@ -278,7 +278,7 @@ static void shuffle8(unsigned char *dst, size_t rows, const unsigned char *src, 
             dst[c * rows + i] = src[i * 8 + c];
 }
 
-#define PROBE_BYTES 8192
+#define PROBE_BYTES 4096
 
 /* 1 when the first PROBE_BYTES of a plane do not shrink by 10 % at the
  * column's level. */

@@ -101,7 +101,9 @@ uint64_t pascal_spec_size(const pascal_spec *spec);
  * Returns 1 when the point is kept, 0 when a `where` filter drops it, and
  * PASCAL_EINPUT when the point is invalid or a `require` assertion fails
  * (err says which point: its coordinates, the rule, the values); callers
- * check every point before writing any output.  Thread-safe. */
+ * check every point before writing any output.  Thread-safe.  In a sampled
+ * spec (sweeps/sample.h) i is a draw, and a Sobol spec may first step GSL
+ * up to it, once, under the spec's lock. */
 int pascal_spec_point(const pascal_spec *spec, uint64_t i, pascal_point *p,
                       pascal_error *err);
 
