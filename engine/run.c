@@ -377,10 +377,11 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
                       "capacity-like axes innermost; `where` drops rows"},
     };
     char sample[4][64], intervals[512];
-    int nattrs = (int)(sizeof attrs / sizeof attrs[0]);
-    pascal_attr all[sizeof attrs / sizeof attrs[0] + 6];
+    pascal_attr all[sizeof attrs / sizeof attrs[0] + 5];
+    int nattrs;
     memcpy(all, attrs, sizeof attrs);
-    nattrs = sample_attrs(spec, all, nattrs, sample, intervals, sizeof intervals);
+    nattrs = sample_attrs(spec, all, (int)(sizeof attrs / sizeof attrs[0]), sample, intervals,
+                          sizeof intervals);
     /* Shard k/n of the raw indices [begin, end): pascal_h5_merge checks these. */
     snprintf(shard, sizeof shard, "%d/%d", o->shard_count > 1 ? o->shard_index : 1,
              o->shard_count > 1 ? o->shard_count : 1);
