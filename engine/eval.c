@@ -125,6 +125,23 @@ static int grow(pascal_eval *ev, int64_t M)
     return ev->cap_M ? 0 : -1;
 }
 
+double pascal_eval_bytes(unsigned models, int64_t N, int64_t M)
+{
+    unsigned replay = (1u << PASCAL_MODEL_LRU_REPLAY) | (1u << PASCAL_MODEL_BELADY);
+    unsigned phaseless = (1u << PASCAL_MODEL_SHARING) | (1u << PASCAL_MODEL_CATCHUP) |
+                         (1u << PASCAL_MODEL_DYNAMIC);
+    int64_t cap = 64; /* grow() doubles from 64 */
+    double bytes = sizeof(pascal_eval);
+    if (!(models & ~phaseless))
+        return bytes;
+    while (cap < M)
+        cap *= 2;
+    bytes += pascal_static_bytes(cap) + 2.0 * 8.0 * (double)cap; /* phases, rd_sorted */
+    if (models & replay)
+        bytes += pascal_replay_bytes(N, M);
+    return bytes;
+}
+
 static int prepare(pascal_eval *ev, const pascal_point *p)
 {
     pascal_pattern pat;

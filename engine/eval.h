@@ -39,6 +39,11 @@ void pascal_eval_pattern(const pascal_point *p, pascal_pattern *pat);
 int pascal_eval_point(pascal_eval *ev, const pascal_point *p, const int *cols,
                       int ncols, double *out);
 
+/* Bytes one pascal_eval for `models` holds after evaluating a point of N
+ * blocks and M workers (its workspaces grow to the largest point seen and
+ * stay).  Planners compare it with the machine's memory before a run. */
+double pascal_eval_bytes(unsigned models, int64_t N, int64_t M);
+
 /* The workspace of the last evaluated point (for `pascal point`). */
 const struct pascal_static *pascal_eval_workspace(const pascal_eval *ev);
 

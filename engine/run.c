@@ -11,6 +11,7 @@
 
 #include "engine/calibrate.h"
 #include "engine/eval.h"
+#include "engine/plan.h"
 #include "engine/progress.h"
 #include "model/phases.h"
 
@@ -42,34 +43,30 @@ static pascal_coltype param_coltype(int id)
     }
 }
 
-/* Pass 1: every point is expanded and checked before any output exists.  The
- * reported error is the one at the smallest index, whatever the thread count. */
-static int plan(const pascal_spec *spec, int threads, pascal_run_stats *st,
-                pascal_error *err)
+/* Pass 1 (engine/plan.c): the estimate, then every check before any output
+ * exists.  The reported error is the one at the smallest index, whatever
+ * the thread count. */
+static int plan(const pascal_spec *spec, int threads, const pascal_run_opts *o,
+                const pascal_dyn_model *dyn, pascal_run_stats *st, pascal_error *err)
 {
-    uint64_t begin = st->raw_begin, end = st->raw_end, kept = 0, bad = UINT64_MAX;
-    int64_t max_M = 0;
-#pragma omp parallel for num_threads(threads) schedule(static) \
-    reduction(+ : kept) reduction(max : max_M) reduction(min : bad)
-    for (uint64_t i = begin; i < end; i++) {
-        pascal_point p;
-        int rc = pascal_spec_point(spec, i, &p, NULL);
-        if (rc == 1) {
-            kept++;
-            if ((int64_t)p.v[PASCAL_P_M] > max_M)
-                max_M = (int64_t)p.v[PASCAL_P_M];
-        } else if (rc < 0 && i < bad) {
-            bad = i;
-        }
+    pascal_plan_opts po = {threads, o->memory_bytes, o->progress, o->stop_flag};
+    pascal_plan_estimate e;
+    pascal_plan_result r;
+    int rc, whole = st->raw_begin == 0 && st->raw_end == pascal_spec_size(spec);
+    if (o->on_estimate) {
+        pascal_plan_estimate_run(spec, st->raw_begin, st->raw_end, &po, &e);
+        o->on_estimate(o->estimate_ctx, &e);
     }
-    if (bad != UINT64_MAX) {
-        pascal_point p;
-        return pascal_spec_point(spec, bad, &p, err);
-    }
-    st->raw_points = end - begin;
-    st->rows = kept;
-    st->max_M = max_M;
-    return 0;
+    if ((rc = pascal_plan_check(spec, st->raw_begin, st->raw_end, &po, &r, err)) != 0)
+        return rc;
+    st->raw_points = st->raw_end - st->raw_begin;
+    st->rows = r.rows;
+    st->max_M = r.max_M;
+    /* A shard may hold no kept point; the whole sweep must hold one. */
+    if (r.rows == 0 && whole)
+        return pascal_spec_where_error(spec, err, "expected at least one point to pass `where`, got "
+                                       "none of the %llu points", (unsigned long long)st->raw_points);
+    return pascal_plan_check_dynamic(spec, dyn, &po, err);
 }
 
 /* Per-batch slot storage, indexed by (raw index - batch start). */
@@ -377,9 +374,28 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
     return rc;
 }
 
+/* The stop flag is read before every point, so that a batch of slow points
+ * does not hold up Ctrl-C; the unfinished batch is then dropped.  *halt is
+ * written inside the batch only; the batch loop's condition reads the
+ * `stopped` that the single thread sets from it, so every thread leaves
+ * the loop at the same batch. */
+static int stop_now(const pascal_run_opts *o, int *halt)
+{
+    int s;
+#pragma omp atomic read
+    s = *halt;
+    if (!s && o->stop_flag && *o->stop_flag) {
+#pragma omp atomic write
+        *halt = 1;
+        s = 1;
+    }
+    return s;
+}
+
 /* Evaluates raw indices [b0, b1) into the batch slots (parallel part). */
 static void eval_batch(const pascal_spec *spec, pascal_eval *ev, const sink_plan *sp,
-                       batch *b, uint64_t b0, uint64_t b1, int *failed)
+                       batch *b, uint64_t b0, uint64_t b1, int *failed,
+                       const pascal_run_opts *o, int *halt)
 {
     const int *cols = pascal_spec_columns(spec);
     int nrc = pascal_spec_ncolumns(spec);
@@ -388,6 +404,8 @@ static void eval_batch(const pascal_spec *spec, pascal_eval *ev, const sink_plan
         pascal_point p;
         double out[PASCAL_NCOLUMN];
         size_t s = (size_t)(i - b0);
+        if (stop_now(o, halt))
+            continue;
         b->keep[s] = pascal_spec_point(spec, i, &p, NULL) == 1;
         if (!b->keep[s])
             continue;
@@ -483,7 +501,7 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
 {
     uint64_t begin = st->raw_begin, n = st->raw_end;
     uint64_t bsize = (uint64_t)(o->batch_points > 0 ? o->batch_points : DEFAULT_BATCH);
-    int failed = 0, nomem = 0, rc = 0, stopped = 0;
+    int failed = 0, nomem = 0, rc = 0, stopped = 0, halt = 0;
     uint64_t rows = st->rows_resumed;
     batch b;
     headline h;
@@ -515,16 +533,16 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
         for (uint64_t b0 = begin; b0 < n && !nomem && !failed && !stopped && rc == 0;
              b0 += bsize) {
             uint64_t b1 = b0 + bsize < n ? b0 + bsize : n;
-            eval_batch(spec, ev, sp, &b, b0, b1, &failed);
+            eval_batch(spec, ev, sp, &b, b0, b1, &failed, o, &halt);
 #pragma omp single
             {
-                int64_t k = failed ? 0 : compact_batch(sp, &b, b0, b1, &h, st);
+                int64_t k = failed || halt ? 0 : compact_batch(sp, &b, b0, b1, &h, st);
                 if (k > 0 && sink)
                     rc = pascal_sink_append(sink, k, (const void *const *)b.out_p,
                                             (const double *const *)b.out_r, err);
                 rows += (uint64_t)k;
                 pascal_progress_update(&pr, b1 - begin);
-                if (o->should_stop && o->should_stop(o->stop_ctx))
+                if (halt || (o->should_stop && o->should_stop(o->stop_ctx)))
                     stopped = 1;
             }
         }
@@ -592,7 +610,7 @@ static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_
     if (o->shard_count > 1)
         pascal_run_shard_range(st->raw_end, o->shard_index, o->shard_count, &st->raw_begin,
                                &st->raw_end);
-    rc = plan(spec, threads, st, err);
+    rc = plan(spec, threads, o, dyn, st, err);
     t1 = pascal_now();
     st->plan_seconds = t1 - t0;
     if (rc != 0 || o->dry_run) {

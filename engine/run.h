@@ -11,6 +11,7 @@
 #ifndef PASCAL_ENGINE_RUN_H
 #define PASCAL_ENGINE_RUN_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "common/error.h"
@@ -20,6 +21,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+struct pascal_plan_estimate;
 
 typedef struct pascal_run_opts {
     const char *out_path;       /* destination file; NULL evaluates without
@@ -44,6 +47,17 @@ typedef struct pascal_run_opts {
      * pascal_run returns PASCAL_EINTR. */
     int (*should_stop)(void *ctx);
     void *stop_ctx;
+    /* Read before every point the planner checks or the evaluator
+     * evaluates (a signal handler's flag; NULL: none): nonzero stops the
+     * run within a point, dropping the unfinished batch, as should_stop
+     * does after it. */
+    const volatile sig_atomic_t *stop_flag;
+    /* Planning (engine/plan.h): the memory the bounds allow (<= 0: this
+     * machine's), and a callback that receives the estimate before the
+     * check pass starts (NULL: none is made). */
+    double memory_bytes;
+    void (*on_estimate)(void *ctx, const struct pascal_plan_estimate *e);
+    void *estimate_ctx;
 } pascal_run_opts;
 
 #define PASCAL_RUN_MAX_GROUPS 16

@@ -43,6 +43,12 @@ pascal_static *pascal_static_create(int64_t max_M)
     return ws;
 }
 
+/* 16 arrays of max_M and 5 of max_M + 1 int64 values, as created above. */
+double pascal_static_bytes(int64_t max_M)
+{
+    return (double)sizeof(pascal_static) + 8.0 * (16.0 * (double)max_M + 5.0 * ((double)max_M + 1));
+}
+
 void pascal_static_free(pascal_static *ws)
 {
     if (!ws)

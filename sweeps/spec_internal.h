@@ -17,6 +17,11 @@ extern "C" {
 
 #define SPEC_MAX_AXIS_VALUES 10000000 /* values per axis */
 #define SPEC_PATH_MAX 160             /* key paths such as axes.capacity_bytes[2] */
+/* YAML nodes a spec (or device profile) may hold once its aliases are
+ * expanded: refuses alias fan-out ("billion laughs") before the reader
+ * walks it.  A literal axis of SPEC_MAX_AXIS_VALUES values fits. */
+#define SPEC_MAX_YAML_NODES 16777216
+#define SPEC_MAX_YAML_DEPTH 1024      /* nesting the fan-out count follows */
 
 /* Where something was written: one-based line and column. */
 typedef struct spec_mark {
@@ -127,6 +132,10 @@ int spec_check_derivable(const spec_ctx *c, const yaml_node_t *root);
 /* Formats a parameter's value as a spec would write it (sizes with units,
  * pattern names). */
 void spec_format_value(const pascal_spec *spec, int param, double v, char *buf, size_t len);
+/* "point 17 (a=1, b=2KiB, extra=3)": the axis coordinates, then the
+ * parameters in `extra` (a 1 << param mask) that are not axes. */
+void spec_describe_point(const pascal_spec *spec, const double *v, uint64_t i, uint64_t extra, char *buf,
+                         size_t len);
 
 #ifdef __cplusplus
 }

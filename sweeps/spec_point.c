@@ -209,3 +209,9 @@ int pascal_spec_point(const pascal_spec *spec, uint64_t i, pascal_point *p, pasc
     p->phases = list;
     return 1;
 }
+
+void spec_describe_point(const pascal_spec *spec, const double *v, uint64_t i, uint64_t extra, char *buf,
+                         size_t len)
+{
+    describe_point(spec, v, i, extra, buf, len);
+}

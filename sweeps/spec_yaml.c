@@ -246,12 +246,156 @@ static int yaml_error(const yaml_parser_t *p, const char *text, size_t len, cons
                             col, problem);
 }
 
+/* Alias fan-out (a "billion laughs" document): libyaml stores an aliased
+ * node once, but the spec reader walks every use of it, so a small file can
+ * stand for billions of nodes.  One pass over the parser's events counts
+ * the nodes the document holds once every alias is expanded (an alias
+ * counts the nodes of what it names) and refuses the document at the alias
+ * that passes SPEC_MAX_YAML_NODES.  A syntax error is left to the loader,
+ * which reports it. */
+typedef struct anchor_size {
+    char *name;                /* NULL: empty slot */
+    uint64_t nodes;
+} anchor_size;
+
+/* Anchors in an open-addressing hash table (FNV-1a, linear probing, at most
+ * half full), so that many anchors and aliases cost linear time. */
+typedef struct fanout {
+    anchor_size *slot;
+    size_t cap, used;
+    uint64_t open_at[SPEC_MAX_YAML_DEPTH]; /* node count when each open collection began */
+    char *open_anchor[SPEC_MAX_YAML_DEPTH];
+    int depth, skipped;        /* skipped: collections nested beyond the depth above */
+    uint64_t total;
+} fanout;
+
+static size_t find_slot(const anchor_size *slot, size_t cap, const char *name)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ *p) * 1099511628211ULL;
+    for (size_t k = (size_t)h & (cap - 1);; k = (k + 1) & (cap - 1))
+        if (!slot[k].name || strcmp(slot[k].name, name) == 0)
+            return k;
+}
+
+/* The latest definition of an anchor wins, as in YAML. */
+static int remember(fanout *f, const char *name, uint64_t nodes)
+{
+    size_t k;
+    if (!name)
+        return 0;
+    if (2 * (f->used + 1) > f->cap) {
+        size_t ncap = f->cap ? 2 * f->cap : 64;
+        anchor_size *n = calloc(ncap, sizeof *n);
+        if (!n)
+            return -1;
+        for (size_t j = 0; j < f->cap; j++)
+            if (f->slot[j].name)
+                n[find_slot(n, ncap, f->slot[j].name)] = f->slot[j];
+        free(f->slot);
+        f->slot = n, f->cap = ncap;
+    }
+    k = find_slot(f->slot, f->cap, name);
+    if (!f->slot[k].name) {
+        if (!(f->slot[k].name = strdup(name)))
+            return -1;
+        f->used++;
+    }
+    f->slot[k].nodes = nodes;
+    return 0;
+}
+
+static uint64_t anchor_nodes(const fanout *f, const char *name)
+{
+    size_t k;
+    if (!f->cap)
+        return 1;
+    k = find_slot(f->slot, f->cap, name);
+    return f->slot[k].name ? f->slot[k].nodes : 1; /* undefined: the loader reports it */
+}
+
+/* One event; 1 when the document passes the limit, -1 out of memory. */
+static int fanout_event(fanout *f, const yaml_event_t *ev)
+{
+    const char *anchor = NULL;
+    switch (ev->type) {
+    case YAML_SCALAR_EVENT:
+        f->total++;
+        return remember(f, (const char *)ev->data.scalar.anchor, 1);
+    case YAML_ALIAS_EVENT:
+        f->total += anchor_nodes(f, (const char *)ev->data.alias.anchor);
+        return f->total > SPEC_MAX_YAML_NODES;
+    case YAML_SEQUENCE_START_EVENT:
+    case YAML_MAPPING_START_EVENT:
+        anchor = (const char *)(ev->type == YAML_SEQUENCE_START_EVENT ? ev->data.sequence_start.anchor
+                                                                     : ev->data.mapping_start.anchor);
+        if (f->depth == SPEC_MAX_YAML_DEPTH) { /* counted, but its anchor is not followed */
+            f->total++;
+            f->skipped++;
+            return 0;
+        }
+        f->open_at[f->depth] = f->total++;
+        f->open_anchor[f->depth++] = anchor ? strdup(anchor) : NULL;
+        return anchor && !f->open_anchor[f->depth - 1] ? -1 : 0;
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT: {
+        int rc;
+        if (f->skipped > 0 || f->depth == 0) {
+            f->skipped -= f->skipped > 0;
+            return 0;
+        }
+        f->depth--;
+        rc = remember(f, f->open_anchor[f->depth], f->total - f->open_at[f->depth]);
+        free(f->open_anchor[f->depth]);
+        return rc;
+    }
+    default:
+        return 0;
+    }
+}
+
+static int check_fanout(const char *text, size_t len, const char *file, pascal_error *err)
+{
+    yaml_parser_t parser;
+    yaml_event_t ev;
+    fanout f;
+    int rc = 0, done = 0;
+    memset(&f, 0, sizeof f);
+    if (!yaml_parser_initialize(&parser))
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory parsing YAML", file);
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    while (!done && rc == 0 && yaml_parser_parse(&parser, &ev)) {
+        done = ev.type == YAML_STREAM_END_EVENT;
+        rc = fanout_event(&f, &ev);
+        if (rc > 0)
+            rc = pascal_error_set(err, PASCAL_EINPUT,
+                                  "%s:%d:%d: expected at most %d YAML nodes once aliases are expanded, got "
+                                  "more at this alias (*%s stands for %llu nodes)", file,
+                                  (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1,
+                                  SPEC_MAX_YAML_NODES, (const char *)ev.data.alias.anchor,
+                                  (unsigned long long)anchor_nodes(&f, (const char *)ev.data.alias.anchor));
+        else if (rc < 0)
+            rc = pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory parsing YAML", file);
+        yaml_event_delete(&ev);
+    }
+    while (f.depth > 0)
+        free(f.open_anchor[--f.depth]);
+    for (size_t k = 0; k < f.cap; k++)
+        free(f.slot[k].name);
+    free(f.slot);
+    yaml_parser_delete(&parser);
+    return rc;
+}
+
 int spec_load_yaml(const char *text, size_t len, const char *file, yaml_document_t *doc,
                    pascal_error *err)
 {
     yaml_parser_t parser;
     yaml_document_t extra;
-    int rc = 0;
+    int rc = check_fanout(text, len, file, err);
+    if (rc)
+        return rc;
     if (!yaml_parser_initialize(&parser))
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory parsing YAML", file);
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
