@@ -105,6 +105,7 @@ static int lex_number(parser *ps)
     const char *t = ps->text;
     size_t p = ps->pos, q;
     char buf[96];
+    int rc;
     while (isdigit((unsigned char)t[p]))
         p++;
     if (t[p] == '.') {
@@ -136,8 +137,12 @@ static int lex_number(parser *ps)
             return fail_at(ps, ps->start, "expected a finite number, got \"%s\"", buf);
         return 0;
     }
-    if (pascal_size_parse(buf, &ps->num) != 0)
-        return fail_at(ps, ps->start, "expected a number or a size like 20MiB, got \"%s\"", buf);
+    if ((rc = pascal_size_parse(buf, &ps->num)) != 0) {
+        char why[160];
+        pascal_size_explain(rc, buf, why, sizeof why);
+        return fail_at(ps, ps->start, "expected a number or a size like 20MiB, got \"%s\"%s%s", buf,
+                       why[0] ? ": " : "", why);
+    }
     return 0;
 }
 

@@ -161,42 +161,136 @@ int pascal_column_from_name(const char *name)
 
 static const struct {
     const char *suffix;
-    double factor;
+    unsigned base, power; /* factor base^power */
 } units[] = {
-    {"B", 1.0},
-    {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0},
-    {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
+    {"B", 1, 0},
+    {"KiB", 1024, 1}, {"MiB", 1024, 2}, {"GiB", 1024, 3}, {"TiB", 1024, 4},
+    {"kB", 1000, 1}, {"KB", 1000, 1}, {"MB", 1000, 2}, {"GB", 1000, 3}, {"TB", 1000, 4},
 };
 
+#define MAX_DIGITS 30 /* significant digits of a size's number */
+#define TWO53 ((unsigned __int128)1 << 53)
+
+typedef unsigned __int128 u128;
+
+/* v *= k, or 1 on overflow. */
+static int mul(u128 *v, u128 k)
+{
+    if (k && *v > ~(u128)0 / k)
+        return 1;
+    *v *= k;
+    return 0;
+}
+
+/* [digits][.digits][e[+-]digits] into digits D and a power of ten E, so
+ * that the number is D 10^E exactly; *end after it.  0, or BAD. */
+static int read_decimal(const char *s, u128 *D, long *E, const char **end)
+{
+    int sig = 0, any = 0, dot = 0;
+    long fd = 0, ex = 0, exsign = 1;
+    *D = 0;
+    for (;; s++) {
+        if (*s == '.' && !dot) {
+            dot = 1;
+            continue;
+        }
+        if (!isdigit((unsigned char)*s))
+            break;
+        any = 1;
+        if ((*D || *s != '0') && ++sig > MAX_DIGITS)
+            return PASCAL_SIZE_BAD;
+        *D = *D * 10 + (unsigned)(*s - '0');
+        fd += dot;
+    }
+    if (!any)
+        return PASCAL_SIZE_BAD;
+    if (*s == 'e' || *s == 'E') {
+        const char *e = s + 1;
+        if (*e == '+' || *e == '-')
+            exsign = *e++ == '-' ? -1 : 1;
+        if (!isdigit((unsigned char)*e))
+            return PASCAL_SIZE_BAD;
+        for (; isdigit((unsigned char)*e); e++)
+            if (ex < 100000)
+                ex = ex * 10 + (*e - '0');
+        s = e;
+    }
+    *E = exsign * ex - fd;
+    *end = s;
+    return 0;
+}
+
+/* Exact: bytes = D 10^E base^power, a whole number from 1 to 2^53. */
 int pascal_size_parse(const char *text, double *bytes)
 {
-    char *end;
-    double value, factor = 1.0;
+    const char *end;
+    u128 D, v;
+    long E;
+    size_t i, n = sizeof units / sizeof units[0];
     if (!text)
-        return -1;
+        return PASCAL_SIZE_BAD;
     while (isspace((unsigned char)*text))
         text++;
-    if (!isdigit((unsigned char)*text) && *text != '.')
-        return -1; /* no sign, no "inf", no "nan" */
-    value = strtod(text, &end);
-    if (end == text || !isfinite(value))
-        return -1;
+    /* No sign, no "inf" or "nan", no hexadecimal (0x10, 0x1p4). */
+    if ((!isdigit((unsigned char)*text) && *text != '.') ||
+        (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) || read_decimal(text, &D, &E, &end))
+        return PASCAL_SIZE_BAD;
     while (isspace((unsigned char)*end))
         end++;
-    if (*end) {
-        size_t i, n = sizeof units / sizeof units[0];
-        for (i = 0; i < n; i++)
-            if (strcmp(end, units[i].suffix) == 0)
-                break;
-        if (i == n)
-            return -1;
-        factor = units[i].factor;
+    for (i = 0; *end && i < n; i++)
+        if (strcmp(end, units[i].suffix) == 0)
+            break;
+    if (*end && i == n)
+        return PASCAL_SIZE_UNIT;
+    if (D == 0)
+        return PASCAL_SIZE_BAD; /* not positive */
+    v = D;
+    for (unsigned k = 0; *end && k < units[i].power; k++)
+        if (mul(&v, units[i].base))
+            return PASCAL_SIZE_BIG;
+    for (; E > 0; E--)
+        if (mul(&v, 10) || v > TWO53)
+            return PASCAL_SIZE_BIG;
+    for (; E < 0; E++) {
+        if (v % 10)
+            return PASCAL_SIZE_FRACTION;
+        v /= 10;
     }
-    value *= factor;
-    if (!(value > 0) || value > 9007199254740992.0 || value != floor(value))
-        return -1;
-    *bytes = value;
+    if (v > TWO53)
+        return PASCAL_SIZE_BIG;
+    *bytes = (double)v;
     return 0;
+}
+
+void pascal_size_explain(int code, const char *text, char *buf, int len)
+{
+    const char *u = text;
+    if (!buf || len < 1)
+        return;
+    buf[0] = 0;
+    while (u && isspace((unsigned char)*u))
+        u++;
+    switch (code) {
+    case PASCAL_SIZE_UNIT:
+        while (*u && (isdigit((unsigned char)*u) || *u == '.' ||
+                      ((*u == 'e' || *u == 'E') && (isdigit((unsigned char)u[1]) || u[1] == '-' || u[1] == '+')) ||
+                      ((*u == '-' || *u == '+') && (u[-1] == 'e' || u[-1] == 'E'))))
+            u++;
+        while (isspace((unsigned char)*u))
+            u++;
+        snprintf(buf, (size_t)len, "unknown unit \"%s\" (units: %s)", u, PASCAL_SIZE_UNITS);
+        break;
+    case PASCAL_SIZE_BIG:
+        snprintf(buf, (size_t)len, "more than 2^53 = 9007199254740992 bytes, the largest size held exactly");
+        break;
+    case PASCAL_SIZE_FRACTION:
+        snprintf(buf, (size_t)len, "not a whole number of bytes");
+        break;
+    default:
+        if (u && u[0] == '0' && (u[1] == 'x' || u[1] == 'X'))
+            snprintf(buf, (size_t)len, "hexadecimal is not accepted");
+        break;
+    }
 }
 
 void pascal_size_format(double bytes, char *buf, int len)

@@ -49,7 +49,7 @@ typedef enum pascal_param_id {
 typedef enum pascal_param_type {
     PASCAL_T_INT,     /* integer */
     PASCAL_T_REAL,    /* real number */
-    PASCAL_T_SIZE,    /* bytes; accepts units B, KiB, MiB, GiB, TiB, KB, MB, GB */
+    PASCAL_T_SIZE,    /* bytes; accepts units PASCAL_SIZE_UNITS */
     PASCAL_T_PATTERN, /* a pattern name */
     PASCAL_T_PHASES,  /* a list of phases */
     PASCAL_T_PATH     /* a load path name: sync (0) or tma (1) */
@@ -149,10 +149,21 @@ extern const pascal_column_info pascal_columns[PASCAL_NCOLUMN];
 int pascal_column_from_name(const char *name);
 
 /* Parses a size such as "20MiB", "16 KiB", "4096", "1.5GiB" into bytes.
- * Binary units (KiB = 1024) and decimal ones (KB = 1000); a bare number is
- * bytes.  Returns 0, or -1 when the text is not a positive size or the value
- * is not a whole number of bytes. */
+ * Binary units (KiB = 1024) and decimal ones (kB = KB = 1000); a bare number
+ * is bytes.  The value is computed exactly (decimal digits times the unit,
+ * no rounding): it must be a whole number of bytes from 1 to 2^53.  Returns
+ * 0, or a PASCAL_SIZE_* code saying what is wrong (all negative). */
+enum {
+    PASCAL_SIZE_BAD = -1,      /* not a positive decimal size (sign, hexadecimal, ...) */
+    PASCAL_SIZE_UNIT = -2,     /* a number with a unit that is not one of PASCAL_SIZE_UNITS */
+    PASCAL_SIZE_BIG = -3,      /* more than 2^53 bytes */
+    PASCAL_SIZE_FRACTION = -4  /* not a whole number of bytes */
+};
+#define PASCAL_SIZE_UNITS "B, KiB, MiB, GiB, TiB, kB, KB, MB, GB, TB"
 int pascal_size_parse(const char *text, double *bytes);
+/* Why pascal_size_parse refused text, for a message ("unknown unit ..."),
+ * or "" when there is nothing to add. */
+void pascal_size_explain(int code, const char *text, char *buf, int len);
 
 /* Load path names by code (PASCAL_T_PATH values): "sync" (0), "tma" (1).
  * Pattern names are pascal_pattern_names in model/phases.h. */

@@ -115,6 +115,18 @@ static int fail_value(const spec_ctx *c, const yaml_node_t *node, const char *pa
     return spec_fail(c, node, path, PASCAL_EINPUT, "expected %s, got %s", what, got);
 }
 
+/* A refused size, with the reason when there is one to give. */
+static int fail_size(const spec_ctx *c, const yaml_node_t *node, const char *path, const char *what, int code,
+                     const char *text)
+{
+    char why[160], got[96];
+    pascal_size_explain(code, text, why, sizeof why);
+    if (!why[0] || !plain(node))
+        return fail_value(c, node, path, what);
+    spec_describe(node, got, sizeof got);
+    return spec_fail(c, node, path, PASCAL_EINPUT, "expected %s, got %s: %s", what, got, why);
+}
+
 int spec_scalar_value(const spec_ctx *c, const yaml_node_t *node, int param, const char *path,
                       double *out)
 {
@@ -138,8 +150,8 @@ int spec_scalar_value(const spec_ctx *c, const yaml_node_t *node, int param, con
             return fail_value(c, node, path, what);
         break;
     case PASCAL_T_SIZE:
-        if (pascal_size_parse(s, &v))
-            return fail_value(c, node, path, what);
+        if ((r = pascal_size_parse(s, &v)) != 0)
+            return fail_size(c, node, path, what, r, s);
         break;
     case PASCAL_T_PATH:
         if (strcmp(s, "sync") != 0 && strcmp(s, "tma") != 0)
@@ -248,13 +260,19 @@ static int parse_step(const spec_ctx *c, const yaml_node_t *node, int param, con
                        : pascal_params[param].type == PASCAL_T_INT ? "an integer step"
                                                                    : "a numeric step";
     double v;
+    int r;
     if (!s)
         return fail_value(c, node, path, what);
-    if (plain(node) && parse_real_text(s, &v) == 0) {
+    /* Integers exactly: "9007199254740993" must not round to 2^53. */
+    if (plain(node) && is_integral(param) && (r = parse_int_text(s, &v)) != -1) {
+        if (r == -2)
+            return spec_fail(c, node, path, PASCAL_EINPUT, "expected a step of at most 2^53, got %s", s);
+    } else if (plain(node) && parse_real_text(s, &v) == 0) {
         if (is_integral(param) && v != floor(v))
             return fail_value(c, node, path, what);
-    } else if (pascal_params[param].type == PASCAL_T_SIZE &&
-               pascal_size_parse(s + (s[0] == '-'), &v) == 0) {
+    } else if (pascal_params[param].type == PASCAL_T_SIZE) {
+        if ((r = pascal_size_parse(s + (s[0] == '-'), &v)) != 0)
+            return fail_size(c, node, path, what, r, s + (s[0] == '-'));
         if (s[0] == '-')
             v = -v;
     } else {
@@ -421,6 +439,64 @@ static int range_values(const spec_ctx *c, const yaml_node_t *map, int param, co
     return 0;
 }
 
+/* A list axis's value (a number, or a phase list's contents) and where it
+ * was written, for finding repeats. */
+typedef struct axis_item {
+    double v;
+    const int64_t *list;
+    int64_t len, idx;
+} axis_item;
+
+static int cmp_item(const void *a, const void *b)
+{
+    const axis_item *x = a, *y = b;
+    if (x->list || y->list) {
+        if (x->len != y->len)
+            return x->len < y->len ? -1 : 1;
+        for (int64_t k = 0; k < x->len; k++)
+            if (x->list[k] != y->list[k])
+                return x->list[k] < y->list[k] ? -1 : 1;
+    } else if (x->v != y->v) {
+        return x->v < y->v ? -1 : 1;
+    }
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* A list axis with a repeated value would evaluate the same points twice:
+ * an error, like a range whose rounded values repeat.  Reports the repeat
+ * that comes first in the list. */
+static int check_distinct(const spec_ctx *c, const yaml_node_t *node, int type, const char *path,
+                          const double *v, int64_t n)
+{
+    axis_item *it = malloc((size_t)n * sizeof *it);
+    int64_t first = -1, second = -1;
+    char sub[SPEC_PATH_MAX], got[96];
+    if (!it)
+        return pascal_error_set(c->err, PASCAL_ENOMEM, "out of memory");
+    for (int64_t k = 0; k < n; k++) {
+        it[k] = (axis_item){v[k], NULL, 0, k};
+        if (type == PASCAL_T_PHASES)
+            it[k].list = pascal_spec_phase_list(c->spec, (int64_t)v[k], &it[k].len);
+    }
+    qsort(it, (size_t)n, sizeof *it, cmp_item);
+    for (int64_t k = 1; k < n; k++) {
+        axis_item a = it[k - 1], b = it[k];
+        if (cmp_item(&(axis_item){a.v, a.list, a.len, 0}, &(axis_item){b.v, b.list, b.len, 0}) == 0 &&
+            (second < 0 || b.idx < second))
+            first = a.idx, second = b.idx;
+    }
+    free(it);
+    if (second < 0)
+        return 0;
+    spec_path_index(sub, path, (long)second);
+    spec_describe(spec_node(c, node->data.sequence.items.start[second]), got, sizeof got);
+    if (type == PASCAL_T_PHASES)
+        snprintf(got, sizeof got, "the same phase list");
+    return spec_fail(c, spec_node(c, node->data.sequence.items.start[second]), sub, PASCAL_EINPUT,
+                     "expected distinct values, got %s again (first at %s[%lld]); each would give the same "
+                     "points twice", got, path, (long long)first);
+}
+
 int spec_axis_values(const spec_ctx *c, const yaml_node_t *node, int param, const char *path,
                      double **values, int64_t *count)
 {
@@ -429,6 +505,7 @@ int spec_axis_values(const spec_ctx *c, const yaml_node_t *node, int param, cons
     char sub[SPEC_PATH_MAX], got[96];
     int64_t n;
     double *v;
+    int rc;
     *values = NULL;
     *count = 0;
     if (node && node->type == YAML_MAPPING_NODE) {
@@ -461,7 +538,6 @@ int spec_axis_values(const spec_ctx *c, const yaml_node_t *node, int param, cons
     for (it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
         const yaml_node_t *item = spec_node(c, *it);
         int64_t k = it - node->data.sequence.items.start, index;
-        int rc;
         spec_path_index(sub, path, (long)k);
         if (type == PASCAL_T_PHASES) {
             if (!item || item->type != YAML_SEQUENCE_NODE) {
@@ -480,6 +556,10 @@ int spec_axis_values(const spec_ctx *c, const yaml_node_t *node, int param, cons
             free(v);
             return rc;
         }
+    }
+    if ((rc = check_distinct(c, node, type, path, v, n)) != 0) {
+        free(v);
+        return rc;
     }
     *values = v;
     *count = n;

@@ -97,8 +97,9 @@ int cli_int(const char *cmd, const cli_flag *f, int64_t min, int64_t *out)
     errno = 0;
     v = strtoll(f->value, &end, 10);
     if (errno || end == f->value || *end || v < min || v > (1LL << 53)) {
-        fprintf(stderr, "pascal %s: --%s: expected an integer >= %lld, got \"%s\"\n", cmd,
-                f->name, (long long)min, f->value);
+        int big = end != f->value && !*end && (errno == ERANGE || v > (1LL << 53));
+        fprintf(stderr, "pascal %s: --%s: expected an integer >= %lld%s, got \"%s\"\n", cmd,
+                f->name, (long long)min, big ? " of at most 2^53" : "", f->value);
         return CLI_USAGE;
     }
     *out = v;
@@ -120,9 +121,12 @@ int cli_real(const char *cmd, const cli_flag *f, double min, double *out)
 
 int cli_size(const char *cmd, const cli_flag *f, double *out)
 {
-    if (pascal_size_parse(f->value, out) != 0) {
-        fprintf(stderr, "pascal %s: --%s: expected a size like 20MiB, got \"%s\"\n", cmd,
-                f->name, f->value);
+    int rc = pascal_size_parse(f->value, out);
+    char why[160];
+    if (rc != 0) {
+        pascal_size_explain(rc, f->value, why, sizeof why);
+        fprintf(stderr, "pascal %s: --%s: expected a size like 20MiB, got \"%s\"%s%s\n", cmd,
+                f->name, f->value, why[0] ? ": " : "", why);
         return CLI_USAGE;
     }
     return CLI_OK;
