@@ -160,13 +160,18 @@ int pascal_calibrate_run(const pascal_calibrate_opts *o, pascal_calibrate_result
 void pascal_calibrate_result_free(pascal_calibrate_result *r);
 
 /* The dynamic model's sweep columns at one point (v indexed by
- * pascal_param_id): K_dyn, rho_dyn, band_lo, band_hi, fallback, in that
- * order (PASCAL_COL_K_DYN ..).  The key is (occupancy, path, depth, compute);
- * sync takes d = 0 whatever depth says (it has no prefetch pipeline).  A
- * point whose M, C or block_bytes differ from the calibration's device gets
- * NaN and code 13; a missing model (NULL) or TMA without depth code 12. */
-#define PASCAL_CALIBRATE_NCOLS 5
-void pascal_calibrate_point(const pascal_dyn_model *m, const double *v, double *out);
+ * pascal_param_id): K_dyn, rho_dyn, band_lo, band_hi, fallback, clamp_x,
+ * clamp_compute, clamp_depth, in that order.  The key is (occupancy, path,
+ * depth, compute); sync takes d = 0 whatever depth says (it has no prefetch
+ * pipeline).  A point whose M, C or block_bytes differ from the
+ * calibration's device gets NaN and code 13; a missing model (NULL) or TMA
+ * without depth code 12.  flags: PASCAL_DYN_NO_HOLD refuses answers held at
+ * the edge of the calibrated range (code 14). */
+#define PASCAL_CALIBRATE_NCOLS 8
+void pascal_calibrate_point(const pascal_dyn_model *m, const double *v, unsigned flags, double *out);
+/* Index into pascal_calibrate_point's out of column `col` (a
+ * pascal_column_id of the dynamic model), or -1. */
+int pascal_calibrate_slot(int col);
 
 #ifdef __cplusplus
 }

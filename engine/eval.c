@@ -28,6 +28,7 @@ struct pascal_eval {
     double key[NKEY];
     const int64_t *key_list;
     const pascal_dyn_model *dyn; /* dynamic model's calibration (borrowed) */
+    unsigned dyn_flags;     /* PASCAL_DYN_* query flags */
     /* Replay models (lru_replay, belady): one workspace, grown on demand. */
     pascal_replay *rp;
     int64_t rp_N, rp_M;     /* sizes rp can hold */
@@ -301,6 +302,11 @@ void pascal_eval_set_dynamic(pascal_eval *ev, const struct pascal_dyn_model *dyn
     ev->dyn = dyn;
 }
 
+void pascal_eval_set_dynamic_flags(pascal_eval *ev, unsigned flags)
+{
+    ev->dyn_flags = flags;
+}
+
 static int needs_phases(int col)
 {
     return pascal_columns[col].model != PASCAL_MODEL_DYNAMIC &&
@@ -320,8 +326,8 @@ int pascal_eval_point(pascal_eval *ev, const pascal_point *p, const int *cols,
     for (int j = 0; j < ncols; j++) {
         if (pascal_columns[cols[j]].model == PASCAL_MODEL_DYNAMIC) {
             if (!dyn_done++) /* section 4 columns: one prediction per point */
-                pascal_calibrate_point(ev->dyn, p->v, dyn);
-            out[j] = dyn[cols[j] - PASCAL_COL_K_DYN];
+                pascal_calibrate_point(ev->dyn, p->v, ev->dyn_flags, dyn);
+            out[j] = dyn[pascal_calibrate_slot(cols[j])];
         } else if (!needs_phases(cols[j]))
             out[j] = progress_column(cols[j], p->v);
         else if (ok && is_replay(cols[j]))

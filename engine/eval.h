@@ -28,6 +28,9 @@ void pascal_eval_free(pascal_eval *ev);
  * code 12. */
 struct pascal_dyn_model;
 void pascal_eval_set_dynamic(pascal_eval *ev, const struct pascal_dyn_model *dyn);
+/* Query flags for the dynamic model (model/dynamic.h PASCAL_DYN_NO_HOLD:
+ * refuse answers held at the edge of the calibrated range); default 0. */
+void pascal_eval_set_dynamic_flags(pascal_eval *ev, unsigned flags);
 
 /* Builds the pattern description of point p (the random-pattern key comes
  * from the phase-defining coordinates only, never from the point's index). */

@@ -465,7 +465,7 @@ static int dyn_code(const pascal_spec *spec, const struct pascal_dyn_model *dyn,
     double out[PASCAL_CALIBRATE_NCOLS];
     if (pascal_spec_point(spec, i, &p, NULL) != 1)
         return -1;
-    pascal_calibrate_point(dyn, p.v, out);
+    pascal_calibrate_point(dyn, p.v, pascal_spec_extrapolation_nan(spec) ? PASCAL_DYN_NO_HOLD : 0, out);
     return (int)out[4];
 }
 

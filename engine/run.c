@@ -525,6 +525,8 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
         pascal_eval *ev = pascal_eval_create(pascal_spec_models(spec));
         if (ev)
             pascal_eval_set_dynamic(ev, dyn);
+        if (ev)
+            pascal_eval_set_dynamic_flags(ev, pascal_spec_extrapolation_nan(spec) ? PASCAL_DYN_NO_HOLD : 0);
         if (!ev) {
 #pragma omp atomic write
             nomem = 1;

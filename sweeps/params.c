@@ -131,7 +131,16 @@ const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
                              "rule: 0 same-class bracket (eq. 24), 1 reference key, 2 nearest same-class "
                              "compute, 3 across depth; K_dyn NaN: 10 unsupported (occupancy, path), "
                              "11 unsampled class (Prop. 8), 12 invalid point, 13 device differs from "
-                             "the calibration"},
+                             "the calibration, 14 outside the calibrated range with extrapolation: nan"},
+    [PASCAL_COL_CLAMP_X] = {"clamp_x", PASCAL_MODEL_DYNAMIC, "work",
+                            "nearest calibrated work x = W N / 4096 where the horizon lies outside the "
+                            "references and the endpoint value is held (eq. 19); NaN inside"},
+    [PASCAL_COL_CLAMP_COMPUTE] = {"clamp_compute", PASCAL_MODEL_DYNAMIC, "ops/block",
+                                  "nearest same-class reference compute the answer is held at (rule 2); "
+                                  "NaN when the compute is bracketed"},
+    [PASCAL_COL_CLAMP_DEPTH] = {"clamp_depth", PASCAL_MODEL_DYNAMIC, "buffers",
+                                "nearest reference depth the answer is held at (rule 3 with one side); "
+                                "NaN when the depth is bracketed or referenced"},
 };
 
 static int find_name(const char *name, const void *table, int n, size_t stride)

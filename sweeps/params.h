@@ -135,6 +135,9 @@ typedef enum pascal_column_id {
     PASCAL_COL_BAND_LO,   /* dynamic: band, rate */
     PASCAL_COL_BAND_HI,   /* dynamic: band, rate */
     PASCAL_COL_FALLBACK,  /* dynamic: rule code */
+    PASCAL_COL_CLAMP_X,       /* dynamic: nearest calibrated horizon when held */
+    PASCAL_COL_CLAMP_COMPUTE, /* dynamic: nearest calibrated compute when held */
+    PASCAL_COL_CLAMP_DEPTH,   /* dynamic: nearest calibrated depth when held */
     PASCAL_NCOLUMN
 } pascal_column_id;
 

@@ -12,9 +12,10 @@
 #include <string.h>
 
 static const char *const top_keys[] = {"name", "description", "device", "models", "columns", "fixed",
-                                       "axes", "zip", "where", "require", "output", "calibration"};
+                                       "axes", "zip", "where", "require", "output", "calibration",
+                                       "extrapolation"};
 enum { K_NAME, K_DESCRIPTION, K_DEVICE, K_MODELS, K_COLUMNS, K_FIXED, K_AXES, K_ZIP, K_WHERE,
-       K_REQUIRE, K_OUTPUT, K_CALIBRATION, K_COUNT };
+       K_REQUIRE, K_OUTPUT, K_CALIBRATION, K_EXTRAPOLATION, K_COUNT };
 
 static int missing(const spec_ctx *c, const yaml_node_t *root, const char *key, const char *what)
 {
@@ -217,6 +218,26 @@ static int parse_calibration(const spec_ctx *c, const yaml_node_t *models, const
     return 0;
 }
 
+/* `extrapolation: hold | nan`: outside the calibrated range the dynamic
+ * model holds the nearest calibrated answer (the paper's fallback, the
+ * default) or gives NaN with code 14. */
+static int parse_extrapolation(const spec_ctx *c, const yaml_node_t *node)
+{
+    const char *s = spec_scalar_text(node);
+    char got[96];
+    if (spec_is_null(node))
+        return 0;
+    spec_describe(node, got, sizeof got);
+    if (!s || (strcmp(s, "hold") != 0 && strcmp(s, "nan") != 0))
+        return spec_fail(c, node, "extrapolation", PASCAL_EINPUT,
+                         "expected hold (the paper's endpoint fallback) or nan, got %s", got);
+    if (!((c->spec->models >> PASCAL_MODEL_DYNAMIC) & 1u))
+        return spec_fail(c, node, "extrapolation", PASCAL_EINPUT,
+                         "expected model dynamic in models to use extrapolation, got models without it");
+    c->spec->extrapolation_nan = strcmp(s, "nan") == 0;
+    return 0;
+}
+
 static const char *const output_keys[] = {"compression", "shuffle", "chunk_rows"};
 
 static int parse_output(const spec_ctx *c, const yaml_node_t *node)
@@ -301,6 +322,7 @@ static int parse_top(const spec_ctx *c)
         return missing(c, root, "models", "a list of models such as [ttl, lru]");
     if ((rc = parse_models(c, val[K_MODELS])) || (rc = parse_columns(c, val[K_COLUMNS])) ||
         (rc = parse_calibration(c, val[K_MODELS], val[K_CALIBRATION])) ||
+        (rc = parse_extrapolation(c, val[K_EXTRAPOLATION])) ||
         (rc = spec_parse_fixed(c, val[K_FIXED])))
         return rc;
     if (!val[K_AXES])
@@ -423,6 +445,7 @@ const char *pascal_spec_calibration(const pascal_spec *spec, int *line, int *col
         *col = spec->calibration ? spec->calibration_mark.col : 0;
     return spec->calibration ? spec->calibration : "";
 }
+int pascal_spec_extrapolation_nan(const pascal_spec *spec) { return spec->extrapolation_nan; }
 int pascal_spec_ncolumns(const pascal_spec *spec) { return spec->ncolumns; }
 const int *pascal_spec_columns(const pascal_spec *spec) { return spec->columns; }
 const pascal_point *pascal_spec_fixed(const pascal_spec *spec) { return &spec->fixed; }

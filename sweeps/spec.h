@@ -73,6 +73,11 @@ const char *pascal_spec_device_path(const pascal_spec *spec);
  * NULL) say where the key's value was written. */
 const char *pascal_spec_calibration(const pascal_spec *spec, int *line, int *col);
 
+/* 1 when the spec says `extrapolation: nan`: the dynamic model refuses
+ * answers held at the edge of the calibrated range (code 14) instead of
+ * holding them (the default, `hold`). */
+int pascal_spec_extrapolation_nan(const pascal_spec *spec);
+
 /* Bit mask of requested models (1u << pascal_model_id). */
 unsigned pascal_spec_models(const pascal_spec *spec);
 /* Requested result columns in output order (pascal_column_id values): the

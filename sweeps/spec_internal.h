@@ -46,6 +46,7 @@ struct pascal_spec {
     char *device_text;         /* its text, or NULL */
     char *calibration;         /* resolved calibration file path, or NULL */
     spec_mark calibration_mark;/* where `calibration` was written */
+    int extrapolation_nan;     /* `extrapolation: nan` */
     char *name, *description;
 
     unsigned models;
