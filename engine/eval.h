@@ -32,8 +32,12 @@ void pascal_eval_set_dynamic(pascal_eval *ev, const struct pascal_dyn_model *dyn
  * refuse answers held at the edge of the calibrated range); default 0. */
 void pascal_eval_set_dynamic_flags(pascal_eval *ev, unsigned flags);
 
-/* Builds the pattern description of point p (the random-pattern key comes
- * from the phase-defining coordinates only, never from the point's index). */
+/* Builds the pattern description of point p.  The random-pattern key comes
+ * from the phase-defining coordinates only, never from the point's index:
+ *   key = mix(mix(mix(0x70617363616c, N), M), kind)
+ * (0x70617363616c is "pascal" in ASCII, kind the pattern's code), then for
+ * the gaussian pattern key = mix(key, the IEEE-754 bits of sigma); mix and
+ * the generator are defined in model/phases.h. */
 void pascal_eval_pattern(const pascal_point *p, pascal_pattern *pat);
 
 /* Evaluates columns cols[0..ncols-1] (pascal_column_id) at point p into

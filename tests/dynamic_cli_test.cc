@@ -36,22 +36,8 @@ protected:
 };
 std::string DynamicCli::dir, DynamicCli::model;
 
-// The number after "key": in a one-line JSON object (NaN when null).
-double json_num(const std::string &j, const std::string &key)
-{
-    std::smatch m;
-    std::regex re("\"" + key + "\": (null|[-+0-9.eE]+)");
-    if (!std::regex_search(j, m, re))
-        return -1e300;
-    return m[1] == "null" ? NAN : std::stod(m[1]);
-}
-
-std::string json_str(const std::string &j, const std::string &key)
-{
-    std::smatch m;
-    std::regex re("\"" + key + "\": (null|\"[^\"]*\")");
-    return std::regex_search(j, m, re) ? std::string(m[1]) : "<missing>";
-}
+using pascal_test::json_num;
+using pascal_test::json_str;
 
 TEST_F(DynamicCli, CalibrateSummary)
 {
