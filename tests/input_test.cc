@@ -164,7 +164,7 @@ TEST_F(InputCli, OutputNameChoosesCsv)
     EXPECT_EQ(slurp(dir + "/z.out").substr(1, 3), "HDF");
 }
 
-TEST_F(InputCli, ThreadsAboveTheCoresWarnAndTheLimitIsStated)
+TEST_F(InputCli, ThreadsAboveTheCoresWarnAndTheLimitsAreStated)
 {
     std::string spec = write("s.yaml", kSpec);
     int cores = omp_get_num_procs();
@@ -178,6 +178,10 @@ TEST_F(InputCli, ThreadsAboveTheCoresWarnAndTheLimitIsStated)
     r = run("run " + spec + " -o " + dir + "/z.h5 --threads 4097");
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err, "pascal run: --threads: expected an integer from 1 to 4096, got \"4097\"\n");
+    r = run("run " + spec + " -o " + dir + "/z.h5 --shard 1/1000001");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "pascal run: --shard: expected K/N with 1 <= K <= N <= 1000000, like 2/8, got "
+                     "\"1/1000001\"\n");
     EXPECT_FALSE(exists(dir + "/z.h5"));
 }
 

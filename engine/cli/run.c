@@ -274,7 +274,7 @@ static int read_options(cli_flag *f, int nf, pascal_run_opts *o)
         char tail = 0;
         if (sscanf(x->value, "%d/%d%c", &k, &count, &tail) != 2 || count < 1 || k < 1 ||
             k > count || count > 1000000) {
-            fprintf(stderr, "pascal run: --shard: expected K/N with 1 <= K <= N, like 2/8, "
+            fprintf(stderr, "pascal run: --shard: expected K/N with 1 <= K <= N <= 1000000, like 2/8, "
                             "got \"%s\"\n", x->value);
             return CLI_USAGE;
         }
