@@ -13,6 +13,7 @@
 #include "engine/calibrate.h"
 #include "engine/eval.h"
 #include "engine/progress.h"
+#include "model/phases.h"
 #include "model/replay.h"
 
 #define BIT(p) ((uint64_t)1 << (p))
@@ -389,13 +390,13 @@ static double point_cost_ns(const plan_ctx *c, const pascal_point *p, double ppv
         vec = M * lg * (12 + ((m & ((1u << PASCAL_MODEL_LRU) | (1u << PASCAL_MODEL_SDCM))) ? 25 : 0) +
                         ((m & (1u << PASCAL_MODEL_RESIDENCY)) ? 12 : 0));
         if (m & (1u << PASCAL_MODEL_LRU_REPLAY))
-            vec += (N + 1) * M * 25;
+            vec += (N + 1) * M * 15;
         ns += vec / ppv;
     }
     if (m & (1u << PASCAL_MODEL_SDCM))
-        ns += 4 * M * (isnan(p->v[PASCAL_P_ASSOC]) ? 1 : p->v[PASCAL_P_ASSOC]);
+        ns += 35 * M * (isnan(p->v[PASCAL_P_ASSOC]) ? 1 : p->v[PASCAL_P_ASSOC]);
     if (m & (1u << PASCAL_MODEL_BELADY))
-        ns += (double)belady_rounds(p->v) * M * 30;
+        ns += (double)belady_rounds(p->v) * M * 15;
     if (m & (1u << PASCAL_MODEL_DYNAMIC))
         ns += 100;
     return ns;
@@ -439,7 +440,9 @@ void pascal_plan_estimate_run(const pascal_spec *spec, uint64_t begin, uint64_t 
     t0 = pascal_now();
     for (uint64_t k = 0; k < n; k++) {
         pascal_point p;
-        uint64_t i = begin + (uint64_t)((unsigned __int128)range * k / n);
+        /* Scattered, not evenly spaced: an even stride can fall in step
+         * with the axes and see one value of an inner axis only. */
+        uint64_t i = n == range ? begin + k : begin + pascal_rng_u64(1, 0x706c616eULL, k) % range;
         int rc = pascal_spec_point(spec, i, &p, NULL);
         valid += rc >= 0;
         if (rc == 1) {
@@ -451,7 +454,10 @@ void pascal_plan_estimate_run(const pascal_spec *spec, uint64_t begin, uint64_t 
     out->kept_fraction = ws.where_dims == 0 || valid == 0 ? 1.0 : (double)kept / (double)valid;
     out->rows = out->kept_fraction * (double)range;
     out->check_seconds = (double)out->check_evals * t_check * 1.2 / o->threads;
-    out->run_seconds = kept ? out->rows * cost / (double)kept * 1e-9 / o->threads : 0;
+    /* The evaluator expands every raw point (those `where` drops too),
+     * then evaluates the kept ones. */
+    out->run_seconds = ((double)range * t_check + (kept ? out->rows * cost / (double)kept * 1e-9 : 0)) /
+                       o->threads;
 }
 
 /* ---- a calibration that supports no point ---------------------------------- */

@@ -163,8 +163,8 @@ static void print_estimate(void *ctx, const pascal_plan_estimate *e)
     else
         fprintf(stderr, "  check: %llu points (the checks read only %s), about %s\n",
                 (unsigned long long)e->check_evals, e->axes[0] ? e->axes : "fixed values", check);
-    fprintf(stderr, "  run: about %.3g rows%s, about %s on %d threads (estimate)\n", e->rows,
-            e->kept_fraction < 1 ? " after `where`" : "", run, w->threads);
+    fprintf(stderr, "  run: about %.3g rows%s, about %s on %d thread%s (estimate)\n", e->rows,
+            e->kept_fraction < 1 ? " after `where`" : "", run, w->threads, w->threads == 1 ? "" : "s");
     fflush(stderr);
 }
 
