@@ -178,6 +178,9 @@ TEST_F(InputCli, ThreadsAboveTheCoresWarnAndTheLimitsAreStated)
     r = run("run " + spec + " -o " + dir + "/z.h5 --threads 4097");
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err, "pascal run: --threads: expected an integer from 1 to 4096, got \"4097\"\n");
+    r = run("validate --threads 5000 --quiet");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "pascal validate: --threads: expected an integer from 1 to 4096, got \"5000\"\n");
     r = run("run " + spec + " -o " + dir + "/z.h5 --shard 1/1000001");
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err, "pascal run: --shard: expected K/N with 1 <= K <= N <= 1000000, like 2/8, got "

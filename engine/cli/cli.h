@@ -28,6 +28,9 @@ cli_flag *cli_find(cli_flag *flags, int nflags, const char *name);
 int cli_int(const char *cmd, const cli_flag *f, int64_t min, int64_t *out);
 int cli_real(const char *cmd, const cli_flag *f, double min, double *out);
 int cli_size(const char *cmd, const cli_flag *f, double *out);
+/* --threads: 1 to CLI_MAX_THREADS; warns (and accepts) above the cores. */
+#define CLI_MAX_THREADS 4096
+int cli_threads(const char *cmd, const cli_flag *f, int *out);
 
 int cli_run(int argc, char **argv);            /* engine/cli/run.c */
 int cli_point(int argc, char **argv);          /* engine/cli/point.c */

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,5 +130,22 @@ int cli_size(const char *cmd, const cli_flag *f, double *out)
                 f->name, f->value, why[0] ? ": " : "", why);
         return CLI_USAGE;
     }
+    return CLI_OK;
+}
+
+int cli_threads(const char *cmd, const cli_flag *f, int *out)
+{
+    int64_t n;
+    if (cli_int(cmd, f, 1, &n) != CLI_OK)
+        return CLI_USAGE;
+    if (n > CLI_MAX_THREADS) {
+        fprintf(stderr, "pascal %s: --%s: expected an integer from 1 to %d, got \"%s\"\n", cmd, f->name,
+                CLI_MAX_THREADS, f->value);
+        return CLI_USAGE;
+    }
+    if (n > omp_get_num_procs())
+        fprintf(stderr, "pascal %s: warning: --%s %lld is more than the %d cores available; the threads "
+                        "will share them\n", cmd, f->name, (long long)n, omp_get_num_procs());
+    *out = (int)n;
     return CLI_OK;
 }

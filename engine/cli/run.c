@@ -233,19 +233,8 @@ static int read_options(cli_flag *f, int nf, pascal_run_opts *o)
     int64_t n;
     double r;
     cli_flag *x;
-    if ((x = cli_find(f, nf, "threads"))->given) {
-        if (cli_int("run", x, 1, &n) != CLI_OK)
-            return CLI_USAGE;
-        if (n > 4096) {
-            fprintf(stderr, "pascal run: --threads: expected an integer from 1 to 4096, got \"%s\"\n",
-                    x->value);
-            return CLI_USAGE;
-        }
-        o->threads = (int)n;
-        if (n > omp_get_num_procs())
-            fprintf(stderr, "pascal run: warning: --threads %lld is more than the %d cores available; "
-                            "the threads will share them\n", (long long)n, omp_get_num_procs());
-    }
+    if ((x = cli_find(f, nf, "threads"))->given && cli_threads("run", x, &o->threads) != CLI_OK)
+        return CLI_USAGE;
     if ((x = cli_find(f, nf, "memory"))->given && cli_size("run", x, &o->memory_bytes) != CLI_OK)
         return CLI_USAGE;
     if ((x = cli_find(f, nf, "compression"))->given) {
