@@ -222,8 +222,9 @@ TEST_F(PlanCli, HugeSpecIsCountedAndEstimatedAtOnce)
 {
     std::string spec = write("huge.yaml", kHuge);
     auto t0 = std::chrono::steady_clock::now();
-    // `timeout` turns a pass over every point (hours) into a failure.
-    Result r = pascal_test::run_command(dir, "timeout 60 " + std::string(PASCAL_CLI) + " run " + spec +
+    // `timeout` turns a pass over every point (hours) into a failure; KILL,
+    // since a pass that ignores signals would ignore TERM too.
+    Result r = pascal_test::run_command(dir, "timeout -s KILL 60 " + std::string(PASCAL_CLI) + " run " + spec +
                                                  " --dry-run");
     double wall = seconds_since(t0);
     ASSERT_EQ(r.status, 0) << r.err;
@@ -242,9 +243,12 @@ TEST_F(PlanCli, SignalsStopPlanningWithinASecond)
     std::string spec = write("huge.yaml", std::string(kHuge) + "require: 'seed + capacity_bytes + M > 0'\n");
     for (int sig : {SIGINT, SIGTERM}) {
         pid_t pid = spawn({"run", spec, "-o", dir + "/x.h5"});
-        ASSERT_TRUE(wait_for("check: every point", 30)) << slurp(dir + "/err");
-        std::this_thread::sleep_for(std::chrono::milliseconds(300)); // well inside the pass
         int status = 0;
+        if (!wait_for("check: every point", 30)) {
+            stop(pid, SIGKILL, 5, &status); // leave no process behind
+            FAIL() << "no estimate: " << slurp(dir + "/err");
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(300)); // well inside the pass
         double t = stop(pid, sig, 20, &status);
         EXPECT_LT(t, 3.0) << "signal " << sig << " (a generous bound on 'within a second')";
         ASSERT_TRUE(WIFEXITED(status)) << "signal " << sig;
