@@ -215,6 +215,8 @@ static int merge_into(const char *tmp, const shard *s, int n, pascal_error *err)
             pascal_h5_attr_str(out, "merged_shards", merged, tmp, err))
             rc = err->code;
     }
+    if (rc == 0) /* the view of the whole sweep replaces shard 1's */
+        rc = pascal_h5cube_write(out, (int64_t)rows, tmp, err);
     if (out >= 0 && H5Fclose(out) < 0 && rc == 0)
         rc = pascal_h5_fail(err, tmp, "closing");
     free(buf);
