@@ -196,14 +196,14 @@ static int is_label_param(int p)
 static int scan_sweep_rows(pascal_csv_reader *r, pascal_file_info *d, const int *params,
                            const char *path, pascal_error *err)
 {
-    int n = pascal_csv_ncols(r), rc;
+    int n = pascal_csv_ncols(r), rc = 1;
     const char **f = malloc((size_t)(n > 0 ? n : 1) * sizeof *f);
     uint64_t *seen = calloc((size_t)(n > 0 ? n : 1), sizeof *seen);
     if (!f || !seen) {
         free(f), free(seen);
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", path);
     }
-    while ((rc = pascal_csv_next(r, f, err)) == 1) {
+    while (rc == 1 && (rc = pascal_csv_next(r, f, err)) == 1) {
         for (int j = 0; j < n && rc == 1; j++) {
             char *end;
             double v = f[j][0] ? strtod(f[j], &end) : NAN;

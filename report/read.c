@@ -1,6 +1,7 @@
 /* Reading columns of a sweep file in blocks of rows: each column is opened
  * once and read by hyperslab into caller buffers as float64 (HDF5 converts
- * integer and enum columns), so memory is bounded by the block size. */
+ * integer and enum columns), so memory is bounded by the block size.  A CSV
+ * file's rows are parsed in order instead (scan_csv.c). */
 #include "report/report_internal.h"
 
 #include <hdf5.h>
@@ -9,6 +10,7 @@
 
 struct rp_reader {
     const char *path;
+    rp_csv_rows *csv;   /* a CSV file: rows parsed instead of read from HDF5 */
     hid_t file;
     int n;
     hid_t dset[];
@@ -18,6 +20,7 @@ void pascal_report_reader_close(rp_reader *r)
 {
     if (!r)
         return;
+    pascal_report_csv_rows_close(r->csv);
     for (int i = 0; i < r->n; i++)
         if (r->dset[i] >= 0)
             H5Dclose(r->dset[i]);
@@ -33,6 +36,15 @@ int pascal_report_reader_open(const rp_file *f, const rp_source *src, int n,
     if (!r)
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", f->path);
     r->path = f->path;
+    r->file = -1;
+    if (f->csv) {
+        int rc = pascal_report_csv_rows_open(f, src, n, &r->csv, err);
+        if (rc)
+            free(r);
+        else
+            *out = r;
+        return rc;
+    }
     r->file = H5Fopen(f->path, H5F_ACC_RDONLY, H5P_DEFAULT);
     for (int i = 0; i < n; i++)
         r->dset[i] = -1;
@@ -59,9 +71,11 @@ int pascal_report_reader_read(rp_reader *r, int64_t start, int64_t count,
                               double *const *bufs, pascal_error *err)
 {
     hsize_t off[1] = {(hsize_t)start}, cnt[1] = {(hsize_t)count};
-    hid_t mem = H5Screate_simple(1, cnt, NULL);
+    hid_t mem;
     int rc = 0;
-    if (mem < 0)
+    if (r->csv)
+        return pascal_report_csv_rows_read(r->csv, start, count, bufs, err);
+    if ((mem = H5Screate_simple(1, cnt, NULL)) < 0)
         return pascal_error_set(err, PASCAL_EIO, "%s: cannot make a dataspace", r->path);
     for (int i = 0; i < r->n && rc == 0; i++) {
         hid_t space = H5Dget_space(r->dset[i]);

@@ -266,7 +266,7 @@ static int cmp_vi(const void *x, const void *y)
 }
 
 /* Sorted copy for value -> listed index lookups. */
-static int index_axis(rp_file *f, rp_axis *a, pascal_error *err)
+int pascal_report_index_axis(rp_file *f, rp_axis *a, pascal_error *err)
 {
     rp_vi *vi = malloc((size_t)a->count * sizeof *vi);
     int rc = 0;
@@ -343,7 +343,7 @@ static int read_axes(hid_t file, rp_file *f, pascal_error *err)
             rc = err->code ? err->code : PASCAL_EIO;
         else if (r == 1) {
             f->naxes++;
-            rc = index_axis(f, a, err);
+            rc = pascal_report_index_axis(f, a, err);
         }
     }
     H5Gclose(axes);
@@ -398,10 +398,11 @@ int pascal_report_scan(const char *path, rp_file *f, pascal_error *err)
     if (!path || stat(path, &st) != 0)
         return pascal_error_set(err, PASCAL_EINPUT, "%s: cannot open: %s", path ? path : "(none)",
                                 path ? strerror(errno) : "no file given");
-    if (H5Fis_hdf5(path) <= 0)
-        return pascal_error_set(err, PASCAL_EINPUT,
-                                "%s: expected an HDF5 sweep file (pascal run -o FILE.h5), got "
-                                "another kind of file", path);
+    if (H5Fis_hdf5(path) <= 0) {
+        if ((rc = pascal_report_scan_csv(path, f, err)) == 0)
+            rc = check_axes(f, err);
+        return rc;
+    }
     if ((file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
         return h5_fail(err, path, "opening as HDF5");
     rc = read_root_attrs(file, f, err);
