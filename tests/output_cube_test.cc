@@ -19,7 +19,10 @@
 #include <string>
 #include <vector>
 
+#include "engine/run.h"
 #include "output/sink.h"
+#include "report/report.h"
+#include "sweeps/spec.h"
 #include "test_util.h"
 
 extern "C" {
@@ -386,6 +389,95 @@ TEST_F(OutputCube, NcdumpAndH5dumpAcceptTheFile)
         r = pascal_test::run_command(dir, "h5dump -H " + a);
         EXPECT_EQ(r.status, 0) << r.err;
         EXPECT_NE(r.out.find("GROUP \"cube\""), std::string::npos);
+    }
+}
+
+// Turns a file into one as written before format version 2: no /cube, no
+// /axes/<name>@dim or @order, format_version 1.
+void MakeVersion1(const std::string &path)
+{
+    hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    if (H5Lexists(f, "cube", H5P_DEFAULT) > 0)
+        H5Ldelete(f, "cube", H5P_DEFAULT);
+    std::vector<std::string> axes;
+    H5Literate_by_name(f, "/axes", H5_INDEX_NAME, H5_ITER_INC, nullptr,
+                       [](hid_t, const char *name, const H5L_info_t *, void *p) -> herr_t {
+                           ((std::vector<std::string> *)p)->push_back(name);
+                           return 0;
+                       },
+                       &axes, H5P_DEFAULT);
+    for (const std::string &a : axes)
+        for (const char *key : {"dim", "order"})
+            if (H5Aexists_by_name(f, ("/axes/" + a).c_str(), key, H5P_DEFAULT) > 0)
+                H5Adelete_by_name(f, ("/axes/" + a).c_str(), key, H5P_DEFAULT);
+    int64_t one = 1;
+    hid_t at = H5Aopen(f, "format_version", H5P_DEFAULT);
+    H5Awrite(at, H5T_NATIVE_INT64, &one);
+    H5Aclose(at);
+    H5Fclose(f);
+}
+
+TEST_F(OutputCube, FilesOfFormatVersion1StillMergeReportAndDescribe)
+{
+    std::string full = Run("full", kCartesian), merged = dir + "/merged.h5", args;
+    for (int k = 1; k <= 2; k++) {
+        std::string s = Run("s" + std::to_string(k), kCartesian, "--shard " + std::to_string(k) + "/2");
+        MakeVersion1(s);
+        args += " " + s;
+    }
+    pascal_test::CliResult r = run("merge -o " + merged + args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    {
+        H5File a(full), b(merged);
+        EXPECT_EQ(H5Lexists(b.id, "cube", H5P_DEFAULT), 0) << "no dimensions recorded: no view";
+        for (const char *col : {"/results/rho_ttl", "/points/pattern", "/points/C"})
+            EXPECT_TRUE(SameBits(Values(b.id, col), Values(a.id, col))) << col;
+    }
+    r = run("info " + merged);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("view           none (written before format version 2)"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("C                4 values 256 .. 2048 blocks"), std::string::npos) << r.out;
+    if (pascal_report_has_plot_library()) {
+        r = run("report " + merged + " -o " + dir + "/m.html");
+        EXPECT_EQ(r.status, 0) << r.err;
+        EXPECT_NE(r.out.find("from 24 points"), std::string::npos) << r.out;
+    }
+}
+
+// A run stopped by Ctrl-C and resumed gets the view of an uninterrupted run.
+TEST_F(OutputCube, ResumedRunHasTheUninterruptedRunsCube)
+{
+    std::string text = std::string(kCartesian) + "output: {chunk_rows: 4}\n";
+    std::string full = Run("full", text), out = dir + "/resumed.h5";
+    pascal_spec *spec = nullptr;
+    pascal_error err{};
+    ASSERT_EQ(pascal_spec_parse(text.c_str(), text.size(), "r.yaml", &spec, &err), 0) << err.msg;
+    pascal_run_opts o{};
+    pascal_run_stats st{};
+    o.out_path = out.c_str();
+    o.threads = 1;
+    o.batch_points = 8;
+    o.compression = -1;
+    o.should_stop = [](void *) { return 1; };
+    ASSERT_EQ(pascal_run(spec, &o, &st, &err), PASCAL_EINTR) << err.msg;
+    {
+        H5File p(out + ".partial");
+        EXPECT_EQ(H5Lexists(p.id, "cube", H5P_DEFAULT), 0) << "the view comes with the last row";
+    }
+    o.should_stop = nullptr;
+    o.resume = 1;
+    ASSERT_EQ(pascal_run(spec, &o, &st, &err), 0) << err.msg;
+    pascal_spec_free(spec);
+    H5File a(full), b(out);
+    std::vector<std::string> names = Members(a.id);
+    EXPECT_EQ(Members(b.id), names);
+    for (const std::string &n : names) {
+        std::string v = "/cube/" + n;
+        EXPECT_EQ(DimNames(b.id, v), DimNames(a.id, v)) << v;
+        if (n != "pattern")
+            EXPECT_TRUE(SameBits(Values(b.id, v), Values(a.id, v))) << v;
     }
 }
 
