@@ -17,8 +17,9 @@
  * int32 attribute _Netcdf4Dimid; each variable names its dimensions in
  * DIMENSION_LIST; coordinates that are not dimensions are listed in the
  * variables' `coordinates` attribute (CF); every variable carries `units`
- * and `long_name` (the column's description).  Enum labels become UTF-8 strings
- * (_Encoding = "utf-8"), since netCDF readers do not decode HDF5 enums.
+ * and `long_name` (the column's description).  Enum labels become UTF-8
+ * strings in a dimension's coordinate, since netCDF readers do not decode
+ * HDF5 enums; along `point` they keep their codes (see commit_enum).
  *
  * Layouts (the group's attribute `layout`):
  *   "cube"    when every dimension holds axes of one length and the rows are
@@ -39,7 +40,7 @@
 #include <string.h>
 
 #define MAX_DIMS 32          /* HDF5's largest rank */
-#define SLAB_ROWS (1 << 18)  /* rows converted at a time for string columns */
+#define SLAB_ROWS (1 << 18)  /* labels converted at a time */
 #define NC_DIM_ONLY "This is a netCDF dimension but not a netCDF variable."
 
 typedef struct cube_axis {
@@ -314,30 +315,13 @@ static void free_names(char **names, int n)
     free(names);
 }
 
-/* A fixed-length UTF-8 string type as wide as the longest label. */
-static hid_t label_type(char **names, int n)
-{
-    size_t w = 1;
-    hid_t t = H5Tcopy(H5T_C_S1);
-    for (int i = 0; i < n; i++)
-        if (strlen(names[i]) > w)
-            w = strlen(names[i]);
-    if (t >= 0 && (H5Tset_size(t, w) < 0 || H5Tset_strpad(t, H5T_STR_NULLPAD) < 0 ||
-                   H5Tset_cset(t, H5T_CSET_UTF8) < 0)) {
-        H5Tclose(t);
-        return -1;
-    }
-    return t;
-}
-
 /* Writes rows [0, n) of enum column `src` as label strings into the
- * 1-D dataset dst, SLAB_ROWS at a time. */
+ * 1-D dataset dst (variable-length strings), SLAB_ROWS at a time. */
 static int copy_labels(cube *c, hid_t src, hid_t dst, hid_t stype, char **names, int nnames,
                        int64_t n, const char *name)
 {
-    size_t w = H5Tget_size(stype);
     int64_t *codes = malloc(SLAB_ROWS * sizeof *codes);
-    char *text = malloc(SLAB_ROWS * w);
+    const char **text = malloc(SLAB_ROWS * sizeof *text);
     hid_t fs = H5Dget_space(src), ts = H5Dget_space(dst);
     int rc = codes && text ? 0 : pascal_error_set(c->err, PASCAL_ENOMEM, "%s: out of memory",
                                                   c->path);
@@ -353,7 +337,7 @@ static int copy_labels(cube *c, hid_t src, hid_t dst, hid_t stype, char **names,
                                       "%lld is not a label", c->path, name,
                                       (unsigned long long)(off + i), (long long)codes[i]);
             else
-                strncpy(text + i * w, names[codes[i]], w);
+                text[i] = names[codes[i]];
         }
         if (rc == 0 && (H5Sselect_hyperslab(ts, H5S_SELECT_SET, &off, NULL, &cnt, NULL) < 0 ||
                         H5Dwrite(dst, stype, ms, ts, H5P_DEFAULT, text) < 0))
@@ -370,40 +354,29 @@ static int copy_labels(cube *c, hid_t src, hid_t dst, hid_t stype, char **names,
     return rc;
 }
 
-/* /cube/<name>: the first n values of the enum dataset src as strings, in
- * the chunking and filters of the source when it is chunked. */
+/* /cube/<name>: the n values of the enum axis src as variable-length
+ * strings, netCDF-4's own string type (netCDF-C before 4.9.1 cannot read
+ * arrays of fixed-length strings). */
 static int write_label_var(cube *c, hid_t src, const char *name, int64_t n, hid_t *out)
 {
-    hid_t ftype = H5Dget_type(src), stype = -1, space = -1, dcpl = -1, d = -1;
+    hid_t ftype = H5Dget_type(src), stype = -1, space = -1, d = -1;
     hsize_t dims[1] = {(hsize_t)n};
     int nnames = 0, rc;
     char **names = ftype >= 0 ? enum_names(ftype, &nnames) : NULL;
     if (!names)
         rc = pascal_error_set(c->err, PASCAL_EINPUT, "%s: %s: expected an enum with labels "
                               "for codes 0..n-1", c->path, name);
-    else if ((stype = label_type(names, nnames)) < 0 ||
-             (space = H5Screate_simple(1, dims, NULL)) < 0 ||
-             (dcpl = H5Dget_create_plist(src)) < 0)
+    else if ((stype = pascal_h5_str_type()) < 0 || (space = H5Screate_simple(1, dims, NULL)) < 0)
         rc = fail(c, "creating a string type", name);
     else {
-        hsize_t chunk[1] = {0};
-        if (H5Pget_layout(dcpl) != H5D_CHUNKED) {
-            H5Pclose(dcpl);
-            dcpl = H5Pcopy(H5P_DATASET_CREATE_DEFAULT);
-        } else if (H5Pget_chunk(dcpl, 1, chunk) == 1 && chunk[0] > dims[0]) {
-            H5Pset_chunk(dcpl, 1, dims);  /* a fixed-size dataset: no longer chunks */
-        }
-        d = H5Dcreate2(c->grp, name, stype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+        d = H5Dcreate2(c->grp, name, stype, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
         rc = d < 0 ? fail(c, "creating", name) : copy_labels(c, src, d, stype, names, nnames,
                                                                 n, name);
-        if (rc == 0)
-            rc = text_attr(c, d, "_Encoding", "utf-8");
     }
     free_names(names, nnames);
     if (ftype >= 0) H5Tclose(ftype);
     if (stype >= 0) H5Tclose(stype);
     if (space >= 0) H5Sclose(space);
-    if (dcpl >= 0) H5Pclose(dcpl);
     if (rc && d >= 0)
         H5Dclose(d);
     *out = rc ? -1 : d;
@@ -464,6 +437,59 @@ static int write_axis_var(cube *c, const cube_axis *a, hid_t *out)
     return rc;
 }
 
+/* An enum column along `point` keeps its codes (a virtual dataset over the
+ * column, no copy) in the enum type committed as /cube/<name>_t, which
+ * netCDF-4 reads as an NC_ENUM (ncdump prints the labels).  Variable-length
+ * strings would cost a heap object per row; netCDF-C before 4.9.1 cannot read
+ * arrays of fixed-length strings. */
+static int commit_enum(cube *c, const char *name, hid_t *type)
+{
+    char tname[300];
+    hid_t t = H5Tcopy(*type);
+    snprintf(tname, sizeof tname, "%s_t", name);
+    if (t < 0 || H5Tcommit2(c->grp, tname, t, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) < 0) {
+        if (t >= 0)
+            H5Tclose(t);
+        return -1;
+    }
+    H5Tclose(*type);
+    *type = t;
+    return 0;
+}
+
+/* CF's flag_values and flag_meanings on an enum variable (codes 0..n-1). */
+static int flag_attrs(cube *c, hid_t dset, const char *name)
+{
+    hid_t t = H5Dget_type(dset), s = -1, a = -1;
+    int n = 0, ok = 1, rc = 0;
+    char **names = t >= 0 && H5Tget_class(t) == H5T_ENUM ? enum_names(t, &n) : NULL;
+    if (t >= 0)
+        H5Tclose(t);
+    if (!names)
+        return 0;
+    size_t len = 1;
+    for (int i = 0; i < n; i++)
+        len += strlen(names[i]) + 1;
+    char *meanings = calloc(len, 1);
+    int16_t *codes = calloc((size_t)n, sizeof *codes);
+    hsize_t dims[1] = {(hsize_t)n};
+    for (int i = 0; meanings && codes && i < n; i++) {
+        strcat(strcat(meanings, i ? " " : ""), names[i]);
+        codes[i] = (int16_t)i;
+    }
+    ok = meanings && codes && (s = H5Screate_simple(1, dims, NULL)) >= 0 &&
+         (a = H5Acreate2(dset, "flag_values", n > INT8_MAX ? H5T_STD_I16LE : H5T_STD_I8LE, s,
+                         H5P_DEFAULT, H5P_DEFAULT)) >= 0 &&
+         H5Awrite(a, H5T_NATIVE_INT16, codes) >= 0;
+    if (a >= 0) H5Aclose(a);
+    if (s >= 0) H5Sclose(s);
+    rc = ok ? text_attr(c, dset, "flag_meanings", meanings) : fail(c, "writing flags", name);
+    free(meanings);
+    free(codes);
+    free_names(names, n);
+    return rc;
+}
+
 /* /cube/<name>: a virtual dataset of shape dims[0..rank-1] over the first
  * c->rows rows of the 1-D dataset src (same file), in C order. */
 static int write_virtual(cube *c, const char *src, const char *name, int rank,
@@ -472,6 +498,7 @@ static int write_virtual(cube *c, const char *src, const char *name, int rank,
     hsize_t start = 0, n = (hsize_t)c->rows;
     hid_t s = H5Dopen2(c->file, src, H5P_DEFAULT), ftype = -1, ss = -1, vs = -1, dcpl = -1;
     int ok = s >= 0 && (ftype = H5Dget_type(s)) >= 0 &&
+             (H5Tget_class(ftype) != H5T_ENUM || commit_enum(c, name, &ftype) == 0) &&
              (ss = H5Screate_simple(1, &n, NULL)) >= 0 &&
              H5Sselect_hyperslab(ss, H5S_SELECT_SET, &start, NULL, &n, NULL) >= 0 &&
              (vs = H5Screate_simple(rank, dims, NULL)) >= 0 && H5Sselect_all(vs) >= 0 &&
@@ -483,7 +510,9 @@ static int write_virtual(cube *c, const char *src, const char *name, int rank,
     if (ss >= 0) H5Sclose(ss);
     if (vs >= 0) H5Sclose(vs);
     if (dcpl >= 0) H5Pclose(dcpl);
-    return ok ? var_attrs(c, *out, src) : fail(c, "creating the virtual dataset", name);
+    if (!ok)
+        return fail(c, "creating the virtual dataset", name);
+    return flag_attrs(c, *out, name) ? c->err->code : var_attrs(c, *out, src);
 }
 
 /* Appends name to the results' `coordinates` attribute. */
@@ -542,11 +571,7 @@ static int write_columns(cube *c, const char *g, int coords)
         is_enum = t >= 0 && H5Tget_class(t) == H5T_ENUM;
         if (s < 0 || t < 0)
             rc = fail(c, "opening the column", name);
-        else if (is_enum && c->ndim)
-            ; /* not an axis: no label grid to map it onto */
-        else if (is_enum && (rc = write_label_var(c, s, name, c->rows, &d)) == 0)
-            rc = var_attrs(c, d, src);
-        else if (!is_enum)
+        else if (!is_enum || !c->ndim) /* in a cube, an enum that is not an axis has no grid */
             rc = write_virtual(c, src, name, rank, c->ndim ? c->dims : &dims1, &d);
         if (t >= 0) H5Tclose(t);
         if (s >= 0) H5Dclose(s);
