@@ -612,21 +612,36 @@ static int write_dimensions(cube *c)
     return rc;
 }
 
-/* "points": the dimension `point` without values (netCDF's marker for a
- * dimension that is not a variable), so nothing is written per row. */
+/* 1 when /points or /results has a column called name. */
+static int has_column(const cube *c, const char *name)
+{
+    char link[300];
+    for (int g = 0; g < 2; g++) {
+        snprintf(link, sizeof link, "%s/%s", g ? "results" : "points", name);
+        if (H5Lexists(c->file, g ? "results" : "points", H5P_DEFAULT) > 0 &&
+            H5Lexists(c->file, link, H5P_DEFAULT) > 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* "points": the dimension `point` (`row` when a column is called point)
+ * without values (netCDF's marker for a dimension that is not a variable),
+ * so nothing is written per row. */
 static int write_point_dimension(cube *c)
 {
     char marker[128];
+    const char *name = !has_column(c, "point") ? "point" : !has_column(c, "row") ? "row" : "_row";
     hsize_t n = (hsize_t)c->rows;
     hid_t s = H5Screate_simple(1, &n, NULL);
     snprintf(marker, sizeof marker, "%s%10lld", NC_DIM_ONLY, (long long)c->rows);
-    c->scale[0] = s >= 0 ? H5Dcreate2(c->grp, "point", H5T_IEEE_F32LE, s, H5P_DEFAULT,
-                                      H5P_DEFAULT, H5P_DEFAULT)
+    c->scale[0] = s >= 0 ? H5Dcreate2(c->grp, name, H5T_IEEE_F32LE, s, H5P_DEFAULT, H5P_DEFAULT,
+                                      H5P_DEFAULT)
                          : -1;
     if (s >= 0)
         H5Sclose(s);
     if (c->scale[0] < 0)
-        return fail(c, "creating the dimension", "point");
+        return fail(c, "creating the dimension", name);
     return make_scale(c, c->scale[0], marker, 0);
 }
 

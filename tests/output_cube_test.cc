@@ -508,4 +508,32 @@ TEST_F(OutputCube, ResumedRunHasTheUninterruptedRunsCube)
     }
 }
 
+// A table with a column called `point` (the spot-check tables have one)
+// names its row dimension `row` instead.
+TEST_F(OutputCube, ColumnCalledPointRenamesTheDimension)
+{
+    pascal_column_desc pc[] = {{"point", "", "sweep point", PASCAL_COLTYPE_I64, nullptr, 0}};
+    pascal_column_desc rc[] = {{"K", "fills", "measured", PASCAL_COLTYPE_F64, nullptr, 0}};
+    pascal_sink_meta meta{};
+    std::string path = dir + "/t.h5";
+    meta.format = PASCAL_SINK_HDF5;
+    meta.path = path.c_str();
+    meta.spec_text = "";
+    pascal_sink *sink = nullptr;
+    pascal_error err{};
+    ASSERT_EQ(pascal_sink_open(&meta, pc, 1, rc, 1, &sink, &err), 0) << err.msg;
+    int64_t pts[3] = {4, 9, 2};
+    double k[3] = {1.5, 2.25, 0.125};
+    const void *p[] = {pts};
+    const double *r[] = {k};
+    ASSERT_EQ(pascal_sink_append(sink, 3, p, r, &err), 0) << err.msg;
+    ASSERT_EQ(pascal_sink_finish(sink, &err), 0) << err.msg;
+    H5File f(path);
+    EXPECT_EQ(Attr(f.id, "/cube", "layout"), "points");
+    EXPECT_EQ(DimNames(f.id, "/cube/K"), std::vector<std::string>{"/cube/row"});
+    EXPECT_EQ(DimNames(f.id, "/cube/point"), std::vector<std::string>{"/cube/row"});
+    EXPECT_TRUE(SameBits(Values(f.id, "/cube/point"), {4, 9, 2}));
+    EXPECT_TRUE(SameBits(Values(f.id, "/cube/K"), {1.5, 2.25, 0.125}));
+}
+
 } // namespace
