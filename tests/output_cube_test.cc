@@ -536,4 +536,37 @@ TEST_F(OutputCube, ColumnCalledPointRenamesTheDimension)
     EXPECT_TRUE(SameBits(Values(f.id, "/cube/K"), {1.5, 2.25, 0.125}));
 }
 
+// Filters of a column: (shuffle, deflate level or -1).
+std::pair<bool, int> Filters(const std::string &path, const char *col)
+{
+    H5File f(path);
+    hid_t d = H5Dopen2(f.id, col, H5P_DEFAULT), p = H5Dget_create_plist(d);
+    bool shuffle = false;
+    int level = -1;
+    for (int i = 0; i < H5Pget_nfilters(p); i++) {
+        unsigned flags, cd[4] = {0};
+        size_t ncd = 4;
+        H5Z_filter_t id = H5Pget_filter2(p, (unsigned)i, &flags, &ncd, cd, 0, nullptr, nullptr);
+        if (id == H5Z_FILTER_SHUFFLE)
+            shuffle = true;
+        if (id == H5Z_FILTER_DEFLATE)
+            level = (int)cd[0];
+    }
+    H5Pclose(p);
+    H5Dclose(d);
+    return {shuffle, level};
+}
+
+TEST_F(OutputCube, CompressedByDefaultAndOffWithCompressionZero)
+{
+    std::string on = Run("on", kCartesian), off = Run("off", kCartesian, "--compression 0"),
+                spec = Run("spec", std::string(kCartesian) + "output: {compression: none}\n");
+    EXPECT_EQ(Filters(on, "/results/rho_ttl"), std::make_pair(true, 1));
+    EXPECT_EQ(Filters(on, "/points/pattern"), std::make_pair(true, 1));
+    EXPECT_EQ(Filters(off, "/results/rho_ttl"), std::make_pair(false, -1));
+    EXPECT_EQ(Filters(spec, "/results/rho_ttl"), std::make_pair(false, -1));
+    H5File a(on), b(off);
+    EXPECT_TRUE(SameBits(Values(a.id, "/results/rho_ttl"), Values(b.id, "/results/rho_ttl")));
+}
+
 } // namespace
