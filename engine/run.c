@@ -20,13 +20,15 @@
 int pascal_run_point_params(const pascal_spec *spec, int ids[PASCAL_NPARAM])
 {
     int n = 0, seen[PASCAL_NPARAM] = {0};
-    static const int derived[] = {PASCAL_P_N, PASCAL_P_M, PASCAL_P_C};
+    /* A workload derives block_bytes too (docs/workloads.md). */
+    static const int derived[] = {PASCAL_P_N, PASCAL_P_M, PASCAL_P_C, PASCAL_P_BLOCK_BYTES};
+    int nderived = isnan(pascal_spec_fixed(spec)->v[PASCAL_P_WORKLOAD]) ? 3 : 4;
     for (int i = 0; i < pascal_spec_naxes(spec); i++) {
         int id = pascal_spec_axis(spec, i)->param;
         seen[id] = 1;
         ids[n++] = id;
     }
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < nderived; k++)
         if (!seen[derived[k]])
             ids[n++] = derived[k];
     return n;
@@ -38,6 +40,7 @@ static pascal_coltype param_coltype(int id)
     case PASCAL_T_REAL: return PASCAL_COLTYPE_F64;
     case PASCAL_T_PATTERN: return PASCAL_COLTYPE_ENUM;
     case PASCAL_T_PATH: return PASCAL_COLTYPE_ENUM;
+    case PASCAL_T_NAME: return PASCAL_COLTYPE_ENUM;
     default: return PASCAL_COLTYPE_I64;
     }
 }
@@ -262,9 +265,7 @@ static void describe_param(pascal_column_desc *d, int id)
     d->units = pascal_params[id].units;
     d->description = pascal_params[id].description;
     d->type = param_coltype(id);
-    int is_path = pascal_params[id].type == PASCAL_T_PATH;
-    d->labels = d->type != PASCAL_COLTYPE_ENUM ? NULL : is_path ? pascal_path_names : pascal_pattern_names;
-    d->nlabels = d->type != PASCAL_COLTYPE_ENUM ? 0 : is_path ? PASCAL_PATH_COUNT : PASCAL_PATTERN_COUNT;
+    d->labels = pascal_param_labels(id, &d->nlabels);
 }
 
 /* The sink's parallel_for: called from the batch loop's single thread, its

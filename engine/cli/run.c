@@ -40,6 +40,8 @@ static void format_value(int id, double v, char *buf, size_t len)
         snprintf(buf, len, "%s", pascal_pattern_names[(int)v]);
     else if (pascal_params[id].type == PASCAL_T_PATH)
         snprintf(buf, len, "%s", pascal_path_names[v == 1]);
+    else if (pascal_params[id].type == PASCAL_T_NAME && v >= 0 && v < pascal_params[id].nlabels)
+        snprintf(buf, len, "%s", pascal_params[id].labels[(int)v]);
     else
         snprintf(buf, len, "%.10g", v);
 }
