@@ -13,6 +13,7 @@
 #include "model/progress.h"
 #include "model/replay.h"
 #include "model/static.h"
+#include "sweeps/workload.h"
 
 static const int key_params[] = {
     PASCAL_P_N, PASCAL_P_M, PASCAL_P_PATTERN, PASCAL_P_CLUSTERS, PASCAL_P_SPREAD,
@@ -302,19 +303,37 @@ static int needs_phases(int col)
 static int workload_point(pascal_eval *ev, const pascal_point *p, const int *cols,
                           int ncols, double *out)
 {
-    double dyn[PASCAL_CALIBRATE_NCOLS];
+    double dyn[PASCAL_CALIBRATE_NCOLS], view[PASCAL_NPARAM], scans = NAN;
     int dyn_done = 0;
     if (!ev->wl && !(ev->wl = pascal_wl_eval_create(ev->models)))
         return -1;
     int rc = pascal_wl_eval_point(ev->wl, p, ev->dyn, cols, ncols, out);
     for (int j = 0; j < ncols; j++) {
-        int m = pascal_columns[cols[j]].model;
+        int m = pascal_columns[cols[j]].model, c = cols[j];
+        int dyn_col = m == PASCAL_MODEL_DYNAMIC || c == PASCAL_COL_FILL_BYTES_DYN ||
+                      c == PASCAL_COL_TRAFFIC_DYN;
+        if (dyn_col && !dyn_done++) {
+            /* Each KV head's CTAs as one open scan of W = sharers / M. */
+            if (pascal_wl_dyn_view(p->v, view, &scans) == 0) {
+                pascal_calibrate_point(ev->dyn, view, dyn);
+            } else {
+                for (int k = 0; k < PASCAL_CALIBRATE_NCOLS; k++)
+                    dyn[k] = NAN;
+                dyn[PASCAL_COL_FALLBACK - PASCAL_COL_K_DYN] = PASCAL_DYN_FALLBACK_WORKLOAD;
+            }
+        }
         if (m == PASCAL_MODEL_DYNAMIC) {
-            if (!dyn_done++)
-                pascal_calibrate_point(ev->dyn, p->v, dyn);
-            out[j] = dyn[cols[j] - PASCAL_COL_K_DYN];
+            out[j] = dyn[c - PASCAL_COL_K_DYN];
+        } else if (dyn_col) {
+            /* Fills = scans x K_H x H blocks of the view, H = W N. */
+            double K = (ev->models >> PASCAL_MODEL_DYNAMIC & 1u) ? dyn[0] : NAN;
+            double bytes = scans * K * view[PASCAL_P_W] * view[PASCAL_P_N] *
+                           view[PASCAL_P_BLOCK_BYTES];
+            pascal_workload w;
+            double ideal = pascal_workload_of_point(p->v, &w) == 0 ? (double)w.ideal_bytes : NAN;
+            out[j] = isnan(scans) ? NAN : c == PASCAL_COL_FILL_BYTES_DYN ? bytes : bytes / ideal;
         } else if (m == PASCAL_MODEL_SHARING || m == PASCAL_MODEL_CATCHUP) {
-            out[j] = progress_column(cols[j], p->v);
+            out[j] = progress_column(c, p->v);
         }
     }
     return rc;

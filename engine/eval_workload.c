@@ -396,6 +396,28 @@ static double kernel_requests(const pascal_wl_eval *we)
     return r;
 }
 
+/* ---- the dynamic model's view ------------------------------------------------------ */
+
+int pascal_wl_dyn_view(const double *v, double *view, double *scans)
+{
+    pascal_workload w;
+    double M = v[PASCAL_P_M];
+    if (pascal_workload_of_point(v, &w) != 0 || w.shape.kind != PASCAL_WORKLOAD_ATTENTION ||
+        !w.ring || !(M >= 1) || (double)w.sharers_a < M)
+        return -1;
+    double pair = 2.0 * (double)w.block_bytes;
+    memcpy(view, v, PASCAL_NPARAM * sizeof *view);
+    view[PASCAL_P_N] = (double)w.blocks;
+    view[PASCAL_P_W] = (double)w.sharers_a / M;
+    view[PASCAL_P_BLOCK_BYTES] = pair;
+    view[PASCAL_P_C] = !isnan(v[PASCAL_P_CAPACITY_BYTES]) ? floor(v[PASCAL_P_CAPACITY_BYTES] / pair)
+                                                           : floor(v[PASCAL_P_C] / 2);
+    *scans = (double)(w.streams / 2);
+    /* The calibration's runs scan rings larger than the cache (its floor is
+     * one fill per round); a head that fits is the static model's case. */
+    return view[PASCAL_P_N] > view[PASCAL_P_C] ? 0 : -1;
+}
+
 /* ---- columns --------------------------------------------------------------------- */
 
 static double derived_column(const pascal_workload *w, int col, int64_t M)

@@ -38,6 +38,25 @@ int pascal_wl_eval_point(pascal_wl_eval *we, const pascal_point *p,
                          const struct pascal_dyn_model *dyn, const int *cols, int ncols,
                          double *out);
 
+/* The dynamic model's view of a workload point (docs/workloads.md, "The
+ * dynamic model over the real horizon"): attention without a causal mask
+ * whose KV heads each have at least M CTAs (sharers_a >= M).  Each KV
+ * head's CTAs are then one open scan of W = sharers_a / M scans per
+ * resident slot over N = ceil(L_kv / T_kv) steps, a step's K and V tiles
+ * one block of 2 T_kv d bytes; `view` gets the point's values with N, W,
+ * block_bytes and C (capacity_bytes over that block) set so, and *scans
+ * the number of such scans (B H_kv).  Returns 0, or -1 where the model does
+ * not apply (GEMM: a CTA reads two panels shared by different CTAs; fewer
+ * CTAs per head than slots: several heads resident at once; causal; a
+ * head's K and V that fit in the cache, N <= C: the calibrations measure
+ * rings larger than the cache, and a fitting head is fetched once, which
+ * the static model says). */
+int pascal_wl_dyn_view(const double *v, double *view, double *scans);
+
+/* fallback code of the dynamic columns at a workload point the dynamic
+ * model does not cover (codes 10-13: sweeps/SPEC.md). */
+#define PASCAL_DYN_FALLBACK_WORKLOAD 14
+
 #ifdef __cplusplus
 }
 #endif

@@ -114,6 +114,9 @@ static int check_needs(const spec_ctx *c, const yaml_node_t *models)
         spec_path_index(path, "models", (long)(it - models->data.sequence.items.start));
         for (int k = 0; k < 6 && pascal_models[m].needs[k] >= 0; k++) {
             int p = pascal_models[m].needs[k];
+            /* A workload gives the dynamic model its own horizon. */
+            if (p == PASCAL_P_W && spec->source[PASCAL_P_WORKLOAD] != SRC_NONE)
+                continue;
             if (spec->source[p] == SRC_NONE)
                 return spec_fail(c, item, path, PASCAL_EINPUT,
                                  "model %s needs %s: expected %s (%s) in fixed or axes, got none",
