@@ -54,11 +54,17 @@ static void arena_free(chunk **head)
 
 /* ---- classes of identical waves ---------------------------------------- */
 
+/* A stream's history at a wave (the class key's last S entries). */
+enum { WL_CONTINUING = -2, WL_FIRST = -1 };   /* else: streams touched since */
+
 typedef struct wl_class {
     int64_t mult;              /* waves of this class */
     int64_t R, S;              /* requests per round, streams */
     int64_t nkey;
-    const int64_t *key;        /* R, S, local stream of each request, new flags */
+    const int64_t *key;        /* R, S, local stream of each request, then per
+                                  stream WL_CONTINUING (in the previous wave),
+                                  WL_FIRST, or the distinct other streams
+                                  touched since its last wave */
     uint64_t hash;
     const pascal_static *sum;  /* the prepared instance, frozen */
 } wl_class;
@@ -84,6 +90,8 @@ struct pascal_wl_eval {
     int64_t nt, cold, *above;
     pascal_lru *lru;
     int64_t lru_blocks;
+    pascal_lru *slru;          /* stream-level recency across waves */
+    int64_t slru_streams;
     int64_t cap_M, cap_req, cap_scratch; /* sizes of the buffers below */
     int64_t *phases, *stream, *phase, *owner, *N, *global, *scratch, *prev, *keybuf;
 };
@@ -120,6 +128,7 @@ void pascal_wl_eval_free(pascal_wl_eval *we)
     free(we->table);
     free(we->above);
     pascal_lru_free(we->lru);
+    pascal_lru_free(we->slru);
     arena_free(&we->arena);
     pascal_static_free(we->ws);
     free(we);
@@ -203,6 +212,21 @@ static int in_sorted(const int64_t *a, int64_t n, int64_t x)
     return lo < n && a[lo] == x;
 }
 
+/* Each local stream's history code (see wl_class) at the current wave:
+ * in the previous wave (sorted prev[0..nprev)), or its stack distance in
+ * streams over the waves so far (slru replays each wave's streams in order,
+ * so a stream that skipped waves counts the streams read since). */
+static int stream_codes(pascal_wl_eval *we, int64_t S, int64_t nprev, int64_t *codes)
+{
+    for (int64_t l = 0; l < S; l++) {
+        int64_t g = we->global[l], rd;
+        if (pascal_lru_replay(we->slru, &g, 1, 1, &rd) < 0)
+            return -1;
+        codes[l] = in_sorted(we->prev, nprev, g) ? WL_CONTINUING : rd < 0 ? WL_FIRST : rd;
+    }
+    return 0;
+}
+
 /* Every wave of the point's workload, merged into classes. */
 static int build_waves(pascal_wl_eval *we, const pascal_point *p)
 {
@@ -215,6 +239,14 @@ static int build_waves(pascal_wl_eval *we, const pascal_point *p)
     arena_free(&we->arena);
     if (grow(we, M, req, pascal_workload_wave_scratch(w, M)) != 0)
         return -1;
+    if (!we->slru || we->slru_streams < w->streams) {
+        pascal_lru_free(we->slru);
+        we->slru = pascal_lru_create(w->streams);
+        we->slru_streams = we->slru ? w->streams : 0;
+        if (!we->slru)
+            return -1;
+    }
+    pascal_lru_reset(we->slru);
     we->tsize = 16;
     while (we->tsize < 2 * we->waves)
         we->tsize *= 2;
@@ -236,14 +268,15 @@ static int build_waves(pascal_wl_eval *we, const pascal_point *p)
                                          we->owner, we->N, we->global, we->scratch, &inst);
         if (S < 0)
             return -1;
-        /* Key: requests, streams, each request's local stream, new flags. */
+        /* Key: requests, streams, each request's local stream, histories. */
         int64_t *k = we->keybuf, n = 0;
         k[n++] = inst.R;
         k[n++] = S;
         memcpy(k + n, we->stream, (size_t)inst.R * 8);
         n += inst.R;
-        for (int64_t s = 0; s < S; s++)
-            k[n++] = !in_sorted(we->prev, nprev, we->global[s]);
+        if (stream_codes(we, S, nprev, k + n) != 0)
+            return -1;
+        n += S;
         int64_t c = class_of(we, k, n, &inst);
         if (c < 0)
             return -1;
@@ -350,16 +383,25 @@ static double replay_fills(pascal_wl_eval *we, int64_t C)
 
 enum { F_LRU, F_TTL, F_CHE, F_BOUND, F_BAND_LO, F_BAND_HI };
 
+/* Whether a stream starts the wave cold: read for the first time, or back
+ * after skipping waves with more blocks read since (its own N_s and the
+ * other streams' N each, all streams of a workload being N long) than the
+ * cache holds.  A stream of the previous wave continues its ring scan. */
+static int cold(int64_t code, int64_t N, int64_t C)
+{
+    return code == WL_FIRST || (code >= 0 && (code + 1) * N > C);
+}
+
 /* A class's fills in one wave of N rounds: each stream's misses per round
- * times N, and a new stream's N_s blocks at least once. */
+ * times N, and a cold stream's N_s blocks at least once. */
 static double class_fills(const wl_class *c, int kind, int64_t C, int64_t N)
 {
     const pascal_static *v = c->sum;
-    const int64_t *fresh = c->key + 2 + c->R;
+    const int64_t *code = c->key + 2 + c->R;
     double total = 0, compulsory = 0, che = pascal_che_miss_rate(C, pascal_static_N(v));
     if (kind == F_BOUND) {
         for (int64_t s = 0; s < c->S; s++)
-            compulsory += fresh[s] ? (double)pascal_static_stream_N(v, s) : 0.0;
+            compulsory += cold(code[s], N, C) ? (double)pascal_static_stream_N(v, s) : 0.0;
         double b = (double)N * pascal_static_k_bound(v, C, 0.0);
         return b > compulsory ? b : compulsory;
     }
@@ -375,7 +417,7 @@ static double class_fills(const wl_class *c, int kind, int64_t C, int64_t N)
             break;
         }
         double x = (double)N * k, floor = (double)pascal_static_stream_N(v, s);
-        total += fresh[s] && x < floor ? floor : x;
+        total += cold(code[s], N, C) && x < floor ? floor : x;
     }
     return total;
 }

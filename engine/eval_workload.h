@@ -4,10 +4,13 @@
  * keeps phase s_q (the point's pattern over M workers on a ring of N
  * blocks), so consecutive waves on the same streams continue one ring scan.
  * Each wave is a multi-stream instance (model/static_multi.h) run for N
- * rounds; waves with the same structure (stream pattern, slot count, which
- * streams are new) are prepared once.  A stream that was not in the
- * previous wave is new: its N blocks are fetched at least once in the wave
- * (the compulsory floor), whatever the steady state says.
+ * rounds; waves with the same structure (stream pattern, slot count, each
+ * stream's history) are prepared once.  A stream read for the first time,
+ * or back after skipping waves with more blocks read since than the cache
+ * holds (a stream-level LRU distance over the waves), starts cold: its N
+ * blocks are fetched at least once in the wave (the compulsory floor),
+ * whatever the steady state says.  A stream of the previous wave continues
+ * its ring scan.
  *
  * Columns: the `workload` ones from the derivation; the static models'
  * K_x (misses per round over the whole kernel: fills / (waves N)) and rho_x
