@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -141,6 +144,87 @@ TEST_F(WorkloadCli, RefusalsExitTwoAndWriteNothing)
     EXPECT_EQ(r.err.rfind(spec + ":5:61: workload.attention.causal: expected causal: false", 0), 0u)
         << r.err;
     EXPECT_FALSE(pascal_test::exists(dir + "/bad.h5"));
+}
+
+// Rows of a CSV file as column name -> text.
+std::vector<std::map<std::string, std::string>> read_csv(const std::string &path)
+{
+    std::vector<std::map<std::string, std::string>> rows;
+    std::istringstream in(pascal_test::slurp(path));
+    std::string line;
+    std::vector<std::string> head;
+    auto split = [](const std::string &l) {
+        std::vector<std::string> f;
+        std::stringstream ss(l);
+        std::string x;
+        while (std::getline(ss, x, ','))
+            f.push_back(x);
+        return f;
+    };
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        if (head.empty()) {
+            head = split(line);
+            continue;
+        }
+        auto f = split(line);
+        std::map<std::string, std::string> r;
+        for (size_t i = 0; i < head.size() && i < f.size(); i++)
+            r[head[i]] = f[i];
+        rows.push_back(r);
+    }
+    return rows;
+}
+
+// The dynamic model over the real horizon: each KV head's 4 x 64 = 256 CTAs
+// are one open scan of W = 256 / M scans over N = L_kv / 32 steps of 16 KiB
+// (K and V of 32 rows x d 128 x BF16).  K_dyn must be what `pascal predict`
+// says for that scan, and the fills 8 heads x K x W N blocks of 16 KiB.  At
+// 16k tokens a head's K and V (N = 512 steps) fit in the 20 MiB of GB10's
+// calibration (C = 1280): no dynamic answer (fallback 14).
+TEST_F(WorkloadCli, DynamicModelOverTheRealHorizon)
+{
+    const std::string refs = kConfigs + "calibration/synthetic-gb10-refs.csv";
+    ASSERT_EQ(run("calibrate " + refs + " --device " + kConfigs + "devices/gb10.yaml -o " + dir +
+                  "/model.h5").status, 0);
+    std::string spec = write("dyn.yaml",
+        "name: dyn\n"
+        "device: " + kConfigs + "devices/gb10.yaml\n"
+        "calibration: model.h5\n"
+        "models: [workload, traffic, dynamic]\n"
+        "workload:\n"
+        "  attention: {q_heads: 32, kv_heads: 8, seq_q: 8192, seq_kv: 8192, head_dim: 128,\n"
+        "              dtype: bf16, tile_q: 128, tile_kv: 32}\n"
+        "fixed: {path: tma, depth: 3, compute: 16}\n"
+        "axes:\n"
+        "  occupancy: [1, 2]\n"
+        "  seq_kv: [16384, 65536]\n");
+    auto r = run("run " + spec + " -o " + dir + "/dyn.csv --format csv --quiet");
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto rows = read_csv(dir + "/dyn.csv");
+    ASSERT_EQ(rows.size(), 4u);
+    for (auto &row : rows) {
+        int o = std::stoi(row["occupancy"]);
+        if (row["seq_kv"] == "16384") {
+            EXPECT_EQ(row["fallback"], "14");
+            EXPECT_EQ(row["K_dyn"], "");
+            EXPECT_EQ(row["traffic_dyn"], "");
+            continue;
+        }
+        double W = 256.0 / (48.0 * o), N = 2048;
+        char args[512];
+        std::snprintf(args, sizeof args,
+                      "predict --model %s/model.h5 --o %d --path tma --d 3 --m 16 --N 2048 "
+                      "--W %.17g --json", dir.c_str(), o, W);
+        auto p = run(args);
+        ASSERT_EQ(p.status, 0) << p.err;
+        double K = std::stod(p.out.substr(p.out.find("\"K\": ") + 5));
+        EXPECT_DOUBLE_EQ(std::stod(row["K_dyn"]), K);
+        double bytes = 8 * K * W * N * 16384;
+        EXPECT_NEAR(std::stod(row["fill_bytes_dyn"]), bytes, 1e-6 * bytes);
+        EXPECT_NEAR(std::stod(row["traffic_dyn"]), bytes / (16.0 * 2048 * 8192), 1e-9);
+    }
 }
 
 } // namespace
