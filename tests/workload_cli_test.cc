@@ -85,6 +85,25 @@ TEST_F(WorkloadCli, ShippedStudiesRunToHdf5AndReport)
     }
 }
 
+// Determinism: 1 and 3 threads write the same values, column by column
+// (the waves and their classes are rebuilt per thread).
+TEST_F(WorkloadCli, ThreadCountDoesNotChangeResults)
+{
+    for (const char *f : {"llama8b-decode-attention-gb10.yaml", "llama8b-mlp-gemm-gb10.yaml"}) {
+        std::string a = dir + "/a.h5", b = dir + "/b.h5";
+        ASSERT_EQ(run("run " + kConfigs + f + " -o " + a + " --quiet --threads 1").status, 0);
+        ASSERT_EQ(run("run " + kConfigs + f + " -o " + b + " --quiet --threads 3").status, 0);
+        for (const char *c : {"fill_bytes_lru", "fill_bytes_ttl", "fill_bytes_bound", "K_lru", "V"}) {
+            auto x = column(a, "results", c), y = column(b, "results", c);
+            ASSERT_EQ(x.size(), y.size());
+            for (size_t i = 0; i < x.size(); i++)
+                ASSERT_TRUE(x[i] == y[i] || (std::isnan(x[i]) && std::isnan(y[i]))) << f << " " << c << i;
+        }
+        std::remove(a.c_str());
+        std::remove(b.c_str());
+    }
+}
+
 // MQA decode-like attention (one KV head, 8 query heads, 8 query tiles: 64
 // CTAs per head) on 16 slots: 4 waves per head.  With lockstep CTAs a wave
 // hits everything iff the head's K and V fit: RD of the first reader of a
