@@ -20,13 +20,15 @@
 int pascal_run_point_params(const pascal_spec *spec, int ids[PASCAL_NPARAM])
 {
     int n = 0, seen[PASCAL_NPARAM] = {0};
-    static const int derived[] = {PASCAL_P_N, PASCAL_P_M, PASCAL_P_C};
+    /* A workload derives block_bytes too (docs/workloads.md). */
+    static const int derived[] = {PASCAL_P_N, PASCAL_P_M, PASCAL_P_C, PASCAL_P_BLOCK_BYTES};
+    int nderived = isnan(pascal_spec_fixed(spec)->v[PASCAL_P_WORKLOAD]) ? 3 : 4;
     for (int i = 0; i < pascal_spec_naxes(spec); i++) {
         int id = pascal_spec_axis(spec, i)->param;
         seen[id] = 1;
         ids[n++] = id;
     }
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < nderived; k++)
         if (!seen[derived[k]])
             ids[n++] = derived[k];
     return n;
@@ -38,6 +40,7 @@ static pascal_coltype param_coltype(int id)
     case PASCAL_T_REAL: return PASCAL_COLTYPE_F64;
     case PASCAL_T_PATTERN: return PASCAL_COLTYPE_ENUM;
     case PASCAL_T_PATH: return PASCAL_COLTYPE_ENUM;
+    case PASCAL_T_NAME: return PASCAL_COLTYPE_ENUM;
     default: return PASCAL_COLTYPE_I64;
     }
 }
@@ -136,6 +139,11 @@ typedef struct headline {
     uint64_t *worst_at;
 } headline;
 
+double pascal_run_default_target(int metric)
+{
+    return metric >= 0 && pascal_columns[metric].model == PASCAL_MODEL_TRAFFIC ? 1.2 : 0.05;
+}
+
 static uint64_t dim_stride(const pascal_spec *spec, int dim)
 {
     uint64_t stride = 1;
@@ -156,22 +164,44 @@ static int find_axis(const pascal_spec *spec, int p1, int p2, int64_t min, int64
 
 static void headline_init(headline *h, const pascal_spec *spec, pascal_run_stats *st)
 {
-    /* A dynamic sweep is about rho_dyn; a static one about its most exact
-     * miss rate. */
-    static const int prefer[] = {PASCAL_COL_RHO_DYN, PASCAL_COL_RHO_LRU, PASCAL_COL_RHO_TTL,
+    /* A workload sweep is about its DRAM traffic against the ideal (the
+     * exact kernel replay when asked for); a dynamic sweep about rho_dyn; a
+     * static one about its most exact miss rate. */
+    static const int prefer[] = {PASCAL_COL_TRAFFIC_REPLAY, PASCAL_COL_TRAFFIC_LRU,
+                                 PASCAL_COL_TRAFFIC_TTL, PASCAL_COL_TRAFFIC_DYN,
+                                 PASCAL_COL_RHO_DYN, PASCAL_COL_RHO_LRU, PASCAL_COL_RHO_TTL,
                                  PASCAL_COL_RHO_SDCM, PASCAL_COL_RHO_BOUND, PASCAL_COL_RHO_CHE};
     const int *cols = pascal_spec_columns(spec);
+    unsigned models = pascal_spec_models(spec);
     size_t n;
     memset(h, 0, sizeof *h);
     h->slot = -1;
-    for (size_t k = 0; k < sizeof prefer / sizeof prefer[0] && h->slot < 0; k++)
+    for (size_t k = 0; k < sizeof prefer / sizeof prefer[0] && h->slot < 0; k++) {
+        /* The replay and dynamic traffic columns are NaN without their models. */
+        if ((prefer[k] == PASCAL_COL_TRAFFIC_REPLAY && !(models >> PASCAL_MODEL_LRU_REPLAY & 1u)) ||
+            (prefer[k] == PASCAL_COL_TRAFFIC_DYN && !(models >> PASCAL_MODEL_DYNAMIC & 1u)))
+            continue;
         for (int j = 0; j < pascal_spec_ncolumns(spec) && h->slot < 0; j++)
             if (cols[j] == prefer[k])
                 h->slot = j;
+    }
     st->metric = h->slot >= 0 ? cols[h->slot] : -1;
     st->min = st->max = NAN;
     h->cap_axis = h->slot >= 0 ? find_axis(spec, PASCAL_P_C, PASCAL_P_CAPACITY_BYTES, 2, 1 << 20) : -1;
-    h->group_axis = find_axis(spec, PASCAL_P_PATTERN, PASCAL_P_PATTERN, 2, PASCAL_RUN_MAX_GROUPS);
+    /* A workload's traffic is sized per value of its first swept workload
+     * field ("context length 64k needs ..."), worst over the patterns;
+     * otherwise per pattern. */
+    h->group_axis = -1;
+    for (int a = 0; h->group_axis < 0 && st->metric >= 0 &&
+                    pascal_columns[st->metric].model == PASCAL_MODEL_TRAFFIC &&
+                    a < pascal_spec_naxes(spec); a++) {
+        const pascal_axis *ax = pascal_spec_axis(spec, a);
+        if (ax->param > PASCAL_P_WORKLOAD && ax->param <= PASCAL_P_SPLIT_K && ax->count >= 2 &&
+            ax->count <= PASCAL_RUN_MAX_GROUPS)
+            h->group_axis = a;
+    }
+    if (h->group_axis < 0)
+        h->group_axis = find_axis(spec, PASCAL_P_PATTERN, PASCAL_P_PATTERN, 2, PASCAL_RUN_MAX_GROUPS);
     if (h->cap_axis < 0)
         return;
     h->cap_size = pascal_spec_axis(spec, h->cap_axis)->count;
@@ -262,9 +292,7 @@ static void describe_param(pascal_column_desc *d, int id)
     d->units = pascal_params[id].units;
     d->description = pascal_params[id].description;
     d->type = param_coltype(id);
-    int is_path = pascal_params[id].type == PASCAL_T_PATH;
-    d->labels = d->type != PASCAL_COLTYPE_ENUM ? NULL : is_path ? pascal_path_names : pascal_pattern_names;
-    d->nlabels = d->type != PASCAL_COLTYPE_ENUM ? 0 : is_path ? PASCAL_PATH_COUNT : PASCAL_PATTERN_COUNT;
+    d->labels = pascal_param_labels(id, &d->nlabels);
 }
 
 /* The sink's parallel_for: called from the batch loop's single thread, its
@@ -531,7 +559,8 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
         pascal_eval_free(ev);
     }
     pascal_progress_finish(&pr, n - begin);
-    headline_finish(&h, spec, st, o->target > 0 ? o->target : 0.05);
+    st->target = o->target > 0 ? o->target : pascal_run_default_target(st->metric);
+    headline_finish(&h, spec, st, st->target);
     batch_free(&b);
     st->rows_done = rows;
     return batches_outcome(rc, nomem, failed, stopped, st, err);

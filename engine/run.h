@@ -31,7 +31,9 @@ typedef struct pascal_run_opts {
     const char *command_line;   /* recorded in the file */
     int64_t batch_points;       /* raw points per batch; <= 0 chooses */
     int dry_run;                /* plan only: count and check, write nothing */
-    double target;              /* miss-rate target for the headline (0.05) */
+    double target;              /* sizing target for the headline metric; <= 0:
+                                   0.05 for a miss rate, 1.2 for a traffic
+                                   ratio (x ideal) */
     int shard_index;            /* with shard_count > 1: evaluate shard
                                    shard_index (1-based) of shard_count equal
                                    slices of the raw index range */
@@ -47,6 +49,11 @@ typedef struct pascal_run_opts {
 } pascal_run_opts;
 
 #define PASCAL_RUN_MAX_GROUPS 16
+
+/* The sizing target a metric gets when the options give none: 1.2 for a
+ * workload's traffic ratio (traffic_*: DRAM traffic at most 1.2x the ideal),
+ * 0.05 for a miss rate. */
+double pascal_run_default_target(int metric);
 
 /* Sizing for one scenario (one value of the group axis, or the whole sweep):
  * the smallest swept capacity whose worst case over every other axis meets
@@ -75,6 +82,7 @@ typedef struct pascal_run_stats {
     int group_axis;             /* the pattern axis when swept (<= 16 values), else -1 */
     int ngroups;                /* sizing rows: one per group-axis value, or 1 */
     pascal_run_sizing sizing[PASCAL_RUN_MAX_GROUPS];
+    double target;              /* the target the sizing used */
 } pascal_run_stats;
 
 int pascal_run(const pascal_spec *spec, const pascal_run_opts *opts,

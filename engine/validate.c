@@ -19,6 +19,7 @@
 
 const char *const pascal_vcheck_names[PASCAL_VCHECK_COUNT] = {
     "rd", "lru", "sdcm", "set", "band", "ttl", "belady", "thm5", "thm5_sharp", "thm6",
+    "ms_rd", "ms_lru", "ms_ttl", "ms_band", "ms_belady", "ms_one",
 };
 
 const char *const pascal_vcheck_descriptions[PASCAL_VCHECK_COUNT] = {
@@ -32,6 +33,12 @@ const char *const pascal_vcheck_descriptions[PASCAL_VCHECK_COUNT] = {
     "Theorem 5: random histories keep sharing at C = 2 sigma - 1",
     "Theorem 5 sharpness: N = 2s, C = 2s - 2 loses sharing",
     "Theorem 6: eq. 10 iterated -> P_d (eq. 11)",
+    "streams: eq. 15 over every stream's blocks = trace-derived",
+    "streams: K_lru and each stream's share = LRU replay",
+    "streams: shared T*: K(T*) = TTL replay, sum of U_s(T*) <= C",
+    "streams: Theorem 3 band, whole and per stream, D <= C",
+    "streams: Belady, empty 6 Nmax-round trace >= R - V(C) - N/H",
+    "streams: S = 1 description = single-stream workspace",
 };
 
 const char *const pascal_vcol_names[PASCAL_VCOL_COUNT] = {
@@ -82,6 +89,9 @@ void pascal_validate_defaults(pascal_validate_opts *o)
     o->histories = 200;
     o->sharp_max_s = 32;
     o->thm6_steps = 100000;
+    o->multi_seeded_cases = 300;
+    o->multi_max_S = 6;
+    o->multi_max_N = 48;
 }
 
 static int64_t ipow(int64_t b, int64_t e)
@@ -171,6 +181,12 @@ static int check_opts(const pascal_validate_opts *o, pascal_error *err)
     if (o->thm6_steps < 10 || o->histories < 0 || o->sharp_max_s > 100000)
         return pascal_error_set(err, PASCAL_EINPUT, "progress checks: expected at least 10 "
                                 "recurrence steps, histories >= 0 and s <= 100000");
+    if (o->multi_seeded_cases < 0 || o->multi_seeded_cases > 1000000 || o->multi_max_S < 2 ||
+        o->multi_max_S > 64 || o->multi_max_N < 1 || o->multi_max_N > 4096)
+        return pascal_error_set(err, PASCAL_EINPUT, "multi-stream cases: expected 0..1000000 "
+                                "cases with 2 <= S <= 64 and 1 <= N <= 4096, got %lld cases, S <= "
+                                "%lld, N <= %lld", (long long)o->multi_seeded_cases,
+                                (long long)o->multi_max_S, (long long)o->multi_max_N);
     if (o->fault < 0 || o->fault > PASCAL_VCHECK_COUNT ||
         o->fault == 1 + PASCAL_VCHECK_THM5 || o->fault == 1 + PASCAL_VCHECK_THM5_SHARP)
         return pascal_error_set(err, PASCAL_EINPUT, "fault: expected a static check or "
@@ -187,6 +203,7 @@ static pascal_validate_result *make_cases(const pascal_validate_opts *o)
     int64_t nph = nex * EX_MAX_M + o->seeded_cases * o->max_M;
     r->opts = *o;
     r->smallest = -1;
+    r->msmallest = -1;
     r->cases = malloc((size_t)n * sizeof *r->cases);
     r->phases = malloc((size_t)nph * sizeof *r->phases);
     if (!r->cases || !r->phases) {
@@ -208,6 +225,8 @@ void pascal_validate_free(pascal_validate_result *r)
         return;
     free(r->cases);
     free(r->phases);
+    free(r->mcases);
+    free(r->mdata);
     free(r);
 }
 
@@ -307,6 +326,8 @@ int pascal_validate_run(const pascal_validate_opts *o, pascal_validate_result **
         return pascal_error_set(err, PASCAL_ENOMEM, "out of memory for the case list");
     r->threads = threads;
     rc = run_static(r, threads);
+    if (rc == 0)
+        rc = pascal_validate_multi(r, threads);
     t1 = omp_get_wtime();
     r->static_seconds = t1 - t0;
     if (rc == 0)

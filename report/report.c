@@ -167,7 +167,7 @@ static int check_opts(const pascal_report_opts *o, pascal_error *err)
     if (!o || !o->in_path || !o->out_path || !o->out_path[0])
         return pascal_error_set(err, PASCAL_EINPUT, "report: expected an input and an output "
                                 "path, got none");
-    if (!(o->target >= 0) || !isfinite(o->target))
+    if (!isnan(o->target) && (!(o->target >= 0) || !isfinite(o->target)))
         return pascal_error_set(err, PASCAL_EINPUT, "report: --target: expected a miss rate "
                                 ">= 0, got %g", o->target);
     return 0;

@@ -185,12 +185,13 @@ static int lex_string(parser *ps)
 }
 
 /* A quoted name compared with an enum-valued parameter becomes its code:
- * pattern names for `pattern`, load paths for `path`.  The constant was
- * emitted as a placeholder when the string was read; patch it now. */
+ * pattern names for `pattern`, load paths for `path`, a named parameter's
+ * labels for it.  The constant was emitted as a placeholder when the
+ * string was read; patch it now. */
 static int resolve_name(parser *ps, operand name, int param)
 {
-    const char *const *names = param == PASCAL_P_PATTERN ? pascal_pattern_names : pascal_path_names;
-    int n = param == PASCAL_P_PATTERN ? PASCAL_PATTERN_COUNT : PASCAL_PATH_COUNT;
+    int n;
+    const char *const *names = pascal_param_labels(param, &n);
     const char *s = ps->text + name.pos + 1;
     size_t len = name.len - 2;
     for (int k = 0; k < n; k++)
@@ -202,6 +203,10 @@ static int resolve_name(parser *ps, operand name, int param)
         return fail_at(ps, name.pos + 1,
                        "expected a pattern name (aligned, clusters, equal, uniform, gaussian, lag, "
                        "explicit), got \"%.*s\"", (int)(len > 40 ? 40 : len), s);
+    if (pascal_params[param].type == PASCAL_T_NAME)
+        return fail_at(ps, name.pos + 1, "expected a name of %s (%s), got \"%.*s\"",
+                       pascal_params[param].name, pascal_params[param].description,
+                       (int)(len > 40 ? 40 : len), s);
     return fail_at(ps, name.pos + 1, "expected a load path name (sync, tma), got \"%.*s\"",
                    (int)(len > 40 ? 40 : len), s);
 }
@@ -315,7 +320,8 @@ static int parse_primary(parser *ps, operand *out)
             return -1;
         return next(ps);
     case T_IDENT:
-        if (ps->param == PASCAL_P_PATTERN || ps->param == PASCAL_P_PATH) {
+        if (ps->param == PASCAL_P_PATTERN || ps->param == PASCAL_P_PATH ||
+            pascal_params[ps->param].type == PASCAL_T_NAME) {
             out->tag = TAG_ENUM;
             out->param = ps->param;
         }

@@ -2,6 +2,9 @@
  * units.  See params.h. */
 #include "sweeps/params.h"
 
+#include "model/phases.h"
+#include "model/workload.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +12,10 @@
 #include <string.h>
 
 const char *const pascal_path_names[PASCAL_PATH_COUNT] = {"sync", "tma"};
+static const char *const bool_names[2] = {"false", "true"};
+
+/* Expressions and point descriptions keep parameter sets in 64-bit masks. */
+_Static_assert(PASCAL_NPARAM <= 64, "parameter masks are 64 bits wide");
 
 #define INNER PASCAL_PF_INNER
 #define POS PASCAL_PF_POSITIVE
@@ -55,6 +62,38 @@ const pascal_param_info pascal_params[PASCAL_NPARAM] = {
     [PASCAL_P_COMPUTE] = {"compute", PASCAL_T_INT, NONNEG, "ops/block", "dynamic: compute m per block"},
     [PASCAL_P_W] = {"W", PASCAL_T_REAL, POS, "scans/worker",
                     "dynamic: horizon W, CTA scans per resident worker (H = W N)"},
+    [PASCAL_P_WORKLOAD] = {"workload", PASCAL_T_NAME, 0, "",
+                           "workload kind (attention, gemm), set by the workload: section",
+                           pascal_workload_names, PASCAL_WORKLOAD_COUNT},
+    [PASCAL_P_BATCH] = {"batch", PASCAL_T_INT, POS, "sequences", "attention: batch size B"},
+    [PASCAL_P_Q_HEADS] = {"q_heads", PASCAL_T_INT, POS, "heads", "attention: query heads H_q"},
+    [PASCAL_P_KV_HEADS] = {"kv_heads", PASCAL_T_INT, POS, "heads",
+                           "attention: KV heads H_kv (H_q for MHA, 1 for MQA, between for GQA)"},
+    [PASCAL_P_SEQ_Q] = {"seq_q", PASCAL_T_INT, POS, "tokens", "attention: query sequence length L_q"},
+    [PASCAL_P_SEQ_KV] = {"seq_kv", PASCAL_T_INT, POS, "tokens",
+                         "attention: KV sequence length L_kv (the context length)"},
+    [PASCAL_P_HEAD_DIM] = {"head_dim", PASCAL_T_INT, POS, "elements", "attention: head dimension d"},
+    [PASCAL_P_DTYPE] = {"dtype", PASCAL_T_NAME, 0, "",
+                        "element type (fp32, tf32, bf16, fp16, fp8, int8, fp4)",
+                        pascal_dtype_names, PASCAL_DTYPE_COUNT},
+    [PASCAL_P_TILE_Q] = {"tile_q", PASCAL_T_INT, POS, "rows", "attention: query tile T_q (rows per CTA)"},
+    [PASCAL_P_TILE_KV] = {"tile_kv", PASCAL_T_INT, POS, "rows",
+                          "attention: KV tile T_kv (key/value rows per block)"},
+    [PASCAL_P_CAUSAL] = {"causal", PASCAL_T_NAME, 0, "",
+                         "attention: causal mask (true, false); true has no ring model",
+                         bool_names, 2},
+    [PASCAL_P_GEMM_M] = {"gemm_m", PASCAL_T_INT, POS, "rows", "gemm: M, rows of A and C"},
+    [PASCAL_P_GEMM_N] = {"gemm_n", PASCAL_T_INT, POS, "columns", "gemm: N, columns of B and C"},
+    [PASCAL_P_GEMM_K] = {"gemm_k", PASCAL_T_INT, POS, "elements", "gemm: K, the reduction length"},
+    [PASCAL_P_TILE_M] = {"tile_m", PASCAL_T_INT, POS, "rows", "gemm: output tile rows"},
+    [PASCAL_P_TILE_N] = {"tile_n", PASCAL_T_INT, POS, "columns", "gemm: output tile columns"},
+    [PASCAL_P_TILE_K] = {"tile_k", PASCAL_T_INT, POS, "elements", "gemm: K step per block"},
+    [PASCAL_P_RASTER] = {"raster", PASCAL_T_NAME, 0, "",
+                         "gemm: tile order (row, column, swizzle: groups of `swizzle` tile rows)",
+                         pascal_raster_names, PASCAL_RASTER_COUNT},
+    [PASCAL_P_SWIZZLE] = {"swizzle", PASCAL_T_INT, POS, "tile rows",
+                          "gemm: tile rows per swizzled group (raster swizzle)"},
+    [PASCAL_P_SPLIT_K] = {"split_k", PASCAL_T_INT, POS, "slices", "gemm: split-K slices"},
 };
 
 #define END -1
@@ -74,6 +113,10 @@ const pascal_model_info pascal_models[PASCAL_NMODEL] = {
     [PASCAL_MODEL_BELADY] = {"belady", "Belady/OPT replay of the empty-cache trace of `rounds` rounds (default 6N)", {END}},
     [PASCAL_MODEL_DYNAMIC] = {"dynamic", "section 4 calibrated whole-run fills (spec key `calibration`)",
                               {PASCAL_P_OCCUPANCY, PASCAL_P_PATH, PASCAL_P_COMPUTE, PASCAL_P_W, END}},
+    [PASCAL_MODEL_WORKLOAD] = {"workload", "a workload's streams, grid, waves and ideal traffic",
+                               {PASCAL_P_WORKLOAD, END}},
+    [PASCAL_MODEL_TRAFFIC] = {"traffic", "a workload's DRAM fill bytes over its waves, and their ratio to ideal",
+                              {PASCAL_P_WORKLOAD, END}},
 };
 
 const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
@@ -132,6 +175,43 @@ const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
                              "compute, 3 across depth; K_dyn NaN: 10 unsupported (occupancy, path), "
                              "11 unsampled class (Prop. 8), 12 invalid point, 13 device differs from "
                              "the calibration"},
+    [PASCAL_COL_STREAMS] = {"streams", PASCAL_MODEL_WORKLOAD, "streams",
+                            "streams of unit blocks: K and V of every KV head; A and B panels "
+                            "in units of gcd(tile_m, tile_n), per split"},
+    [PASCAL_COL_UNITS] = {"units", PASCAL_MODEL_WORKLOAD, "requests/CTA",
+                          "block requests per CTA per round (2: K, V; GEMM: (tile_m + tile_n) / gcd)"},
+    [PASCAL_COL_CTAS] = {"ctas", PASCAL_MODEL_WORKLOAD, "CTAs", "CTAs in the grid"},
+    [PASCAL_COL_SHARERS_A] = {"sharers_a", PASCAL_MODEL_WORKLOAD, "CTAs",
+                              "CTAs reading each K/V stream (attention) or A panel (GEMM)"},
+    [PASCAL_COL_SHARERS_B] = {"sharers_b", PASCAL_MODEL_WORKLOAD, "CTAs",
+                              "CTAs reading each B panel (GEMM; attention: as sharers_a)"},
+    [PASCAL_COL_WAVES] = {"waves", PASCAL_MODEL_WORKLOAD, "waves", "ceil(ctas / M), M resident CTAs"},
+    [PASCAL_COL_REQUESTS] = {"requests", PASCAL_MODEL_WORKLOAD, "requests",
+                             "block requests in the whole kernel"},
+    [PASCAL_COL_IDEAL_BYTES] = {"ideal_bytes", PASCAL_MODEL_WORKLOAD, "bytes",
+                                "ideal DRAM traffic: every block of every stream fetched once"},
+    [PASCAL_COL_TENSOR_BYTES] = {"tensor_bytes", PASCAL_MODEL_WORKLOAD, "bytes",
+                                 "the shared operands' exact size (no tile padding)"},
+    [PASCAL_COL_FILL_BYTES_LRU] = {"fill_bytes_lru", PASCAL_MODEL_TRAFFIC, "bytes",
+                                   "DRAM fills of exact LRU over the kernel's waves (per-wave steady "
+                                   "state, every new stream's blocks at least once)"},
+    [PASCAL_COL_TRAFFIC_LRU] = {"traffic_lru", PASCAL_MODEL_TRAFFIC, "x ideal", "fill_bytes_lru / ideal_bytes"},
+    [PASCAL_COL_FILL_BYTES_TTL] = {"fill_bytes_ttl", PASCAL_MODEL_TRAFFIC, "bytes",
+                                   "DRAM fills of the Theorem 2 TTL cache over the kernel's waves"},
+    [PASCAL_COL_TRAFFIC_TTL] = {"traffic_ttl", PASCAL_MODEL_TRAFFIC, "x ideal", "fill_bytes_ttl / ideal_bytes"},
+    [PASCAL_COL_FILL_BYTES_BOUND] = {"fill_bytes_bound", PASCAL_MODEL_TRAFFIC, "bytes",
+                                     "Theorem 4 floor on the fills of any policy over the kernel's waves"},
+    [PASCAL_COL_TRAFFIC_BOUND] = {"traffic_bound", PASCAL_MODEL_TRAFFIC, "x ideal",
+                                  "fill_bytes_bound / ideal_bytes"},
+    [PASCAL_COL_FILL_BYTES_DYN] = {"fill_bytes_dyn", PASCAL_MODEL_TRAFFIC, "bytes",
+                                   "dynamic model over the kernel's real horizon, where it applies "
+                                   "(with model dynamic; docs/workloads.md), else NaN"},
+    [PASCAL_COL_TRAFFIC_DYN] = {"traffic_dyn", PASCAL_MODEL_TRAFFIC, "x ideal", "fill_bytes_dyn / ideal_bytes"},
+    [PASCAL_COL_FILL_BYTES_REPLAY] = {"fill_bytes_replay", PASCAL_MODEL_TRAFFIC, "bytes",
+                                      "exact LRU replay of the whole kernel's trace, wave after wave "
+                                      "(with model lru_replay), else NaN"},
+    [PASCAL_COL_TRAFFIC_REPLAY] = {"traffic_replay", PASCAL_MODEL_TRAFFIC, "x ideal",
+                                   "fill_bytes_replay / ideal_bytes"},
 };
 
 static int find_name(const char *name, const void *table, int n, size_t stride)
@@ -142,6 +222,26 @@ static int find_name(const char *name, const void *table, int n, size_t stride)
             return i;
     }
     return -1;
+}
+
+const char *const *pascal_param_labels(int param, int *n)
+{
+    *n = 0;
+    if (param < 0 || param >= PASCAL_NPARAM)
+        return NULL;
+    switch (pascal_params[param].type) {
+    case PASCAL_T_PATTERN:
+        *n = PASCAL_PATTERN_COUNT;
+        return pascal_pattern_names;
+    case PASCAL_T_PATH:
+        *n = PASCAL_PATH_COUNT;
+        return pascal_path_names;
+    case PASCAL_T_NAME:
+        *n = pascal_params[param].nlabels;
+        return pascal_params[param].labels;
+    default:
+        return NULL;
+    }
 }
 
 int pascal_param_from_name(const char *name)

@@ -12,9 +12,10 @@
 #include <string.h>
 
 static const char *const top_keys[] = {"name", "description", "device", "models", "columns", "fixed",
-                                       "axes", "zip", "where", "require", "output", "calibration"};
+                                       "axes", "zip", "where", "require", "output", "calibration",
+                                       "workload"};
 enum { K_NAME, K_DESCRIPTION, K_DEVICE, K_MODELS, K_COLUMNS, K_FIXED, K_AXES, K_ZIP, K_WHERE,
-       K_REQUIRE, K_OUTPUT, K_CALIBRATION, K_COUNT };
+       K_REQUIRE, K_OUTPUT, K_CALIBRATION, K_WORKLOAD, K_COUNT };
 
 static int missing(const spec_ctx *c, const yaml_node_t *root, const char *key, const char *what)
 {
@@ -113,6 +114,9 @@ static int check_needs(const spec_ctx *c, const yaml_node_t *models)
         spec_path_index(path, "models", (long)(it - models->data.sequence.items.start));
         for (int k = 0; k < 6 && pascal_models[m].needs[k] >= 0; k++) {
             int p = pascal_models[m].needs[k];
+            /* A workload gives the dynamic model its own horizon. */
+            if (p == PASCAL_P_W && spec->source[PASCAL_P_WORKLOAD] != SRC_NONE)
+                continue;
             if (spec->source[p] == SRC_NONE)
                 return spec_fail(c, item, path, PASCAL_EINPUT,
                                  "model %s needs %s: expected %s (%s) in fixed or axes, got none",
@@ -301,11 +305,13 @@ static int parse_top(const spec_ctx *c)
         return missing(c, root, "models", "a list of models such as [ttl, lru]");
     if ((rc = parse_models(c, val[K_MODELS])) || (rc = parse_columns(c, val[K_COLUMNS])) ||
         (rc = parse_calibration(c, val[K_MODELS], val[K_CALIBRATION])) ||
+        (rc = spec_parse_workload(c, val[K_WORKLOAD])) ||
         (rc = spec_parse_fixed(c, val[K_FIXED])))
         return rc;
     if (!val[K_AXES])
         return missing(c, root, "axes", "a mapping of parameter: list or range");
-    if ((rc = spec_parse_axes(c, key[K_AXES], val[K_AXES], val[K_ZIP])) || (rc = spec_check_derivable(c, root)) ||
+    if ((rc = spec_parse_axes(c, key[K_AXES], val[K_AXES], val[K_ZIP])) ||
+        (rc = spec_check_workload(c, root)) || (rc = spec_check_derivable(c, root)) ||
         (rc = check_needs(c, val[K_MODELS])))
         return rc;
     if ((rc = parse_rules(c, val[K_WHERE], "where", &spec->where, &spec->nwhere)) ||

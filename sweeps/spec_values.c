@@ -30,6 +30,8 @@ const char *spec_expected(int param)
         return "a pattern name (aligned, clusters, equal, uniform, gaussian, lag, explicit)";
     case PASCAL_T_PATH:
         return "a load path (sync, tma)";
+    case PASCAL_T_NAME:
+        return pascal_params[param].description;
     default:
         return "a list of phases like [0, 0, 5]";
     }
@@ -145,6 +147,14 @@ int spec_scalar_value(const spec_ctx *c, const yaml_node_t *node, int param, con
         if (strcmp(s, "sync") != 0 && strcmp(s, "tma") != 0)
             return fail_value(c, node, path, what);
         v = strcmp(s, "tma") == 0;
+        break;
+    case PASCAL_T_NAME:
+        for (r = 0; r < info->nlabels; r++)
+            if (strcmp(s, info->labels[r]) == 0)
+                break;
+        if (r == info->nlabels)
+            return fail_value(c, node, path, what);
+        v = r;
         break;
     default:
         for (r = 0; r < PASCAL_PATTERN_COUNT; r++)
@@ -432,10 +442,12 @@ int spec_axis_values(const spec_ctx *c, const yaml_node_t *node, int param, cons
     *values = NULL;
     *count = 0;
     if (node && node->type == YAML_MAPPING_NODE) {
-        if (type == PASCAL_T_PATTERN || type == PASCAL_T_PHASES || type == PASCAL_T_PATH)
+        if (type == PASCAL_T_PATTERN || type == PASCAL_T_PHASES || type == PASCAL_T_PATH ||
+            type == PASCAL_T_NAME)
             return spec_fail(c, node, path, PASCAL_EINPUT, "expected a list of %s, got a range",
                              type == PASCAL_T_PATTERN ? "pattern names"
                              : type == PASCAL_T_PATH  ? "load paths (sync, tma)"
+                             : type == PASCAL_T_NAME  ? "names"
                                                       : "phase lists");
         return range_values(c, node, param, path, values, count);
     }

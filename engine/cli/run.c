@@ -9,6 +9,7 @@
 #include "engine/cli/cli.h"
 #include "engine/run.h"
 #include "model/phases.h"
+#include "sweeps/workload.h"
 
 static const char *usage_text =
     "usage: pascal run SPEC.yaml -o OUT.h5 [options]\n\n"
@@ -40,6 +41,8 @@ static void format_value(int id, double v, char *buf, size_t len)
         snprintf(buf, len, "%s", pascal_pattern_names[(int)v]);
     else if (pascal_params[id].type == PASCAL_T_PATH)
         snprintf(buf, len, "%s", pascal_path_names[v == 1]);
+    else if (pascal_params[id].type == PASCAL_T_NAME && v >= 0 && v < pascal_params[id].nlabels)
+        snprintf(buf, len, "%s", pascal_params[id].labels[(int)v]);
     else
         snprintf(buf, len, "%.10g", v);
 }
@@ -61,18 +64,54 @@ static void describe_point(const pascal_spec *spec, const pascal_point *p, int s
     }
 }
 
+/* A workload's sizing in its own terms, one line per scenario: "context
+ * length 65536 needs 38MiB for <= 1.2x ideal traffic". */
+static void print_traffic_sizing(FILE *f, const pascal_spec *spec, const pascal_run_stats *st,
+                                 const char *metric)
+{
+    int id = pascal_spec_axis(spec, st->cap_axis)->param;
+    int gid = st->group_axis >= 0 ? pascal_spec_axis(spec, st->group_axis)->param : -1;
+    const char *phrase = gid >= 0 ? pascal_workload_phrase(gid) : NULL;
+    char where[512], v[64], g[96], gv[64];
+    fprintf(f, "  sizing: smallest swept %s whose worst case over the other axes keeps %s "
+               "(DRAM fills / ideal traffic) <= %g\n", pascal_params[id].name, metric, st->target);
+    for (int k = 0; k < st->ngroups; k++) {
+        const pascal_run_sizing *z = &st->sizing[k];
+        if (gid >= 0) {
+            format_value(gid, z->group_value, gv, sizeof gv);
+            snprintf(g, sizeof g, "%s %s", phrase ? phrase : pascal_params[gid].name, gv);
+        } else {
+            snprintf(g, sizeof g, "the sweep");
+        }
+        if (!isnan(z->cap_value)) {
+            format_value(id, z->cap_value, v, sizeof v);
+            fprintf(f, "    %s needs %s for <= %gx ideal traffic\n", g, v, st->target);
+            continue;
+        }
+        describe_point(spec, &z->at_cap_worst, st->cap_axis, where, sizeof where);
+        format_value(id, z->at_cap_worst.v[id], v, sizeof v);
+        fprintf(f, "    %s: no swept size gives <= %gx ideal traffic; at %s it is %.4gx (%s)\n", g,
+                st->target, v, z->cap_worst, where);
+    }
+}
+
 /* One line per scenario: the smallest capacity meeting the target. */
 static void print_sizing(FILE *f, const pascal_spec *spec, const pascal_run_opts *o,
                          const pascal_run_stats *st, const char *metric)
 {
     int id = pascal_spec_axis(spec, st->cap_axis)->param;
     char where[512], v[64], g[64];
+    (void)o;
+    if (pascal_columns[st->metric].model == PASCAL_MODEL_TRAFFIC) {
+        print_traffic_sizing(f, spec, st, metric);
+        return;
+    }
     fprintf(f, "  sizing: smallest swept %s whose worst case over the other axes has %s <= %g\n",
-           pascal_params[id].name, metric, o->target);
+           pascal_params[id].name, metric, st->target);
     for (int k = 0; k < st->ngroups; k++) {
         const pascal_run_sizing *z = &st->sizing[k];
         if (st->group_axis >= 0)
-            format_value(PASCAL_P_PATTERN, z->group_value, g, sizeof g);
+            format_value(pascal_spec_axis(spec, st->group_axis)->param, z->group_value, g, sizeof g);
         else
             snprintf(g, sizeof g, "all points");
         if (!isnan(z->cap_value)) {
@@ -216,7 +255,8 @@ int cli_run(int argc, char **argv)
         {"format", "hdf5|csv", "output format (default hdf5)", 0, 0},
         {"threads", "N", "OpenMP threads (default: all cores)", 0, 0},
         {"compression", "0-9", "deflate level, overriding the spec (0: none)", 0, 0},
-        {"target", "RATE", "miss-rate target for the sizing headline (default 0.05)", 0, 0},
+        {"target", "RATE", "sizing target: a miss rate (default 0.05), or for a workload's "
+                           "traffic the ratio to ideal (default 1.2)", 0, 0},
         {"shard", "K/N", "evaluate only slice K of N (1-based); join with pascal merge", 0, 0},
         {"dry-run", NULL, "check every point and count them; write nothing", 0, 0},
         {"resume", NULL, "continue the run that Ctrl-C stopped (OUT.partial, HDF5 only)", 0, 0},
@@ -239,7 +279,7 @@ int cli_run(int argc, char **argv)
         return CLI_USAGE;
     }
     o.compression = -1;
-    o.target = 0.05;
+    o.target = 0;   /* the metric's default (pascal_run_default_target) */
     if ((rc = read_options(flags, nf, &o)) != CLI_OK)
         return rc;
     if (pascal_spec_load(pos[0], &spec, &err) != 0) {
