@@ -12,6 +12,7 @@
 #include "engine/calibrate.h"
 #include "engine/eval.h"
 #include "engine/progress.h"
+#include "engine/run_guard.h"
 #include "model/phases.h"
 
 #define DEFAULT_BATCH 65536
@@ -566,12 +567,16 @@ int pascal_run(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_sta
                pascal_error *err)
 {
     pascal_dyn_model *dyn = NULL;
+    pascal_lock *lock = NULL;
     int rc;
     memset(st, 0, sizeof *st);
-    if ((rc = load_calibration(spec, &dyn, err)) != 0)
+    /* Before any work: the output is not an input and no one else writes it. */
+    if ((rc = pascal_run_claim(spec, o, &lock, err)) != 0)
         return rc;
-    rc = run_loaded(spec, o, st, dyn, err);
+    if ((rc = load_calibration(spec, &dyn, err)) == 0)
+        rc = run_loaded(spec, o, st, dyn, err);
     pascal_dyn_model_free(dyn);
+    pascal_output_release(lock);
     return rc;
 }
 
@@ -602,8 +607,8 @@ static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_
     plan_columns(spec, &sp);
     if (o->out_path) /* without a path: evaluate only (benchmarks) */
         rc = open_sink(spec, o, st, &sp, &sink, err);
-    if (rc == PASCAL_EIO) /* an unwritable destination is bad input: nothing ran */
-        err->code = rc = PASCAL_EINPUT;
+    /* An unwritable destination was refused by the claim (bad input); a
+     * failure to write here is a failure while running. */
     if (rc != 0)
         return rc;
     rc = run_batches(spec, o, threads, &sp, sink, st, dyn, err);
@@ -611,8 +616,13 @@ static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_
     if (rc == PASCAL_EINTR && sink) { /* keep the whole chunks for --resume */
         int64_t kept = 0;
         pascal_error sub = {0};
-        if (pascal_sink_suspend(sink, &kept, &sub) != 0)
-            return pascal_error_set(err, PASCAL_EINTR, "stopped; nothing kept: %s", sub.msg);
+        if (pascal_sink_suspend(sink, &kept, &sub) != 0) {
+            st->rows_done = 0; /* nothing to continue from */
+            /* A file that could not be kept (a full disk) is a failure;
+             * CSV, which cannot be kept, is a stop. */
+            return pascal_error_set(err, sub.code == PASCAL_EINPUT ? PASCAL_EINTR : sub.code,
+                                    "stopped; nothing kept: %s", sub.msg);
+        }
         st->rows_done = (uint64_t)kept;
         return pascal_error_set(err, PASCAL_EINTR, "stopped: %lld of %llu rows kept in "
                                 "%s.partial; continue with --resume", (long long)kept,

@@ -166,7 +166,7 @@ int pascal_h5sink_open(pascal_sink *sink, const pascal_sink_meta *meta,
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", sink->tmp);
     }
     sink->h5 = h5;
-    h5->path = sink->tmp;
+    h5->path = sink->dest; /* messages name the file the user asked for */
     h5->chunk = chunk_rows(meta->chunk_rows);
     h5->ncols = n;
     h5->file = -1;
@@ -182,7 +182,7 @@ int pascal_h5sink_open(pascal_sink *sink, const pascal_sink_meta *meta,
     if (h5->direct && !(h5->zsrc = calloc((size_t)(n > 0 ? n : 1), sizeof *h5->zsrc)))
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", sink->tmp);
     if ((h5->file = H5Fcreate(sink->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)) < 0)
-        return pascal_h5_fail(err, sink->tmp, "creating the HDF5 file");
+        return pascal_h5_fail(err, sink->dest, "creating the HDF5 file");
     if ((rc = pascal_h5meta_root(h5->file, meta, h5->path, err)) ||
         (rc = pascal_h5meta_axes(h5->file, meta, h5->path, err)) ||
         (rc = create_group_columns(h5, "points", point_cols, sink->npoint, h5->cols, meta,

@@ -127,6 +127,7 @@ int pascal_sink_open(const pascal_sink_meta *meta,
     if (!out)
         return pascal_error_set(err, PASCAL_EINTERNAL, "pascal_sink_open: out is NULL");
     *out = NULL;
+    pascal_h5_quiet();
     if ((rc = check_meta(meta, err)))
         return rc;
     if ((rc = check_columns("points", point_cols, npoint, 0, err)) ||
@@ -168,6 +169,7 @@ int pascal_sink_append(pascal_sink *sink, int64_t nrows, const void *const *poin
         if (!results[j])
             return pascal_error_set(err, PASCAL_EINTERNAL,
                                     "pascal_sink_append: result column %d is NULL", j);
+    pascal_h5_quiet(); /* on this thread: sinks are driven from OpenMP threads */
     rc = sink->format == PASCAL_SINK_HDF5
              ? pascal_h5sink_append(sink, nrows, points, results, err)
              : pascal_csvsink_append(sink, nrows, points, results, err);
@@ -183,6 +185,7 @@ int pascal_sink_finish(pascal_sink *sink, pascal_error *err)
     int rc;
     if (!sink)
         return pascal_error_set(err, PASCAL_EINTERNAL, "pascal_sink_finish: sink is NULL");
+    pascal_h5_quiet();
     if (sink->failed)
         rc = pascal_error_set(err, PASCAL_EINTERNAL, "%s: not finished: an append failed",
                               sink->dest ? sink->dest : "-");
@@ -204,6 +207,7 @@ void pascal_sink_abort(pascal_sink *sink)
 {
     if (!sink)
         return;
+    pascal_h5_quiet();
     pascal_h5sink_free(sink->h5);
     pascal_csvsink_free(sink->csv);
     if (sink->tmp)
@@ -235,6 +239,7 @@ int pascal_sink_suspend(pascal_sink *sink, int64_t *rows, pascal_error *err)
         pascal_sink_abort(sink);
         return PASCAL_EINPUT;
     }
+    pascal_h5_quiet();
     rc = pascal_h5sink_suspend(sink, rows, err);
     sink->h5 = NULL;
     if (rc == 0 && !(partial = partial_name(sink->dest)))
@@ -288,5 +293,6 @@ int pascal_sink_read_result(pascal_sink *sink, int j, int64_t from, int64_t n, d
 {
     if (!sink || !sink->h5 || j < 0 || j >= sink->nresult)
         return pascal_error_set(err, PASCAL_EINTERNAL, "pascal_sink_read_result: bad arguments");
+    pascal_h5_quiet();
     return pascal_h5sink_read(sink, sink->npoint + j, from, n, out, err);
 }

@@ -128,10 +128,9 @@ static volatile sig_atomic_t stop_requested;
 
 static void on_signal(int sig)
 {
-    if (stop_requested) {
-        signal(sig, SIG_DFL);
-        raise(sig);
-    }
+    (void)sig;
+    if (stop_requested) /* at once; the journal keeps the rows for --resume */
+        _exit(130);
     stop_requested = 1;
 }
 
@@ -259,7 +258,8 @@ int cli_run(int argc, char **argv)
         print_summary(o.out_path && strcmp(o.out_path, "-") == 0 ? stderr : stdout, spec, &o, &st);
     else
         fprintf(stderr, "%s\n", err.msg);
-    if (rc == PASCAL_EINTR && st.rows_done > 0)
+    /* Only a kept partial file can be continued (HDF5; CSV keeps nothing). */
+    if (rc == PASCAL_EINTR && st.rows_done > 0 && o.format == PASCAL_SINK_HDF5)
         fprintf(stderr, "  continue with: %s%s\n", cmdline, o.resume ? "" : " --resume");
     free(cmdline);
     pascal_spec_free(spec);
