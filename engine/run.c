@@ -319,11 +319,12 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
     char shard[64], range[64];
     pascal_spec_output so = pascal_spec_output_options(spec);
     pascal_sink_meta m;
+    pascal_run_digests dg;
     int64_t nl = pascal_spec_nphase_lists(spec);
     const int64_t **lists = NULL;
     int64_t *lens = NULL;
-    int rc;
-    pascal_attr attrs[] = {
+    int rc, nres = pascal_spec_ncolumns(spec);
+    pascal_attr attrs[6 + 5] = {
         {"shard", shard},
         {"raw_range", range},
         {"spec_name", pascal_spec_name(spec)},
@@ -337,6 +338,9 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
              o->shard_count > 1 ? o->shard_count : 1);
     snprintf(range, sizeof range, "%llu %llu", (unsigned long long)st->raw_begin,
              (unsigned long long)st->raw_end);
+    if ((rc = pascal_run_digests_make(spec, sp->pcols, sp->npc, sp->rcols, nres, &dg, err)))
+        return rc;
+    memcpy(attrs + 6, dg.attrs, sizeof dg.attrs);
     for (int a = 0; a < pascal_spec_naxes(spec); a++) {
         const pascal_axis *ax = pascal_spec_axis(spec, a);
         pascal_column_desc d;
@@ -372,7 +376,7 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
     m.phase_lists = lists;
     m.phase_list_lens = lens;
     m.parallel_for = team_parallel_for;
-    rc = attach_sink(&m, sp, pascal_spec_ncolumns(spec), o->resume, st, sink, err);
+    rc = attach_sink(&m, sp, nres, o->resume, st, sink, err);
     free(lists);
     free(lens);
     return rc;

@@ -1,9 +1,12 @@
-/* The output side of a sweep run: the claim on its file (run_guard.h). */
+/* The output side of a sweep run: claim and digests (run_guard.h). */
 #include "engine/run_guard.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "output/calibration.h"
+#include "output/digest.h"
 
 int pascal_run_claim(const pascal_spec *spec, const pascal_run_opts *o, pascal_lock **lock,
                      pascal_error *err)
@@ -18,4 +21,29 @@ int pascal_run_claim(const pascal_spec *spec, const pascal_run_opts *o, pascal_l
         return 0;
     return pascal_output_claim(o->out_path, in, 3, o->command_line ? o->command_line : "pascal run",
                                lock, err);
+}
+
+int pascal_run_digests_make(const pascal_spec *spec, const pascal_column_desc *points,
+                            int npoint, const pascal_column_desc *results, int nresult,
+                            pascal_run_digests *d, pascal_error *err)
+{
+    const char *text = pascal_spec_text(spec), *dev = pascal_spec_device_text(spec);
+    const char *cal = pascal_spec_calibration(spec, NULL, NULL);
+    pascal_digest_bytes(text, strlen(text), d->spec);
+    if (dev[0])
+        pascal_digest_bytes(dev, strlen(dev), d->device);
+    else
+        d->device[0] = '\0';
+    d->calibration[0] = '\0';
+    /* The bytes the run loaded its model from (a calibration is read whole
+     * before any point is evaluated). */
+    if (cal[0] && pascal_sha256_file(cal, d->calibration, err) != 0)
+        return err->code = PASCAL_EINPUT;
+    pascal_digest_columns(points, npoint, results, nresult, d->columns);
+    d->attrs[0] = (pascal_attr){"device_path", pascal_spec_device_path(spec)};
+    d->attrs[1] = (pascal_attr){"sha256_spec", d->spec};
+    d->attrs[2] = (pascal_attr){"sha256_device", d->device};
+    d->attrs[3] = (pascal_attr){"sha256_calibration", d->calibration};
+    d->attrs[4] = (pascal_attr){"sha256_columns", d->columns};
+    return 0;
 }

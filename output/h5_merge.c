@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "output/digest.h"
 #include "output/lock.h"
 #include "output/sink.h"
 #include "output/sink_internal.h"
@@ -24,6 +25,8 @@ typedef struct shard {
     int k, n;
     unsigned long long begin, end;
     char *spec;
+    pascal_attr inputs[2 * PASCAL_DIGEST_NKEYS]; /* digest.h */
+    int ninputs;
 } shard;
 
 static int read_shard(const char *path, shard *s, pascal_error *err)
@@ -46,7 +49,10 @@ static int read_shard(const char *path, shard *s, pascal_error *err)
         return pascal_error_set(err, PASCAL_EINPUT, "%s: expected shard attributes like "
                                 "\"2/4\", got shard = \"%s\", raw_range = \"%s\"", path, buf,
                                 range);
-    return pascal_h5_read_attr_alloc(path, "spec", &s->spec, err);
+    if ((rc = pascal_h5_read_attr_alloc(path, "spec", &s->spec, err)))
+        return rc;
+    s->ninputs = pascal_digest_read_file(path, s->inputs, 2 * PASCAL_DIGEST_NKEYS, err);
+    return s->ninputs < 0 ? err->code : 0;
 }
 
 static int cmp_shard(const void *a, const void *b)
@@ -57,6 +63,7 @@ static int cmp_shard(const void *a, const void *b)
 /* Every shard of one spec, each once, slices adjacent. */
 static int check_shards(shard *s, int n, pascal_error *err)
 {
+    char label[600], change[200];
     qsort(s, (size_t)n, sizeof *s, cmp_shard);
     for (int i = 0; i < n; i++) {
         if (s[i].n != n)
@@ -70,6 +77,10 @@ static int check_shards(shard *s, int n, pascal_error *err)
         if (strcmp(s[i].spec, s[0].spec) != 0)
             return pascal_error_set(err, PASCAL_EINPUT, "%s: expected the spec of %s, got a "
                                     "different spec text", s[i].path, s[0].path);
+        if (pascal_digest_diff(s[0].inputs, s[0].ninputs, s[i].inputs, s[i].ninputs, label,
+                               sizeof label, change, sizeof change))
+            return pascal_error_set(err, PASCAL_EINPUT, "%s: expected the inputs of %s, got "
+                                    "another %s (%s)", s[i].path, s[0].path, label, change);
         if (i > 0 && s[i].begin != s[i - 1].end)
             return pascal_error_set(err, PASCAL_EINPUT, "%s: expected raw indices from %llu, "
                                     "got %llu", s[i].path, s[i - 1].end, s[i].begin);
@@ -263,8 +274,10 @@ int pascal_h5_merge(const char *dest, const char *const *inputs, int n, pascal_e
         else
             unlink(tmp);
     }
-    for (int i = 0; s && i < n; i++)
+    for (int i = 0; s && i < n; i++) {
         free(s[i].spec);
+        pascal_digest_free(s[i].inputs, s[i].ninputs);
+    }
     pascal_output_release(lock);
     free(s);
     free(in);

@@ -7,6 +7,7 @@
  * pascal_sink_finish() renames it over the destination; every failure and
  * pascal_sink_abort() unlink it.  The format files (h5_sink.c, csv_sink.c)
  * write into the temporary file and know nothing of this. */
+#include "output/digest.h"
 #include "output/sink_internal.h"
 #include "output/tmpfile.h"
 
@@ -255,6 +256,23 @@ int pascal_sink_suspend(pascal_sink *sink, int64_t *rows, pascal_error *err)
     return rc;
 }
 
+/* The stopped run must have had the inputs of this one (digest.h). */
+static int check_inputs(const char *partial, const pascal_sink_meta *meta, pascal_error *err)
+{
+    pascal_attr was[2 * PASCAL_DIGEST_NKEYS];
+    char label[600], change[200];
+    int n = pascal_digest_read_file(partial, was, 2 * PASCAL_DIGEST_NKEYS, err), differ;
+    if (n < 0)
+        return n;
+    differ = pascal_digest_diff(was, n, meta->attrs, meta->nattrs, label, sizeof label, change,
+                                sizeof change);
+    pascal_digest_free(was, n);
+    if (differ)
+        return pascal_error_set(err, PASCAL_EINPUT, "%s: %s changed since the stop (%s); run "
+                                "without --resume to start over", partial, label, change);
+    return 0;
+}
+
 int pascal_sink_resume(const pascal_sink_meta *meta,
                        const pascal_column_desc *point_cols, int npoint,
                        const pascal_column_desc *result_cols, int nresult,
@@ -277,6 +295,8 @@ int pascal_sink_resume(const pascal_sink_meta *meta,
         rc = pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", meta->path);
     else
         rc = pascal_h5sink_reopen(sink, meta, point_cols, result_cols, rows, err);
+    if (rc == 0)
+        rc = check_inputs(sink->tmp, meta, err);
     if (rc) {
         free(sink->tmp);   /* never remove the partial file on a failed resume */
         sink->tmp = NULL;

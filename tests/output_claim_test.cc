@@ -1,6 +1,7 @@
 // Guarding outputs (docs/reliability.md): an output that is one of the
 // command's inputs is refused before any work; one process at a time writes
-// an output; and every command ends with status 0, 1, 2 or 130 and without
+// an output; resume and merge refuse a file made from other inputs, naming
+// the input; and every command ends with status 0, 1, 2 or 130 and without
 // library diagnostics.
 #include <gtest/gtest.h>
 
@@ -16,7 +17,9 @@
 #include <thread>
 #include <vector>
 
+#include "engine/run.h"
 #include "output/sink.h"
+#include "sweeps/spec.h"
 #include "test_util.h"
 
 namespace {
@@ -41,6 +44,20 @@ const char *kSpec = "name: claim\n"
                     "  seed: {from: 1, to: 300, step: 1}\n"
                     "  C: {from: 1, to: 2000, num: 100}\n"
                     "output: {chunk_rows: 1024}\n";
+
+// The SHA-256 of a file by the system's sha256sum: an independent source.
+std::string Sha256(const std::string &path)
+{
+    std::string cmd = "sha256sum '" + path + "'", out;
+    char buf[128];
+    FILE *p = popen(cmd.c_str(), "r");
+    if (!p)
+        return "";
+    if (fgets(buf, sizeof buf, p))
+        out = std::string(buf).substr(0, 64);
+    pclose(p);
+    return out;
+}
 
 std::string Attr(const std::string &path, const char *key)
 {
@@ -192,6 +209,115 @@ TEST_F(Claim, TwoRunsAtOnceTheSecondIsRefused)
     pclose(first);
     EXPECT_STREQ(status, "0\n") << "the first run finishes undisturbed";
     EXPECT_EQ(Attr(out, "complete"), "1");
+}
+
+// ---- digests of the resolved inputs -------------------------------------------
+
+TEST_F(Claim, TheFileRecordsTheDigestOfEveryInput)
+{
+    std::string out = dir + "/a.h5", cal = dir + "/cal.h5";
+    ASSERT_EQ(run("run " + spec + " -o " + out + " --quiet").status, 0);
+    EXPECT_EQ(Attr(out, "sha256_spec"), Sha256(spec));
+    EXPECT_EQ(Attr(out, "sha256_device"), Sha256(dev));
+    EXPECT_EQ(Attr(out, "sha256_calibration"), "");
+    EXPECT_EQ(Attr(out, "device_path"), dev);
+    EXPECT_EQ(Attr(out, "sha256_columns").size(), 64u);
+    ASSERT_EQ(run("calibrate " + kRefs + " --device " + dev + " -o " + cal).status, 0);
+    std::string dyn = write("d.yaml", "name: dyn\ndevice: dev.yaml\nmodels: [dynamic]\n"
+                                      "calibration: cal.h5\nfixed: {block_bytes: 16KiB, N: 4096}\n"
+                                      "axes:\n  occupancy: [1, 2]\n  path: [tma]\n  depth: [3]\n"
+                                      "  compute: [0, 9]\n  W: [4, 64]\n");
+    ASSERT_EQ(run("run " + dyn + " -o " + out + " --quiet").status, 0);
+    EXPECT_EQ(Attr(out, "sha256_calibration"), Sha256(cal));
+    EXPECT_EQ(Attr(out, "sha256_spec"), Sha256(dyn));
+}
+
+int StopAfter(void *ctx)
+{
+    return --*static_cast<int *>(ctx) < 0;
+}
+
+// Stops a run of `path` after three batches of 500 points.
+void StopRun(const std::string &path, const std::string &out)
+{
+    pascal_spec *s = nullptr;
+    pascal_error err{};
+    ASSERT_EQ(pascal_spec_load(path.c_str(), &s, &err), 0) << err.msg;
+    pascal_run_opts o{};
+    pascal_run_stats st{};
+    int left = 3;
+    o.out_path = out.c_str();
+    o.compression = -1;
+    o.batch_points = 500;
+    o.should_stop = StopAfter;
+    o.stop_ctx = &left;
+    EXPECT_EQ(pascal_run(s, &o, &st, &err), PASCAL_EINTR) << err.msg;
+    pascal_spec_free(s);
+}
+
+// Resumes; returns the status and the message.
+int ResumeRun(const std::string &path, const std::string &out, std::string *msg)
+{
+    pascal_spec *s = nullptr;
+    pascal_error err{};
+    EXPECT_EQ(pascal_spec_load(path.c_str(), &s, &err), 0) << err.msg;
+    pascal_run_opts o{};
+    pascal_run_stats st{};
+    o.out_path = out.c_str();
+    o.compression = -1;
+    o.resume = 1;
+    int rc = pascal_run(s, &o, &st, &err);
+    *msg = err.msg;
+    pascal_spec_free(s);
+    return rc;
+}
+
+TEST_F(Claim, ResumeRefusesAChangedDeviceProfileOrCalibration)
+{
+    std::string out = dir + "/out.h5", msg;
+    StopRun(spec, out);
+    std::string partial = slurp(out + ".partial"), was = Sha256(dev);
+    ASSERT_FALSE(partial.empty());
+    write("dev.yaml", "name: test device\nsms: 64\neffective_l2_bytes: 20MiB\n");
+    EXPECT_EQ(ResumeRun(spec, out, &msg), PASCAL_EINPUT);
+    EXPECT_EQ(msg, out + ".partial: device profile " + dev + " changed since the stop (sha256 " +
+                       was.substr(0, 12) + ".. -> " + Sha256(dev).substr(0, 12) +
+                       "..); run without --resume to start over");
+    EXPECT_EQ(slurp(out + ".partial"), partial) << "a refused resume changes nothing";
+    write("dev.yaml", kDevice);
+    EXPECT_EQ(ResumeRun(spec, out, &msg), 0) << msg;
+
+    // The calibration of a dynamic sweep, refitted with another eta.
+    std::string cal = dir + "/cal.h5";
+    ASSERT_EQ(run("calibrate " + kRefs + " --device " + dev + " -o " + cal).status, 0);
+    std::string dyn = write("d.yaml", "name: dyn\ndevice: dev.yaml\nmodels: [dynamic]\n"
+                                      "calibration: cal.h5\nfixed: {block_bytes: 16KiB, N: 4096}\n"
+                                      "axes:\n  occupancy: [1, 2, 4]\n  path: [sync, tma]\n"
+                                      "  depth: [2, 3]\n  compute: {from: 0, to: 40, step: 1}\n"
+                                      "  W: [1, 2, 4, 8, 16, 32, 64, 128]\n");
+    StopRun(dyn, out);
+    was = Sha256(cal);
+    ASSERT_EQ(run("calibrate " + kRefs + " --device " + dev + " --eta 2 -o " + cal).status, 0);
+    ASSERT_NE(Sha256(cal), was);
+    EXPECT_EQ(ResumeRun(dyn, out, &msg), PASCAL_EINPUT);
+    EXPECT_EQ(msg, out + ".partial: calibration " + cal + " changed since the stop (sha256 " +
+                       was.substr(0, 12) + ".. -> " + Sha256(cal).substr(0, 12) +
+                       "..); run without --resume to start over");
+}
+
+TEST_F(Claim, MergeRefusesShardsOfAnotherDevice)
+{
+    std::string a = dir + "/a.h5", b = dir + "/b.h5", m = dir + "/m.h5";
+    ASSERT_EQ(run("run " + spec + " -o " + a + " --shard 1/2 --quiet").status, 0);
+    std::string was = Sha256(dev);
+    write("dev.yaml", "name: test device\nsms: 64\neffective_l2_bytes: 20MiB\n");
+    ASSERT_EQ(run("run " + spec + " -o " + b + " --shard 2/2 --quiet").status, 0);
+    CliResult r = run("merge -o " + m + " " + a + " " + b);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "pascal merge: " + b + ": expected the inputs of " + a + ", got another "
+                     "device profile " + dev + " (sha256 " + was.substr(0, 12) + ".. -> " +
+                     Sha256(dev).substr(0, 12) + "..)\n");
+    EXPECT_FALSE(exists(m));
 }
 
 // ---- exit status ----------------------------------------------------------------
