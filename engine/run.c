@@ -323,7 +323,7 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
     int64_t nl = pascal_spec_nphase_lists(spec);
     const int64_t **lists = NULL;
     int64_t *lens = NULL;
-    int rc, nres = pascal_spec_ncolumns(spec);
+    int rc, resume = o->resume, nres = pascal_spec_ncolumns(spec);
     pascal_attr attrs[6 + 5] = {
         {"shard", shard},
         {"raw_range", range},
@@ -376,7 +376,10 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
     m.phase_lists = lists;
     m.phase_list_lens = lens;
     m.parallel_for = team_parallel_for;
-    rc = attach_sink(&m, sp, nres, o->resume, st, sink, err);
+    m.journal = o->format == PASCAL_SINK_HDF5;
+    rc = pascal_run_prepare_output(&m, sp->pcols, sp->npc, sp->rcols, nres, &resume, st, err);
+    if (rc == 0)
+        rc = attach_sink(&m, sp, nres, resume, st, sink, err);
     free(lists);
     free(lens);
     return rc;

@@ -1,6 +1,7 @@
 /* What a sweep run does around its output file (internal to engine/run.c):
- * the claim on it and the digests of its resolved inputs.  The guarantees
- * are stated in docs/reliability.md. */
+ * the claim on it, the digests of its resolved inputs, and the files that
+ * an earlier, interrupted or killed, run left beside it.  The guarantees are
+ * stated in docs/reliability.md. */
 #ifndef PASCAL_ENGINE_RUN_GUARD_H
 #define PASCAL_ENGINE_RUN_GUARD_H
 
@@ -23,5 +24,14 @@ int pascal_run_claim(const pascal_spec *spec, const pascal_run_opts *o, pascal_l
 int pascal_run_digests_make(const pascal_spec *spec, const pascal_column_desc *points,
                             int npoint, const pascal_column_desc *results, int nresult,
                             pascal_run_digests *d, pascal_error *err);
+
+/* Before the sink opens, under the claim: a fresh run forgets what killed
+ * runs left (their temporary files and journal); a resumed one first
+ * recovers a killed run's rows into "<out>.partial" (pascal_sink_recover).
+ * *resume is cleared when there is nothing to resume: the run starts from
+ * the first point, and st->resumed_nothing says so. */
+int pascal_run_prepare_output(const pascal_sink_meta *m, const pascal_column_desc *points,
+                              int npoint, const pascal_column_desc *results, int nresult,
+                              int *resume, pascal_run_stats *st, pascal_error *err);
 
 #endif

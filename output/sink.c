@@ -8,6 +8,7 @@
  * pascal_sink_abort() unlink it.  The format files (h5_sink.c, csv_sink.c)
  * write into the temporary file and know nothing of this. */
 #include "output/digest.h"
+#include "output/journal.h"
 #include "output/sink_internal.h"
 #include "output/tmpfile.h"
 
@@ -141,7 +142,8 @@ int pascal_sink_open(const pascal_sink_meta *meta,
     sink->format = meta->format;
     sink->npoint = npoint;
     sink->nresult = nresult;
-    if ((rc = open_writer(sink, meta, point_cols, result_cols, err))) {
+    if ((rc = open_writer(sink, meta, point_cols, result_cols, err)) ||
+        (meta->journal && sink->h5 && (rc = pascal_journal_start(sink, meta, err)))) {
         pascal_sink_abort(sink);
         return rc;
     }
@@ -174,11 +176,28 @@ int pascal_sink_append(pascal_sink *sink, int64_t nrows, const void *const *poin
     rc = sink->format == PASCAL_SINK_HDF5
              ? pascal_h5sink_append(sink, nrows, points, results, err)
              : pascal_csvsink_append(sink, nrows, points, results, err);
+    if (rc == 0)
+        rc = pascal_journal_note(sink, err);
     if (rc)
         sink->failed = 1;
     else
         sink->rows += nrows;
     return rc;
+}
+
+/* Renames the finished file into place.  A resumed run's file is the
+ * partial file itself, which a failure here must not remove. */
+static int publish(pascal_sink *sink, pascal_error *err)
+{
+    int rc;
+    if (!sink->resumed)
+        return pascal_tmpfile_commit(sink->tmp, sink->dest, err);
+    if ((rc = pascal_tmpfile_sync(sink->tmp, err)))
+        return rc;
+    if (rename(sink->tmp, sink->dest) != 0)
+        return pascal_error_set(err, PASCAL_EIO, "cannot rename %s to %s: %s", sink->tmp,
+                                sink->dest, strerror(errno));
+    return pascal_tmpfile_sync(sink->dest, err);
 }
 
 int pascal_sink_finish(pascal_sink *sink, pascal_error *err)
@@ -195,13 +214,33 @@ int pascal_sink_finish(pascal_sink *sink, pascal_error *err)
     else
         rc = pascal_csvsink_finish(sink, err);
     if (rc == 0 && sink->tmp)
-        rc = pascal_tmpfile_commit(sink->tmp, sink->dest, err);
+        rc = publish(sink, err);
     if (rc == 0) {
         free(sink->tmp);
         sink->tmp = NULL;
+        pascal_journal_close(sink->journal, 1); /* its file is complete */
+        sink->journal = NULL;
+    } else if (sink->resumed) {
+        sink->failed = 1; /* keep the partial file and its journal */
     }
     pascal_sink_abort(sink);
     return rc;
+}
+
+/* A resumed run that fails keeps "<dest>.partial": closed cleanly when it
+ * can be (the journal is then not needed), else left to the journal. */
+static void abort_resumed(pascal_sink *sink)
+{
+    int64_t rows;
+    int tried = !sink->failed && sink->h5; /* suspend frees h5 either way */
+    int clean = tried && pascal_h5sink_suspend(sink, &rows, NULL) == 0;
+    if (!tried)
+        pascal_h5sink_free(sink->h5);
+    sink->h5 = NULL;
+    pascal_journal_close(sink->journal, clean);
+    sink->journal = NULL;
+    free(sink->tmp);
+    sink->tmp = NULL;
 }
 
 void pascal_sink_abort(pascal_sink *sink)
@@ -209,8 +248,11 @@ void pascal_sink_abort(pascal_sink *sink)
     if (!sink)
         return;
     pascal_h5_quiet();
+    if (sink->resumed && sink->tmp)
+        abort_resumed(sink);
     pascal_h5sink_free(sink->h5);
     pascal_csvsink_free(sink->csv);
+    pascal_journal_close(sink->journal, 1);
     if (sink->tmp)
         unlink(sink->tmp);
     free(sink->tmp);
@@ -248,9 +290,18 @@ int pascal_sink_suspend(pascal_sink *sink, int64_t *rows, pascal_error *err)
     if (rc == 0) {
         if (strcmp(sink->tmp, partial) != 0)
             rc = pascal_tmpfile_commit(sink->tmp, partial, err);
+        else
+            rc = pascal_tmpfile_sync(partial, err);
         free(partial);
-        free(sink->tmp);   /* kept on disk, under its partial name */
-        sink->tmp = NULL;
+        if (rc == 0 || sink->resumed) {
+            free(sink->tmp);   /* kept on disk, under its partial name */
+            sink->tmp = NULL;
+        }
+        /* A partial file that is closed and on disk needs no journal. */
+        pascal_journal_close(sink->journal, rc == 0);
+        sink->journal = NULL;
+    } else if (sink->resumed) {
+        sink->failed = 1;
     }
     pascal_sink_abort(sink);
     return rc;
@@ -297,6 +348,9 @@ int pascal_sink_resume(const pascal_sink_meta *meta,
         rc = pascal_h5sink_reopen(sink, meta, point_cols, result_cols, rows, err);
     if (rc == 0)
         rc = check_inputs(sink->tmp, meta, err);
+    if (rc == 0 && meta->journal)
+        rc = pascal_journal_start(sink, meta, err);
+    sink->resumed = 1;
     if (rc) {
         free(sink->tmp);   /* never remove the partial file on a failed resume */
         sink->tmp = NULL;

@@ -65,10 +65,45 @@ int pascal_tmpfile_create(const char *dest, char **tmp, pascal_error *err)
     return PASCAL_EIO;
 }
 
+static void sync_dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
+    int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+    free(dir);
+}
+
+int pascal_tmpfile_sync(const char *path, pascal_error *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+    if (fd < 0 || fdatasync(fd) != 0)
+        rc = pascal_error_set(err, PASCAL_EIO, "cannot write %s: %s", path, strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    if (rc == 0)
+        sync_dir_of(path);
+    return rc;
+}
+
 int pascal_tmpfile_commit(const char *tmp, const char *dest, pascal_error *err)
 {
-    if (rename(tmp, dest) == 0)
+    int fd = open(tmp, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || fdatasync(fd) != 0) {
+        pascal_error_set(err, PASCAL_EIO, "cannot write %s: %s", dest, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        unlink(tmp);
+        return PASCAL_EIO;
+    }
+    close(fd);
+    if (rename(tmp, dest) == 0) {
+        sync_dir_of(dest);
         return 0;
+    }
     pascal_error_set(err, PASCAL_EIO, "cannot rename %s to %s: %s", tmp, dest, strerror(errno));
     unlink(tmp);
     return PASCAL_EIO;

@@ -95,9 +95,19 @@ static void print_summary(FILE *f, const pascal_spec *spec, const pascal_run_opt
     fprintf(f, "pascal: %llu points of %s in %.3f s (%.3g points/s, %d threads)\n",
            (unsigned long long)st->rows, pascal_spec_filename(spec), st->total_seconds, rate,
            st->threads);
+    if (st->rows_recovered > 0)
+        fprintf(f, "  recovered: %llu rows from the journal of a killed run\n",
+                (unsigned long long)st->rows_recovered);
     if (st->rows_resumed > 0)
         fprintf(f, "  resumed: %llu rows kept from %s.partial\n",
                 (unsigned long long)st->rows_resumed, o->out_path);
+    if (st->resumed_nothing)
+        fprintf(f, "  nothing to resume (no %s.partial): ran from the first point\n",
+                o->out_path);
+    if (st->temporaries_removed > 0)
+        fprintf(f, "  removed %llu temporary file%s of killed runs\n",
+                (unsigned long long)st->temporaries_removed,
+                st->temporaries_removed == 1 ? "" : "s");
     if (o->shard_count > 1)
         fprintf(f, "  shard %d/%d: raw points %llu to %llu\n", o->shard_index, o->shard_count,
                 (unsigned long long)st->raw_begin, (unsigned long long)st->raw_end - 1);
@@ -134,9 +144,16 @@ static void on_signal(int sig)
     stop_requested = 1;
 }
 
+/* Tests of hard kills: PASCAL_TEST_KILL_AFTER_BATCH=K makes the process
+ * SIGKILL itself once batch K (0-based) is written, as the OOM killer or a
+ * scheduler would, without warning. */
+static long kill_after_batch = -1, batches_done;
+
 static int should_stop(void *ctx)
 {
     (void)ctx;
+    if (kill_after_batch >= 0 && batches_done++ == kill_after_batch)
+        raise(SIGKILL);
     return stop_requested;
 }
 
@@ -248,6 +265,8 @@ int cli_run(int argc, char **argv)
     cmdline = join_args(argc, argv);
     o.command_line = cmdline;
     o.should_stop = should_stop;
+    if (getenv("PASCAL_TEST_KILL_AFTER_BATCH"))
+        kill_after_batch = atol(getenv("PASCAL_TEST_KILL_AFTER_BATCH"));
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     rc = pascal_run(spec, &o, &st, &err);
