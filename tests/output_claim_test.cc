@@ -107,6 +107,7 @@ TEST_F(Claim, EveryCommandRefusesAnInputAsItsOutput)
         {"calibrate " + refs + " --device " + dev + " -o " + refs, "reference file", refs},
         {"calibrate " + refs + " --device " + dev + " -o " + dev, "device profile", dev},
         {"report " + dir + "/a.h5 -o " + dir + "/a.h5", "sweep file", dir + "/a.h5"},
+        {"spotcheck " + spec + " --sample 3 -o " + dev, "device profile", dev}, // no GPU needed
     };
     for (const Case &c : cases) {
         std::string before = slurp(c.input);
