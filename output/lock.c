@@ -111,6 +111,11 @@ int pascal_output_claim(const char *dest, const pascal_input *inputs, int n,
         return rc;
     if (stat(dest, &st) == 0 && S_ISDIR(st.st_mode))
         return pascal_error_set(err, PASCAL_EINPUT, "%s: cannot write: %s", dest, strerror(EISDIR));
+    /* The file is replaced by a rename: a device or a pipe would be
+     * replaced, not written to. */
+    if (stat(dest, &st) == 0 && !S_ISREG(st.st_mode))
+        return pascal_error_set(err, PASCAL_EINPUT, "%s: -o: expected a regular file (or - for "
+                                "stdout), got a device, pipe or socket", dest);
     if (!(lk = calloc(1, sizeof *lk)) || !(lk->path = malloc(strlen(dest) + sizeof ".lock"))) {
         free(lk);
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", dest);

@@ -36,7 +36,9 @@ typedef struct pascal_lock pascal_lock;
 int pascal_output_check_inputs(const char *dest, const pascal_input *inputs, int n,
                                pascal_error *err);
 
-/* Checks the inputs, then takes "<dest>.lock"; holder is recorded in it
+/* Checks the inputs and that dest, when it exists, is a regular file (it is
+ * replaced by a rename: a device or a pipe would be replaced, not written
+ * to), then takes "<dest>.lock"; holder is recorded in it
  * ("pascal run spec.yaml -o out.h5").  *out is freed by
  * pascal_output_release.  dest "-" (stdout) needs no claim: *out is NULL. */
 int pascal_output_claim(const char *dest, const pascal_input *inputs, int n,

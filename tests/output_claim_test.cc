@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -119,6 +120,24 @@ TEST_F(Claim, EveryCommandRefusesAnInputAsItsOutput)
         EXPECT_EQ(slurp(c.input), before) << c.args;
         ExpectOnly(dir, {"s.yaml", "dev.yaml", "a.h5", "b.h5", "refs.csv", "link.h5", "hard.h5",
                          "stdout", "stderr"});
+    }
+}
+
+// An output is replaced by a rename: a pipe (or a device such as /dev/null)
+// would be replaced, not written to.
+TEST_F(Claim, APipeOrDeviceIsNotReplaced)
+{
+    std::string pipe = dir + "/pipe";
+    ASSERT_EQ(mkfifo(pipe.c_str(), 0644), 0);
+    for (const char *fmt : {"", " --format csv"}) {
+        CliResult r = run("run " + spec + " -o " + pipe + fmt);
+        EXPECT_EQ(r.status, 2) << r.err;
+        EXPECT_NE(r.err.find(pipe + ": -o: expected a regular file (or - for stdout), got a "
+                                    "device, pipe or socket"),
+                  std::string::npos) << r.err;
+        struct stat st;
+        ASSERT_EQ(lstat(pipe.c_str(), &st), 0);
+        EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "still the pipe";
     }
 }
 
