@@ -1,9 +1,12 @@
 /* pascal: the command-line front end.  Dispatches to one function per
  * subcommand (engine/cli/); all logic lives in libpascal. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/cli/cli.h"
+#include "output/tmpfile.h"
 
 static const struct {
     const char *name;
@@ -24,6 +27,19 @@ static const struct {
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
+/* Ctrl-C or SIGTERM: a command that is writing a file removes its
+ * temporary and lock files and exits 130 (`run` installs its own handler,
+ * which stops after the current batch and keeps the rows for --resume). */
+static void on_interrupt(int sig)
+{
+    static const char msg[] = "pascal: interrupted; nothing written\n";
+    (void)sig;
+    pascal_tmpfile_remove_all();
+    if (write(2, msg, sizeof msg - 1) < 0)
+        _exit(130);
+    _exit(130);
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: pascal COMMAND [options]   (pascal COMMAND --help for details)\n\n"
@@ -36,6 +52,11 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    /* A file size limit (ulimit -f) makes a write fail with EFBIG, which is
+     * reported like a full disk, rather than kill the process. */
+    signal(SIGXFSZ, SIG_IGN);
+    signal(SIGINT, on_interrupt);
+    signal(SIGTERM, on_interrupt);
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;

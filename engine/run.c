@@ -12,6 +12,7 @@
 #include "engine/calibrate.h"
 #include "engine/eval.h"
 #include "engine/progress.h"
+#include "engine/run_guard.h"
 #include "model/phases.h"
 
 #define DEFAULT_BATCH 65536
@@ -346,11 +347,12 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
     char shard[64], range[64];
     pascal_spec_output so = pascal_spec_output_options(spec);
     pascal_sink_meta m;
+    pascal_run_digests dg;
     int64_t nl = pascal_spec_nphase_lists(spec);
     const int64_t **lists = NULL;
     int64_t *lens = NULL;
-    int rc;
-    pascal_attr attrs[] = {
+    int rc, resume = o->resume, nres = pascal_spec_ncolumns(spec);
+    pascal_attr attrs[6 + 5] = {
         {"shard", shard},
         {"raw_range", range},
         {"spec_name", pascal_spec_name(spec)},
@@ -364,6 +366,9 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
              o->shard_count > 1 ? o->shard_count : 1);
     snprintf(range, sizeof range, "%llu %llu", (unsigned long long)st->raw_begin,
              (unsigned long long)st->raw_end);
+    if ((rc = pascal_run_digests_make(spec, sp->pcols, sp->npc, sp->rcols, nres, &dg, err)))
+        return rc;
+    memcpy(attrs + 6, dg.attrs, sizeof dg.attrs);
     for (int a = 0; a < pascal_spec_naxes(spec); a++) {
         const pascal_axis *ax = pascal_spec_axis(spec, a);
         pascal_column_desc d;
@@ -399,7 +404,10 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
     m.phase_lists = lists;
     m.phase_list_lens = lens;
     m.parallel_for = team_parallel_for;
-    rc = attach_sink(&m, sp, pascal_spec_ncolumns(spec), o->resume, st, sink, err);
+    m.journal = o->format == PASCAL_SINK_HDF5;
+    rc = pascal_run_prepare_output(&m, sp->pcols, sp->npc, sp->rcols, nres, &resume, st, err);
+    if (rc == 0)
+        rc = attach_sink(&m, sp, nres, resume, st, sink, err);
     free(lists);
     free(lens);
     return rc;
@@ -595,12 +603,16 @@ int pascal_run(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_sta
                pascal_error *err)
 {
     pascal_dyn_model *dyn = NULL;
+    pascal_lock *lock = NULL;
     int rc;
     memset(st, 0, sizeof *st);
-    if ((rc = load_calibration(spec, &dyn, err)) != 0)
+    /* Before any work: the output is not an input and no one else writes it. */
+    if ((rc = pascal_run_claim(spec, o, &lock, err)) != 0)
         return rc;
-    rc = run_loaded(spec, o, st, dyn, err);
+    if ((rc = load_calibration(spec, &dyn, err)) == 0)
+        rc = run_loaded(spec, o, st, dyn, err);
     pascal_dyn_model_free(dyn);
+    pascal_output_release(lock);
     return rc;
 }
 
@@ -631,8 +643,8 @@ static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_
     plan_columns(spec, &sp);
     if (o->out_path) /* without a path: evaluate only (benchmarks) */
         rc = open_sink(spec, o, st, &sp, &sink, err);
-    if (rc == PASCAL_EIO) /* an unwritable destination is bad input: nothing ran */
-        err->code = rc = PASCAL_EINPUT;
+    /* An unwritable destination was refused by the claim (bad input); a
+     * failure to write here is a failure while running. */
     if (rc != 0)
         return rc;
     rc = run_batches(spec, o, threads, &sp, sink, st, dyn, err);
@@ -640,8 +652,13 @@ static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_
     if (rc == PASCAL_EINTR && sink) { /* keep the whole chunks for --resume */
         int64_t kept = 0;
         pascal_error sub = {0};
-        if (pascal_sink_suspend(sink, &kept, &sub) != 0)
-            return pascal_error_set(err, PASCAL_EINTR, "stopped; nothing kept: %s", sub.msg);
+        if (pascal_sink_suspend(sink, &kept, &sub) != 0) {
+            st->rows_done = 0; /* nothing to continue from */
+            /* A file that could not be kept (a full disk) is a failure;
+             * CSV, which cannot be kept, is a stop. */
+            return pascal_error_set(err, sub.code == PASCAL_EINPUT ? PASCAL_EINTR : sub.code,
+                                    "stopped; nothing kept: %s", sub.msg);
+        }
         st->rows_done = (uint64_t)kept;
         return pascal_error_set(err, PASCAL_EINTR, "stopped: %lld of %llu rows kept in "
                                 "%s.partial; continue with --resume", (long long)kept,

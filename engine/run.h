@@ -39,7 +39,9 @@ typedef struct pascal_run_opts {
                                    slices of the raw index range */
     int shard_count;
     /* Continue the run interrupted earlier into out_path + ".partial"
-     * (HDF5 only); the rows there are kept, the rest is evaluated. */
+     * (HDF5 only); the rows there are kept, the rest is evaluated.  A run
+     * killed outright is recovered first from out_path + ".journal"; with
+     * nothing to continue, the run starts from the first point. */
     int resume;
     /* Polled after every batch; nonzero stops the run cleanly: an HDF5
      * output keeps its finished rows as out_path + ".partial" and
@@ -83,6 +85,10 @@ typedef struct pascal_run_stats {
     int ngroups;                /* sizing rows: one per group-axis value, or 1 */
     pascal_run_sizing sizing[PASCAL_RUN_MAX_GROUPS];
     double target;              /* the target the sizing used */
+    /* What earlier runs of this output left (docs/reliability.md). */
+    uint64_t rows_recovered;    /* rows a killed run's journal gave back */
+    uint64_t temporaries_removed; /* files of killed runs removed */
+    int resumed_nothing;        /* --resume found nothing: ran from the start */
 } pascal_run_stats;
 
 int pascal_run(const pascal_spec *spec, const pascal_run_opts *opts,

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "model/phases.h"
+#include "output/lock.h"
+#include "output/tmpfile.h"
 
 /* The paper's enumeration (section 5.2). */
 #define EX_MIN_N 2
@@ -311,15 +313,37 @@ void pascal_validate_point_command(const pascal_validate_result *r, int64_t i,
                  (long long)(6 * c->N));
 }
 
+static int run_claimed(const pascal_validate_opts *o, int threads, double t0,
+                       pascal_validate_result **out, pascal_error *err);
+
 int pascal_validate_run(const pascal_validate_opts *o, pascal_validate_result **out,
                         pascal_error *err)
 {
-    double t0 = omp_get_wtime(), t1;
+    double t0 = omp_get_wtime();
     int threads = o->threads > 0 ? o->threads : omp_get_max_threads(), rc;
-    pascal_validate_result *r;
+    pascal_lock *lock = NULL;
     *out = NULL;
     if ((rc = check_opts(o, err)))
         return rc;
+    /* Before any work: no one else writes the output (output/lock.h). */
+    if (o->out_path &&
+        (rc = pascal_output_claim(o->out_path, NULL, 0,
+                                  o->command_line ? o->command_line : "pascal validate", &lock,
+                                  err)) != 0)
+        return rc;
+    if (o->out_path)
+        pascal_tmpfile_clean(o->out_path, NULL);
+    rc = run_claimed(o, threads, t0, out, err);
+    pascal_output_release(lock);
+    return rc;
+}
+
+static int run_claimed(const pascal_validate_opts *o, int threads, double t0,
+                       pascal_validate_result **out, pascal_error *err)
+{
+    pascal_validate_result *r;
+    double t1;
+    int rc;
     if (o->out_path && (rc = pascal_validate_probe(o->out_path, err)))
         return rc;
     if (!(r = make_cases(o)))

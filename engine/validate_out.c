@@ -121,9 +121,9 @@ static int write_file(const pascal_validate_result *r, pascal_sink_meta *m,
     pascal_column_desc pc[NPC], rc[NRC];
     pascal_sink *sink = NULL;
     describe_columns(pc, rc);
+    /* The path was claimed and probed before the campaign: a failure now (a
+     * full disk) is a failure while running, not bad input. */
     int status = pascal_sink_open(m, pc, NPC, rc, NRC, &sink, err);
-    if (status == PASCAL_EIO)
-        err->code = status = PASCAL_EINPUT;
     if (status == 0)
         status = pascal_sink_append(sink, r->ncases, (const void *const *)pv,
                                     (const double *const *)rv, err);

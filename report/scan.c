@@ -402,8 +402,9 @@ int pascal_report_scan(const char *path, rp_file *f, pascal_error *err)
         return pascal_error_set(err, PASCAL_EINPUT,
                                 "%s: expected an HDF5 sweep file (pascal run -o FILE.h5), got "
                                 "another kind of file", path);
-    if ((file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
-        return h5_fail(err, path, "opening as HDF5");
+    if ((file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0) /* a damaged input */
+        return pascal_error_set(err, PASCAL_EINPUT, "%s: expected an HDF5 sweep file, got one "
+                                "that HDF5 cannot open (cut short or damaged)", path);
     rc = read_root_attrs(file, f, err);
     if (rc == 0)
         rc = check_format(f, err);

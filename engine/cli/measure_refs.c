@@ -13,6 +13,7 @@
 #include "engine/cli/cli.h"
 #include "kernels/session.h"
 #include "kernels/spot.h"
+#include "output/lock.h"
 #include "output/sink.h"
 
 static const char *usage_text =
@@ -239,11 +240,12 @@ static int measure(const refs_opts *o, const pascal_spot_ref *cfg, int64_t ncfg,
     pascal_spot_measure *meas = calloc((size_t)runs, sizeof *meas);
     char *cmdline = pascal_spot_command_line("measure-refs", argc, argv);
     refs_ctx c = {o, cfg, 0, NULL, NULL, NULL, NULL};
+    pascal_lock *lock = NULL;
     int rc = meas && cmdline ? 0 : pascal_error_set(&err, PASCAL_ENOMEM, "out of memory");
     if (rc == 0 && (rc = pascal_session_open(o->device, o->meter, o->metric, &s, &err)) == 0) {
         int child = pascal_session_is_child(&s), launches = s.mode != PASCAL_SESSION_NCU;
         c.sms = pascal_gpu_device(s.gpu)->sms;
-        if (!child)
+        if (!child && (rc = pascal_output_claim(o->out, NULL, 0, cmdline, &lock, &err)) == 0)
             rc = pascal_spot_check_output(o->out, &err);
         if (rc == 0 && o->markers && launches && alloc_markers(&c, runs) != 0)
             rc = pascal_error_set(&err, PASCAL_ENOMEM, "out of memory");
@@ -254,6 +256,7 @@ static int measure(const refs_opts *o, const pascal_spot_ref *cfg, int64_t ncfg,
         if (rc == 0 && !child)
             rc = write_outputs(o, &c, meas, runs, &s, cmdline, &err);
         pascal_session_close(&s);
+        pascal_output_release(lock);
     }
     if (rc != 0)
         fprintf(stderr, "pascal measure-refs: %s\n", err.msg);

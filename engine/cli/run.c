@@ -134,9 +134,19 @@ static void print_summary(FILE *f, const pascal_spec *spec, const pascal_run_opt
     fprintf(f, "pascal: %llu points of %s in %.3f s (%.3g points/s, %d threads)\n",
            (unsigned long long)st->rows, pascal_spec_filename(spec), st->total_seconds, rate,
            st->threads);
+    if (st->rows_recovered > 0)
+        fprintf(f, "  recovered: %llu rows from the journal of a killed run\n",
+                (unsigned long long)st->rows_recovered);
     if (st->rows_resumed > 0)
         fprintf(f, "  resumed: %llu rows kept from %s.partial\n",
                 (unsigned long long)st->rows_resumed, o->out_path);
+    if (st->resumed_nothing)
+        fprintf(f, "  nothing to resume (no %s.partial): ran from the first point\n",
+                o->out_path);
+    if (st->temporaries_removed > 0)
+        fprintf(f, "  removed %llu temporary file%s of killed runs\n",
+                (unsigned long long)st->temporaries_removed,
+                st->temporaries_removed == 1 ? "" : "s");
     if (o->shard_count > 1)
         fprintf(f, "  shard %d/%d: raw points %llu to %llu\n", o->shard_index, o->shard_count,
                 (unsigned long long)st->raw_begin, (unsigned long long)st->raw_end - 1);
@@ -167,16 +177,22 @@ static volatile sig_atomic_t stop_requested;
 
 static void on_signal(int sig)
 {
-    if (stop_requested) {
-        signal(sig, SIG_DFL);
-        raise(sig);
-    }
+    (void)sig;
+    if (stop_requested) /* at once; the journal keeps the rows for --resume */
+        _exit(130);
     stop_requested = 1;
 }
+
+/* Tests of hard kills: PASCAL_TEST_KILL_AFTER_BATCH=K makes the process
+ * SIGKILL itself once batch K (0-based) is written, as the OOM killer or a
+ * scheduler would, without warning. */
+static long kill_after_batch = -1, batches_done;
 
 static int should_stop(void *ctx)
 {
     (void)ctx;
+    if (kill_after_batch >= 0 && batches_done++ == kill_after_batch)
+        raise(SIGKILL);
     return stop_requested;
 }
 
@@ -289,6 +305,8 @@ int cli_run(int argc, char **argv)
     cmdline = join_args(argc, argv);
     o.command_line = cmdline;
     o.should_stop = should_stop;
+    if (getenv("PASCAL_TEST_KILL_AFTER_BATCH"))
+        kill_after_batch = atol(getenv("PASCAL_TEST_KILL_AFTER_BATCH"));
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     rc = pascal_run(spec, &o, &st, &err);
@@ -299,7 +317,8 @@ int cli_run(int argc, char **argv)
         print_summary(o.out_path && strcmp(o.out_path, "-") == 0 ? stderr : stdout, spec, &o, &st);
     else
         fprintf(stderr, "%s\n", err.msg);
-    if (rc == PASCAL_EINTR && st.rows_done > 0)
+    /* Only a kept partial file can be continued (HDF5; CSV keeps nothing). */
+    if (rc == PASCAL_EINTR && st.rows_done > 0 && o.format == PASCAL_SINK_HDF5)
         fprintf(stderr, "  continue with: %s%s\n", cmdline, o.resume ? "" : " --resume");
     free(cmdline);
     pascal_spec_free(spec);
