@@ -4,7 +4,10 @@
 # machine's apt already uses (bookworm, bookworm-updates and
 # bookworm-security where this machine names them, as a standard install
 # has), with only Debian's packages and the npm registry reachable.  Into it:
-# the host's CA bundle and resolver configuration, /proc and /dev mounted, and
+# the host's CA bundle and resolver configuration (so that the root reaches
+# the network as this machine does: node is pointed at the bundle with
+# NODE_EXTRA_CA_CERTS, since it trusts only its own list otherwise), /proc
+# and /dev mounted, and
 # a clean clone of the committed HEAD of this checkout; then, inside a chroot
 # with an empty environment, each command of the README's first sh block that
 # starts with ./scripts/setup.sh.  The test command also passes only if
@@ -106,8 +109,11 @@ fi
   [ -z "$updates" ] || echo "deb $updates bookworm-updates main"
   [ -z "$security" ] || echo "deb $security bookworm-security main"
 } >"$root/etc/apt/sources.list"
+# Installing ca-certificates in the root rebuilds ca-certificates.crt from
+# Debian's list, so the host's bundle is also kept under its own name.
 mkdir -p "$root/etc/ssl/certs"
 cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/ca-certificates.crt"
+cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/host-ca-bundle.crt"
 cp -L /etc/resolv.conf "$root/etc/resolv.conf"
 mount -t proc proc "$root/proc"
 mount --rbind /dev "$root/dev"
@@ -122,6 +128,7 @@ run_in_root() {
   local n=$1 cmd=$2 log=$work/command-$1.log t0=$SECONDS rc=0
   echo "check-fresh-debian: [$n] $cmd" >&2
   chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+    NODE_EXTRA_CA_CERTS=/etc/ssl/certs/host-ca-bundle.crt \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     /bin/bash -c "cd /root/pascal && $cmd" >"$log" 2>&1 || rc=$?
   if [ "$rc" -eq 0 ] && [[ $cmd == *ctest* ]] && ! grep -Eq 'report_browser \.+ +Passed' "$log"; then
@@ -141,7 +148,7 @@ run_in_root() {
 for i in "${!commands[@]}"; do
   run_in_root $((i + 1)) "${commands[$i]}"
 done
-versions=$(chroot "$root" /bin/sh -c 'echo "Debian $(cat /etc/debian_version), node $(node --version 2>&1), npm $(npm --version 2>&1), $(chromium --version 2>&1 | head -n 1)"')
+versions=$(chroot "$root" /bin/sh -c 'echo "Debian $(cat /etc/debian_version), node $(node --version 2>&1), npm $(npm --version 2>&1), $(chromium --version 2>/dev/null | head -n 1)"')
 echo "check-fresh-debian: $versions; commit $commit; $((SECONDS - started)) s in all"
 if [ "$failed" -eq 0 ]; then
   remove_root || true
