@@ -4,8 +4,10 @@
 // hand; a name near nothing gets no guess.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
+#include "engine/calibrate.h"
 #include "sweeps/spec.h"
 #include "test_util.h"
 
@@ -94,6 +96,17 @@ TEST(SpecSuggest, MisspelledNamesInExpressions)
     EXPECT_ENDS(m, "got \"unifrom\" (did you mean 'uniform'?)");
     m = rejected(kHead + "axes: {C: [8]}\nwhere: 'path != \"snyc\"'\n");
     EXPECT_ENDS(m, "got \"snyc\" (did you mean 'sync'?)");
+}
+
+// The calibration CSV's path column (engine/calibrate_refs.c).
+TEST(SpecSuggest, MisspelledLoadPathInReferenceRuns)
+{
+    const std::string csv = "o,path,d,m,N,W,K\n1,Sync,0,8,4096,4,1.5\n";
+    pascal_refs refs{};
+    pascal_error err{};
+    EXPECT_EQ(pascal_calibrate_parse_csv(csv.data(), csv.size(), "refs.csv", NAN, &refs, &err), PASCAL_EINPUT);
+    EXPECT_EQ(std::string(err.msg), "refs.csv:2:3: path: expected sync or tma, got \"Sync\" (did you mean 'sync'?)");
+    pascal_calibrate_refs_free(&refs);
 }
 
 } // namespace
