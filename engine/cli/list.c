@@ -263,7 +263,7 @@ static void list_units(int json)
         fputc('}', stdout);
     }
     for (int i = 0; pascal_size_unit(i, &suffix, &bytes) == 0; i++, row++) {
-        snprintf(meaning, sizeof meaning, "size suffix: %.0f bytes", bytes);
+        snprintf(meaning, sizeof meaning, "size suffix: %.0f byte%s", bytes, bytes == 1 ? "" : "s");
         if (!json) {
             printf("%-15s %s\n", suffix, meaning);
             continue;
