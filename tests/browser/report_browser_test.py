@@ -296,17 +296,36 @@ def page_errors(driver):
     return [e["message"] for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
 
 
+def loopback_service():
+    """chromedriver reached at 127.0.0.1 rather than at "localhost", which a
+    bare root without /etc/hosts (debootstrap's minbase) cannot resolve."""
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common import utils
+
+    class LoopbackService(Service):
+        @property
+        def service_url(self):
+            return f"http://127.0.0.1:{self.port}"
+
+        def is_connectable(self):
+            return utils.is_connectable(self.port, "127.0.0.1")
+
+    return LoopbackService(executable_path=CHROMEDRIVER)
+
+
 def start_browser(profile):
     from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
-    for a in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
-              "--no-first-run", "--disable-background-networking", "--disable-component-update",
+    # DevTools over a pipe, not a TCP port that chromedriver would reach at
+    # "localhost" (unresolvable without /etc/hosts).
+    for a in ("--headless", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu",
+              "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
+              "--disable-background-networking", "--disable-component-update",
               "--disable-sync", "--window-size=1280,900", f"--user-data-dir={profile}"):
         opts.add_argument(a)
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
+    driver = webdriver.Chrome(service=loopback_service(), options=opts)
     driver.set_script_timeout(WAIT_S)
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
