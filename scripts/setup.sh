@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake make gcc g++ pkg-config libyaml-dev libhdf5-dev zlib1g-dev libgtest-dev
           python3-h5py python3-pandas python3-numpy chromium)
+# The report's browser test: Selenium drives headless Chromium through chromedriver.
+packages+=(chromium-driver python3-selenium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -311,3 +311,159 @@ void pascal_size_format(double bytes, char *buf, int len)
     }
     snprintf(buf, (size_t)len, "%.0fB", bytes);
 }
+
+/* ---- discovery: paper references and defaults (params.h) ---------------- */
+
+const char *const pascal_param_refs[PASCAL_NPARAM] = {
+    [PASCAL_P_N] = "section 3.1 (ring Z_N)",
+    [PASCAL_P_M] = "section 3.1 (M streams)",
+    [PASCAL_P_C] = "section 3.1 (capacity in blocks)",
+    [PASCAL_P_DATA_BYTES] = "",
+    [PASCAL_P_CAPACITY_BYTES] = "section 5.1 (effective L2, Figure 2)",
+    [PASCAL_P_BLOCK_BYTES] = "section 5.1 (16 KiB blocks)",
+    [PASCAL_P_SMS] = "section 5.1 (48 SMs on GB10)",
+    [PASCAL_P_OCCUPANCY] = "section 4 (configuration key o)",
+    [PASCAL_P_PATTERN] = "section 5.2",
+    [PASCAL_P_CLUSTERS] = "section 5.2 (cluster sweep)",
+    [PASCAL_P_SPREAD] = "",
+    [PASCAL_P_SIGMA] = "section 5.2 (wrapped Gaussian)",
+    [PASCAL_P_LAG] = "section 3.1 (leader at lag g)",
+    [PASCAL_P_PHASES] = "section 3.1 (phases s_m)",
+    [PASCAL_P_SEED] = "",
+    [PASCAL_P_ASSOC] = "eq. 6 (SDCM)",
+    [PASCAL_P_HORIZON] = "Theorem 4 (finite trace)",
+    [PASCAL_P_EPS] = "Prop. 7",
+    [PASCAL_P_LEAD] = "Theorem 5 (sigma)",
+    [PASCAL_P_ALPHA] = "Theorem 6",
+    [PASCAL_P_BETA] = "Theorem 6",
+    [PASCAL_P_LAMBDA_HIT] = "Theorem 6",
+    [PASCAL_P_LAMBDA_MISS] = "Theorem 6",
+    [PASCAL_P_DEPTH] = "Theorem 6; section 4 (prefetch depth d)",
+    [PASCAL_P_ROUNDS] = "section 5.2 (Belady on 6N-round traces)",
+    [PASCAL_P_PATH] = "section 4 (configuration key: data path)",
+    [PASCAL_P_COMPUTE] = "section 4 (configuration key: compute m)",
+    [PASCAL_P_W] = "section 4 (horizon H = W N)",
+};
+
+const char *const pascal_param_defaults[PASCAL_NPARAM] = {
+    [PASCAL_P_N] = "data_bytes / block_bytes",
+    [PASCAL_P_M] = "sms * occupancy, or the length of the phase list",
+    [PASCAL_P_C] = "floor(capacity_bytes / block_bytes)",
+    [PASCAL_P_DATA_BYTES] = "none",
+    [PASCAL_P_CAPACITY_BYTES] = "the device profile's effective_l2_bytes, else l2_bytes",
+    [PASCAL_P_BLOCK_BYTES] = "none",
+    [PASCAL_P_SMS] = "the device profile's sms",
+    [PASCAL_P_OCCUPANCY] = "none",
+    [PASCAL_P_PATTERN] = "aligned",
+    [PASCAL_P_CLUSTERS] = "1",
+    [PASCAL_P_SPREAD] = "0",
+    [PASCAL_P_SIGMA] = "0",
+    [PASCAL_P_LAG] = "1",
+    [PASCAL_P_PHASES] = "none",
+    [PASCAL_P_SEED] = "1",
+    [PASCAL_P_ASSOC] = "none (sdcm needs it)",
+    [PASCAL_P_HORIZON] = "0 (long run)",
+    [PASCAL_P_EPS] = "0",
+    [PASCAL_P_LEAD] = "none (sharing needs it)",
+    [PASCAL_P_ALPHA] = "none (catchup needs it)",
+    [PASCAL_P_BETA] = "none (catchup needs it)",
+    [PASCAL_P_LAMBDA_HIT] = "none (catchup needs it)",
+    [PASCAL_P_LAMBDA_MISS] = "none (catchup needs it)",
+    [PASCAL_P_DEPTH] = "none (catchup and dynamic tma need it)",
+    [PASCAL_P_ROUNDS] = "6 N",
+    [PASCAL_P_PATH] = "none (dynamic needs it)",
+    [PASCAL_P_COMPUTE] = "none (dynamic needs it)",
+    [PASCAL_P_W] = "none (dynamic needs it)",
+};
+
+const char *const pascal_model_refs[PASCAL_NMODEL] = {
+    [PASCAL_MODEL_TTL] = "Lemma 1, eq. 3, Theorem 2",
+    [PASCAL_MODEL_LRU_BAND] = "Theorem 3",
+    [PASCAL_MODEL_LRU] = "Theorem 3, eq. 15",
+    [PASCAL_MODEL_SDCM] = "eq. 6",
+    [PASCAL_MODEL_RESIDENCY] = "Theorem 4",
+    [PASCAL_MODEL_CHE] = "section 2.1 (Che-IRM)",
+    [PASCAL_MODEL_MARGIN] = "Prop. 7",
+    [PASCAL_MODEL_SHARING] = "Theorem 5",
+    [PASCAL_MODEL_CATCHUP] = "Theorem 6, eq. 13",
+    [PASCAL_MODEL_LRU_REPLAY] = "section 5.2 (replay check)",
+    [PASCAL_MODEL_BELADY] = "Theorem 4, Figure 3b",
+    [PASCAL_MODEL_DYNAMIC] = "section 4",
+};
+
+const char *const pascal_column_refs[PASCAL_NCOLUMN] = {
+    [PASCAL_COL_D] = "Lemma 1",
+    [PASCAL_COL_THETA] = "eq. 3",
+    [PASCAL_COL_T_STAR] = "Theorem 2",
+    [PASCAL_COL_K_TTL] = "Theorem 2",
+    [PASCAL_COL_RHO_TTL] = "Theorem 2",
+    [PASCAL_COL_K_LRU_LO] = "Theorem 3",
+    [PASCAL_COL_K_LRU_HI] = "Theorem 3",
+    [PASCAL_COL_K_LRU] = "eq. 15",
+    [PASCAL_COL_RHO_LRU] = "eq. 15",
+    [PASCAL_COL_K_SDCM] = "eq. 6",
+    [PASCAL_COL_RHO_SDCM] = "eq. 6",
+    [PASCAL_COL_V] = "Theorem 4, eq. 7",
+    [PASCAL_COL_K_BOUND] = "Theorem 4",
+    [PASCAL_COL_RHO_BOUND] = "Theorem 4",
+    [PASCAL_COL_RHO_CHE] = "section 2.1 (Che-IRM)",
+    [PASCAL_COL_K_CHE] = "section 2.1 (Che-IRM)",
+    [PASCAL_COL_MARGIN] = "Prop. 7",
+    [PASCAL_COL_C_SHARE] = "Theorem 5",
+    [PASCAL_COL_SHARES] = "Theorem 5",
+    [PASCAL_COL_P_HIT] = "Theorem 6",
+    [PASCAL_COL_P_MISS] = "Theorem 6",
+    [PASCAL_COL_G] = "eq. 13",
+    [PASCAL_COL_K_LRU_REPLAY] = "section 5.2 (replay check)",
+    [PASCAL_COL_RHO_LRU_REPLAY] = "section 5.2 (replay check)",
+    [PASCAL_COL_K_BELADY] = "Theorem 4, Figure 3b",
+    [PASCAL_COL_RHO_BELADY] = "Theorem 4, Figure 3b",
+    [PASCAL_COL_K_DYN] = "section 4",
+    [PASCAL_COL_RHO_DYN] = "section 4",
+    [PASCAL_COL_BAND_LO] = "section 4 (out-of-fold band)",
+    [PASCAL_COL_BAND_HI] = "section 4 (out-of-fold band)",
+    [PASCAL_COL_FALLBACK] = "section 4 (eq. 24 and fallbacks)",
+};
+
+static const pascal_unit_info unit_table[] = {
+    {"blocks", "data blocks of block_bytes bytes (the unit of N, C and phases)"},
+    {"bytes", "bytes; a spec writes sizes with B, KiB, MiB, GiB, TiB, KB, MB, GB, TB"},
+    {"workers", "concurrent workers (resident CTAs), M"},
+    {"SMs", "streaming multiprocessors"},
+    {"CTAs/SM", "resident CTAs per SM (occupancy)"},
+    {"clusters", "phase clusters of the clusters pattern"},
+    {"ways", "cache associativity A"},
+    {"rounds", "rounds: in one round every worker reads one block"},
+    {"requests", "block requests, one per worker per round"},
+    {"ns", "nanoseconds (Theorem 6 costs and latencies)"},
+    {"buffers", "pipeline buffers (prefetch depth d)"},
+    {"ops/block", "compute operations per block scanned"},
+    {"scans/worker", "full scans of the ring per resident worker (horizon W)"},
+    {"phases", "distinct phase values, D"},
+    {"misses/round", "fills (misses) per round of M requests, K"},
+    {"misses/request", "fills per request, rho = K / M"},
+    {"requests/round", "requests per round that a capacity can keep resident"},
+    {"gaps", "cyclic gaps between distinct phases"},
+    {"bool", "1 true, 0 false"},
+    {"time/request", "time per request, in the unit of alpha, beta and the latencies"},
+    {"fills/work", "whole-run fill-equivalent blocks per unit of work, K_H = A(H) / H"},
+    {"code", "an integer code whose meanings the column's description lists"},
+    {"", "a name or an index, no unit (pattern, phases, seed, path)"},
+};
+
+int pascal_unit(int i, pascal_unit_info *out)
+{
+    if (i < 0 || i >= (int)(sizeof unit_table / sizeof unit_table[0]))
+        return -1;
+    *out = unit_table[i];
+    return 0;
+}
+
+int pascal_size_unit(int i, const char **suffix, double *bytes)
+{
+    if (i < 0 || i >= (int)(sizeof units / sizeof units[0]))
+        return -1;
+    *suffix = units[i].suffix;
+    *bytes = units[i].factor;
+    return 0;
+}

@@ -211,6 +211,25 @@ extern const char *const pascal_path_names[PASCAL_PATH_COUNT];
 /* Formats bytes with the largest binary unit that divides it exactly. */
 void pascal_size_format(double bytes, char *buf, int len);
 
+/* For discovery (`pascal list`): where each parameter, model, column and
+ * pattern comes from in the paper ("" for pascal's own additions), and what a
+ * parameter is when a spec leaves it unset.  Parallel to the tables above,
+ * indexed by id. */
+extern const char *const pascal_param_refs[PASCAL_NPARAM];
+extern const char *const pascal_param_defaults[PASCAL_NPARAM];
+extern const char *const pascal_model_refs[PASCAL_NMODEL];
+extern const char *const pascal_column_refs[PASCAL_NCOLUMN];
+
+/* The units that parameters and columns are given in (their `units`
+ * strings), each with its meaning; and the size suffixes a spec accepts.
+ * Both return 0 for i in range, -1 past the end. */
+typedef struct pascal_unit_info {
+    const char *name;     /* as in pascal_params[].units, pascal_columns[].units */
+    const char *meaning;
+} pascal_unit_info;
+int pascal_unit(int i, pascal_unit_info *out);
+int pascal_size_unit(int i, const char **suffix, double *bytes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/suggest.h"
+
 static const char *const top_keys[] = {"name", "description", "device", "models", "columns", "fixed",
                                        "axes", "zip", "where", "require", "output", "calibration",
                                        "workload"};
@@ -48,13 +50,33 @@ static int parse_models(const spec_ctx *c, const yaml_node_t *node)
         int m = s && !spec_is_null(item) ? pascal_model_from_name(s) : -1;
         spec_path_index(path, "models", (long)(it - node->data.sequence.items.start));
         spec_describe(item, got, sizeof got);
-        if (m < 0)
-            return spec_fail(c, item, path, PASCAL_EINPUT, "expected a model name (%s), got %s", names, got);
+        if (m < 0) {
+            const char *valid[PASCAL_NMODEL];
+            char hint[96];
+            for (int k = 0; k < PASCAL_NMODEL; k++)
+                valid[k] = pascal_models[k].name;
+            return spec_fail(c, item, path, PASCAL_EINPUT, "expected a model name (%s), got %s%s", names, got,
+                             pascal_suggest_hint(s, valid, PASCAL_NMODEL, hint, sizeof hint));
+        }
         if (spec->models & (1u << m))
             return spec_fail(c, item, path, PASCAL_EINPUT, "expected each model once, got %s again", got);
         spec->models |= 1u << m;
     }
     return 0;
+}
+
+/* The nearest column of the requested models, else of any model. */
+static const char *column_hint(unsigned models, const char *name, char *hint, size_t len)
+{
+    const char *mine[PASCAL_NCOLUMN], *all[PASCAL_NCOLUMN];
+    int n = 0;
+    for (int k = 0; k < PASCAL_NCOLUMN; k++) {
+        all[k] = pascal_columns[k].name;
+        if (models & (1u << pascal_columns[k].model))
+            mine[n++] = pascal_columns[k].name;
+    }
+    pascal_suggest_hint(name, mine, n, hint, len);
+    return *hint ? hint : pascal_suggest_hint(name, all, PASCAL_NCOLUMN, hint, len);
 }
 
 static int parse_columns(const spec_ctx *c, const yaml_node_t *node)
@@ -86,9 +108,11 @@ static int parse_columns(const spec_ctx *c, const yaml_node_t *node)
         int k = s && !spec_is_null(item) ? pascal_column_from_name(s) : -1;
         spec_path_index(path, "columns", (long)(it - node->data.sequence.items.start));
         spec_describe(item, got, sizeof got);
-        if (k < 0)
-            return spec_fail(c, item, path, PASCAL_EINPUT, "expected a column of the requested models (%s), got %s",
-                             names, got);
+        if (k < 0) {
+            char hint[96];
+            return spec_fail(c, item, path, PASCAL_EINPUT, "expected a column of the requested models (%s), got %s%s",
+                             names, got, column_hint(spec->models, s, hint, sizeof hint));
+        }
         if (!(spec->models & (1u << pascal_columns[k].model)))
             return spec_fail(c, item, path, PASCAL_EINPUT,
                              "expected a column of the requested models (%s), got %s (a column of model %s, "

@@ -8,6 +8,7 @@
 #include "model/phases.h"
 #include <yaml.h>
 
+#include "sweeps/devices.h"
 #include "sweeps/expr.h"
 #include "sweeps/spec.h"
 
@@ -100,8 +101,13 @@ int spec_read_file(const char *path, char **text, size_t *len, pascal_error *err
 /* Loads a single-document YAML text; reports syntax errors with their mark. */
 int spec_load_yaml(const char *text, size_t len, const char *file, yaml_document_t *doc,
                    pascal_error *err);
-/* Reads the device profile named by node (a path relative to the spec). */
+/* Reads the device profile named by node (a path relative to the spec, or a
+ * shipped profile's name: sweeps/devices.h). */
 int spec_load_device(const spec_ctx *c, const yaml_node_t *node);
+/* Reads a loaded device profile document into dev; val[k] gets the value
+ * node of each key present (SPEC_DEVICE_KEYS of them), for marks. */
+#define SPEC_DEVICE_KEYS 6
+int spec_parse_device(const spec_ctx *d, pascal_device_profile *dev, const yaml_node_t **val);
 
 /* spec_values.c */
 /* The value a parameter takes in messages: "a positive integer", ... */

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/suggest.h"
+
 #define TWO53 9007199254740992.0
 
 const char *spec_expected(int param)
@@ -117,6 +119,16 @@ static int fail_value(const spec_ctx *c, const yaml_node_t *node, const char *pa
     return spec_fail(c, node, path, PASCAL_EINPUT, "expected %s, got %s", what, got);
 }
 
+/* An unknown pattern or load path: fail_value's message and the nearest name. */
+static int fail_name(const spec_ctx *c, const yaml_node_t *node, const char *path, const char *what,
+                     const char *const *names, int n)
+{
+    char got[96], hint[96];
+    spec_describe(node, got, sizeof got);
+    return spec_fail(c, node, path, PASCAL_EINPUT, "expected %s, got %s%s", what, got,
+                     pascal_suggest_hint(scalar(node), names, n, hint, sizeof hint));
+}
+
 int spec_scalar_value(const spec_ctx *c, const yaml_node_t *node, int param, const char *path,
                       double *out)
 {
@@ -145,7 +157,7 @@ int spec_scalar_value(const spec_ctx *c, const yaml_node_t *node, int param, con
         break;
     case PASCAL_T_PATH:
         if (strcmp(s, "sync") != 0 && strcmp(s, "tma") != 0)
-            return fail_value(c, node, path, what);
+            return fail_name(c, node, path, what, pascal_path_names, PASCAL_PATH_COUNT);
         v = strcmp(s, "tma") == 0;
         break;
     case PASCAL_T_NAME:
@@ -161,7 +173,7 @@ int spec_scalar_value(const spec_ctx *c, const yaml_node_t *node, int param, con
             if (strcmp(s, pascal_pattern_names[r]) == 0)
                 break;
         if (r == PASCAL_PATTERN_COUNT)
-            return fail_value(c, node, path, what);
+            return fail_name(c, node, path, what, pascal_pattern_names, PASCAL_PATTERN_COUNT);
         v = r;
         break;
     }

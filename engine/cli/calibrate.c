@@ -162,7 +162,7 @@ int cli_calibrate(int argc, char **argv)
 {
     cli_flag flags[F_COUNT] = {
         [F_OUT] = {"output", "PATH", "model file (alias -o); written only when complete", 0, 0},
-        [F_DEVICE] = {"device", "PROFILE", "device profile: sms and effective L2 (configs/devices/)", 0, 0},
+        [F_DEVICE] = {"device", "PROFILE", "device profile path or name (gb10; pascal list devices): sms and effective L2", 0, 0},
         [F_SMS] = {"sms", "N", "streaming multiprocessors, M = sms * o (overrides the profile)", 0, 0},
         [F_C] = {"C", "BLOCKS", "cache capacity in blocks (default capacity / block size)", 0, 0},
         [F_CAPB] = {"capacity-bytes", "SIZE", "cache bytes (overrides the profile's effective L2)", 0, 0},

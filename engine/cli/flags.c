@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/suggest.h"
 #include "sweeps/params.h"
 
 static void print_usage(FILE *f, const char *usage, const cli_flag *flags, int n)
@@ -62,7 +63,13 @@ int cli_parse(const char *cmd, const char *usage, int argc, char **argv, cli_fla
         snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - a - 2) : 63, a + 2);
         f = cli_find(flags, nflags, name);
         if (!f) {
-            fprintf(stderr, "pascal %s: unknown option --%s\n", cmd, name);
+            const char *names[64];
+            char hint[96];
+            int n = nflags < 64 ? nflags : 64;
+            for (int k = 0; k < n; k++)
+                names[k] = flags[k].name;
+            fprintf(stderr, "pascal %s: unknown option --%s%s\n", cmd, name,
+                    pascal_suggest_hint(name, names, n, hint, sizeof hint));
             list_flags(cmd, flags, nflags);
             return CLI_USAGE;
         }

@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/suggest.h"
 #include "engine/calibrate.h"
 #include "engine/cli/cli.h"
+#include "sweeps/params.h"
 
 
 static const char *usage_text =
@@ -34,7 +36,9 @@ static int read_path(const cli_flag *f, int *path)
     else if (strcmp(f->value, "tma") == 0)
         *path = PASCAL_DYN_TMA;
     else {
-        fprintf(stderr, "pascal predict: --path: expected sync or tma, got \"%s\"\n", f->value);
+        char hint[96];
+        fprintf(stderr, "pascal predict: --path: expected sync or tma, got \"%s\"%s\n", f->value,
+                pascal_suggest_hint(f->value, pascal_path_names, PASCAL_PATH_COUNT, hint, sizeof hint));
         return CLI_USAGE;
     }
     return CLI_OK;
