@@ -211,6 +211,13 @@ extern const char *const pascal_path_names[PASCAL_PATH_COUNT];
 /* Formats bytes with the largest binary unit that divides it exactly. */
 void pascal_size_format(double bytes, char *buf, int len);
 
+/* The load path table above is the only place path names are spelled:
+ * parsers go through pascal_path_from_name (the code, or -1), writers index
+ * pascal_path_names, and messages listing the valid names use
+ * PASCAL_PATH_LIST (tests check it against the table). */
+#define PASCAL_PATH_LIST "sync, tma"
+int pascal_path_from_name(const char *name);
+
 #ifdef __cplusplus
 }
 #endif
