@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/progress.h"
+#include "engine/clock.h"
 #include "output/calibration.h"
 
 pascal_calibrate_opts pascal_calibrate_default_opts(void)

@@ -2,14 +2,8 @@
 #include "engine/progress.h"
 
 #include <stdio.h>
-#include <time.h>
 
-double pascal_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "engine/clock.h"
 
 void pascal_progress_start(pascal_progress *pr, int enabled, uint64_t total)
 {

@@ -12,7 +12,6 @@ typedef struct pascal_progress {
     double start, last_draw;    /* seconds, monotonic clock */
 } pascal_progress;
 
-double pascal_now(void);        /* monotonic seconds */
 void pascal_progress_start(pascal_progress *pr, int enabled, uint64_t total);
 void pascal_progress_update(pascal_progress *pr, uint64_t done);
 void pascal_progress_finish(pascal_progress *pr, uint64_t done);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine/calibrate.h"
+#include "engine/clock.h"
 #include "engine/eval.h"
 #include "engine/progress.h"
 #include "model/phases.h"
