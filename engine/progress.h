@@ -1,19 +1,21 @@
-/* A progress bar with rate and ETA on stderr (only when asked; the CLI asks
- * when stderr is a terminal and --quiet is not given).  Redraws at most ten
- * times a second. */
-#ifndef PASCAL_ENGINE_PROGRESS_H
-#define PASCAL_ENGINE_PROGRESS_H
+/* A progress bar with rate and ETA on stderr for `pascal run` (the CLI
+ * draws it when stderr is a terminal and --quiet is not given).  It is the
+ * run's progress callback (pascal_run_opts.progress): the first call starts
+ * its clock, later calls redraw at most ten times a second. */
+#ifndef PASCAL_CLI_PROGRESS_H
+#define PASCAL_CLI_PROGRESS_H
 
 #include <stdint.h>
 
-typedef struct pascal_progress {
-    int enabled;
-    uint64_t total;
+typedef struct cli_progress {
+    int started;
+    uint64_t done, total;       /* raw points */
     double start, last_draw;    /* seconds, monotonic clock */
-} pascal_progress;
+} cli_progress;
 
-void pascal_progress_start(pascal_progress *pr, int enabled, uint64_t total);
-void pascal_progress_update(pascal_progress *pr, uint64_t done);
-void pascal_progress_finish(pascal_progress *pr, uint64_t done);
+/* The callback; ctx is a zeroed cli_progress. */
+void cli_progress_update(void *ctx, uint64_t done, uint64_t total);
+/* Draws the last state and ends the line, when anything was drawn. */
+void cli_progress_finish(cli_progress *pr);
 
 #endif

@@ -12,7 +12,6 @@
 #include "engine/calibrate.h"
 #include "engine/clock.h"
 #include "engine/eval.h"
-#include "engine/progress.h"
 #include "model/phases.h"
 
 #define DEFAULT_BATCH 65536
@@ -516,7 +515,6 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
     uint64_t rows = st->rows_resumed;
     batch b;
     headline h;
-    pascal_progress pr;
     if (bsize > n - begin)
         bsize = n > begin ? n - begin : 1;
     if (batch_alloc(&b, (int64_t)bsize, sp->npc, pascal_spec_ncolumns(spec)) != 0) {
@@ -530,7 +528,8 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
         batch_free(&b);
         return rc;
     }
-    pascal_progress_start(&pr, o->progress, n - begin);
+    if (o->progress)
+        o->progress(o->progress_ctx, 0, n - begin);
 #pragma omp parallel num_threads(threads)
     {
         pascal_eval *ev = pascal_eval_create(pascal_spec_models(spec));
@@ -552,14 +551,14 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
                     rc = pascal_sink_append(sink, k, (const void *const *)b.out_p,
                                             (const double *const *)b.out_r, err);
                 rows += (uint64_t)k;
-                pascal_progress_update(&pr, b1 - begin);
+                if (o->progress)
+                    o->progress(o->progress_ctx, b1 - begin, n - begin);
                 if (o->should_stop && o->should_stop(o->stop_ctx))
                     stopped = 1;
             }
         }
         pascal_eval_free(ev);
     }
-    pascal_progress_finish(&pr, n - begin);
     st->target = o->target > 0 ? o->target : pascal_run_default_target(st->metric);
     headline_finish(&h, spec, st, st->target);
     batch_free(&b);
