@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "engine/cli/cli.h"
-#include "engine/progress.h"
+#include "engine/cli/progress.h"
 #include "engine/run.h"
 #include "model/phases.h"
 #include "sweeps/workload.h"

@@ -1,5 +1,5 @@
 /* Progress bar for long sweeps; see progress.h. */
-#include "engine/progress.h"
+#include "engine/cli/progress.h"
 
 #include <stdio.h>
 
