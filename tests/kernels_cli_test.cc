@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/spot.h"
+#include "engine/spot.h"
 #include "test_util.h"
 
 namespace {

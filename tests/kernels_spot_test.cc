@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/spot.h"
+#include "engine/spot.h"
 #include "model/phases.h"
 #include "output/sink.h"
 #include "test_util.h"

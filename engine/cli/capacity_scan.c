@@ -11,7 +11,7 @@
 
 #include "engine/cli/cli.h"
 #include "kernels/session.h"
-#include "kernels/spot.h"
+#include "engine/spot.h"
 #include "sweeps/params.h"
 
 static const char *usage_text =

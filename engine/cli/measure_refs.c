@@ -12,7 +12,7 @@
 
 #include "engine/cli/cli.h"
 #include "kernels/session.h"
-#include "kernels/spot.h"
+#include "engine/spot.h"
 #include "output/sink.h"
 
 static const char *usage_text =

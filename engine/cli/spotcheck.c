@@ -10,7 +10,7 @@
 
 #include "engine/cli/cli.h"
 #include "kernels/session.h"
-#include "kernels/spot.h"
+#include "engine/spot.h"
 
 static const char *usage_text =
     "usage: pascal spotcheck SPEC.yaml (--sample K [--seed S] | --select LIST) -o OUT.h5 "

@@ -2,7 +2,7 @@
  * the dynamic model's reference CSV and a provenance sidecar.  Rows go
  * through output/sink.h, so every file appears under its name only when
  * complete. */
-#include "kernels/spot.h"
+#include "engine/spot.h"
 
 #include <errno.h>
 #include <math.h>
