@@ -1,5 +1,8 @@
-/* Spot checks on a real GPU: the host-side arithmetic and tables, free of
- * CUDA so that they build and are tested on any machine.
+/* Spot checks on a real GPU: the host-side driver beside the engine (the
+ * arithmetic, the choice of points, the tables), free of CUDA so that it
+ * builds and is tested on any machine.  It uses the engine and output/; the
+ * GPU runner in kernels/ only fills the measurement types of
+ * kernels/measure.h, so no include or link runs from kernels/ up to here.
  *
  * The kernels (kernels/cuda/, docs/kernels.md) report the bytes read from
  * off-chip memory into L2 during one launch.  This module turns those bytes
@@ -14,8 +17,8 @@
  *     towards `passes` once it does not.
  * Every measurement records whether its launch started cold (L2 flushed just
  * before) or warm (an identical launch just before, no flush). */
-#ifndef PASCAL_KERNELS_SPOT_H
-#define PASCAL_KERNELS_SPOT_H
+#ifndef PASCAL_ENGINE_SPOT_H
+#define PASCAL_ENGINE_SPOT_H
 
 #include <stdint.h>
 

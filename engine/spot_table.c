@@ -16,6 +16,10 @@
 #include "engine/run.h"
 #include "model/phases.h"
 
+/* The reference tables write a measured load path under the table's name. */
+_Static_assert(PASCAL_SPOT_SYNC == 0 && PASCAL_SPOT_TMA == 1 && PASCAL_PATH_COUNT == 2,
+               "spot load paths use the codes of pascal_path_names");
+
 /* ---- provenance ---------------------------------------------------------- */
 
 static void put(pascal_attr *a, pascal_spot_attr_buf *buf, int *n, const char *key,

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "engine/cli/cli.h"
-#include "kernels/session.h"
 #include "engine/spot.h"
+#include "kernels/session.h"
 #include "sweeps/params.h"
 
 static const char *usage_text =

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "engine/cli/cli.h"
-#include "kernels/session.h"
 #include "engine/spot.h"
+#include "kernels/session.h"
 #include "output/sink.h"
 
 static const char *usage_text =

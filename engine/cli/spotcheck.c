@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "engine/cli/cli.h"
-#include "kernels/session.h"
 #include "engine/spot.h"
+#include "kernels/session.h"
 
 static const char *usage_text =
     "usage: pascal spotcheck SPEC.yaml (--sample K [--seed S] | --select LIST) -o OUT.h5 "
