@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake make gcc g++ pkg-config libyaml-dev libhdf5-dev zlib1g-dev libgtest-dev
           python3-h5py python3-pandas python3-numpy chromium)
+# the man page (cmake/install.cmake) is generated from --help by help2man
+packages+=(help2man)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
