@@ -10,6 +10,8 @@
 #     when built) and with pkg-config (shared, and static with --static),
 #     runs from outside the source tree and prints the values worked out
 #     by hand in consumer.c;
+#   - docs/library.md shows that very consumer, and its Python (ctypes)
+#     example prints the values worked out by hand against libpascal.so;
 #   - the completion, sourced in bash, completes commands, flags and their
 #     choices from the installed binary.
 set -euo pipefail
@@ -118,6 +120,33 @@ if [ "$shared" = 1 ]; then
   # shellcheck disable=SC2046
   "$cc" -o consumer_pc consumer.c $(pkg-config --cflags --libs pascal) || fail "pkg-config build"
   LD_LIBRARY_PATH=$libdir check "pkg-config (shared)" ./consumer_pc
+fi
+
+# ---- the documentation's examples --------------------------------------------------
+doc=$src/docs/library.md
+block() { # LANG: the first fenced block of that language in docs/library.md
+  awk -v lang="$1" '$0 == "```" lang {on = 1; next} on && $0 == "```" {exit} on' "$doc"
+}
+block c | cmp -s - "$src/tests/install/consumer/consumer.c" ||
+  fail "docs/library.md's C example differs from tests/install/consumer/consumer.c"
+if [ "$shared" = 1 ] && command -v python3 >/dev/null; then
+  block python >notebook.py
+  # Theorem 2 and eq. 15 at C = 1..10 for gaps 2, 5, 3 and reuse distances
+  # 4, 9, 8 (consumer.c works them out).
+  want_py="1 3 3.0
+2 3 3.0
+3 3 3.0
+4 3 3.0
+5 3 2.0
+6 2 2.0
+7 2 2.0
+8 1 2.0
+9 1 1.0
+10 0 0.0"
+  out=$(LD_LIBRARY_PATH=$libdir python3 notebook.py) || fail "the docs' Python example failed"
+  [ "$out" = "$want_py" ] || fail "the docs' Python example printed
+$out"
+  echo "install_test: ctypes: ok"
 fi
 
 # ---- completion -------------------------------------------------------------------
