@@ -79,6 +79,9 @@ if(PASCAL_SHARED)
     -Wl,--version-script=${CMAKE_SOURCE_DIR}/cmake/libpascal.map -Wl,--no-undefined)
 endif()
 
+# The installed command keeps the run path to libraries outside the system
+# folders it was linked with (the CUDA runtime under /usr/local/cuda).
+set_target_properties(pascal PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE)
 install(TARGETS pascal RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS libpascal EXPORT pascalTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 if(PASCAL_SHARED)
