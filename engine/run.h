@@ -1,6 +1,6 @@
 /* Running a sweep: plan (check every point before any output exists), then
  * evaluate in batches with OpenMP and stream rows, in canonical order, into
- * an HDF5 or CSV sink.  All of the project's OpenMP lives here.
+ * an HDF5 or CSV sink.  Its threads start in engine/parallel.c.
  *
  * Determinism: a point's results depend only on the point (random phases are
  * keyed by the phase-defining coordinates), every batch is written in index
