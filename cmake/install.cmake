@@ -37,8 +37,20 @@ set(PASCAL_PUBLIC_HEADERS
   engine/eval.h engine/eval_workload.h engine/run.h engine/calibrate.h engine/validate.h
   output/sink.h output/calibration.h)
 
-# Installed consumers include <pascal/...> from the include folder.
+# Installed consumers include <pascal/...> from the include folder, and
+# link (only) what the static library needs: libyaml and zlib as packages,
+# and HDF5 (C and HL) and the OpenMP runtime as the very libraries this
+# build used, so that a consumer gets the same HDF5 flavour (serial or MPI)
+# and needs neither FindHDF5 nor FindOpenMP, which want a C compiler in a
+# C++ project.
+set(install_link "$<LINK_ONLY:PkgConfig::YAML>" "$<LINK_ONLY:ZLIB::ZLIB>")
+foreach(target hdf5::hdf5_hl hdf5::hdf5)
+  get_target_property(location ${target} IMPORTED_LOCATION)
+  list(APPEND install_link ${location})
+endforeach()
+list(APPEND install_link ${OpenMP_C_LIBRARIES} m)
 target_include_directories(libpascal INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+target_link_libraries(libpascal INTERFACE "$<INSTALL_INTERFACE:${install_link}>")
 set(installed_headers)
 foreach(header ${PASCAL_PUBLIC_HEADERS})
   set(out ${CMAKE_BINARY_DIR}/include/pascal/${header})
@@ -96,9 +108,6 @@ endforeach()
 # The CMake package.
 set(PASCAL_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/pascal)
 install(EXPORT pascalTargets NAMESPACE pascal:: DESTINATION ${PASCAL_CMAKE_DIR})
-if(NOT DEFINED HDF5_IS_PARALLEL)
-  set(HDF5_IS_PARALLEL FALSE)
-endif()
 configure_package_config_file(${CMAKE_SOURCE_DIR}/cmake/pascalConfig.cmake.in
   ${CMAKE_BINARY_DIR}/pascalConfig.cmake INSTALL_DESTINATION ${PASCAL_CMAKE_DIR})
 # 0.x: a different minor version may differ in API and ABI.

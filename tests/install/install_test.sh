@@ -103,6 +103,20 @@ cp "$src/tests/install/consumer/consumer.c" "$src/tests/install/consumer/CMakeLi
 "$cmake" --build "$work/cmake" >>"$work/cmake.log" 2>&1 || fail "find_package build (see $work/cmake.log)"
 objdump -p "$work/cmake/consumer" | grep -q 'NEEDED.*libpascal' && fail "pascal::pascal linked libpascal.so"
 check "find_package pascal::pascal (static)" "$work/cmake/consumer"
+# The same program as C++, in a project that enables only C++.
+mkdir -p "$work/cxx"
+cp "$work/consumer.c" "$work/cxx/consumer.cc"
+cat >"$work/cxx/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.20)
+project(pascal_consumer_cxx CXX)
+find_package(pascal REQUIRED)
+add_executable(consumer consumer.cc)
+target_link_libraries(consumer PRIVATE pascal::pascal)
+CMAKE
+"$cmake" -S "$work/cxx" -B "$work/cxx/b" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_COMPILER="$cxx" \
+  >"$work/cxx.log" 2>&1 && "$cmake" --build "$work/cxx/b" >>"$work/cxx.log" 2>&1 ||
+  fail "find_package from a C++-only project (see $work/cxx.log)"
+check "find_package pascal::pascal (C++ project)" "$work/cxx/b/consumer"
 if [ "$shared" = 1 ]; then
   objdump -p "$work/cmake/consumer_shared" | grep -q "NEEDED.*$soname" ||
     fail "pascal::pascal_shared did not link $soname"
