@@ -198,11 +198,7 @@ static int parse_row(const char *file, int64_t ln, const csv_field *f, int n, co
     for (int j = 0; j < NCOL; j++)
         at[map[j]] = j;
     /* path first: the rule for d depends on it */
-    if (strcmp(f[at[C_PATH]].text, "sync") == 0)
-        path = PASCAL_DYN_SYNC;
-    else if (strcmp(f[at[C_PATH]].text, "tma") == 0)
-        path = PASCAL_DYN_TMA;
-    else {
+    if ((path = pascal_path_from_name(f[at[C_PATH]].text)) < 0) {
         char hint[96];
         return pascal_error_set(err, PASCAL_EINPUT, "%s:%lld:%d: path: expected sync or tma, got \"%s\"%s",
                                 file, (long long)ln, f[at[C_PATH]].col, f[at[C_PATH]].text,

@@ -81,6 +81,11 @@ int main(int argc, char **argv)
         usage(stdout);
         return CLI_OK;
     }
+    if (strcmp(argv[1], "--complete") == 0) { /* hidden: commands for shell completion */
+        for (int i = 0; i < NCOMMANDS; i++)
+            printf("%s\n", commands[i].name);
+        return CLI_OK;
+    }
     for (int i = 0; i < NCOMMANDS; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].fn(argc - 2, argv + 2);

@@ -4,14 +4,14 @@
 #include "engine/run.h"
 
 #include <math.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/calibrate.h"
+#include "engine/clock.h"
 #include "engine/eval.h"
-#include "engine/progress.h"
+#include "engine/parallel.h"
 #include "engine/run_guard.h"
 #include "model/phases.h"
 
@@ -46,18 +46,23 @@ static pascal_coltype param_coltype(int id)
     }
 }
 
-/* Pass 1: every point is expanded and checked before any output exists.  The
- * reported error is the one at the smallest index, whatever the thread count. */
-static int plan(const pascal_spec *spec, int threads, pascal_run_stats *st,
-                pascal_error *err)
+/* The planning pass's team: each thread counts its share of the indices,
+ * then folds its counts in (sums, max and min: order-independent). */
+typedef struct plan_team {
+    const pascal_spec *spec;
+    uint64_t begin, end, kept, bad;
+    int64_t max_M;
+} plan_team;
+
+static void plan_body(void *ctx)
 {
-    uint64_t begin = st->raw_begin, end = st->raw_end, kept = 0, bad = UINT64_MAX;
+    plan_team *t = ctx;
+    uint64_t kept = 0, bad = UINT64_MAX;
     int64_t max_M = 0;
-#pragma omp parallel for num_threads(threads) schedule(static) \
-    reduction(+ : kept) reduction(max : max_M) reduction(min : bad)
-    for (uint64_t i = begin; i < end; i++) {
+#pragma omp for schedule(static) nowait
+    for (uint64_t i = t->begin; i < t->end; i++) {
         pascal_point p;
-        int rc = pascal_spec_point(spec, i, &p, NULL);
+        int rc = pascal_spec_point(t->spec, i, &p, NULL);
         if (rc == 1) {
             kept++;
             if ((int64_t)p.v[PASCAL_P_M] > max_M)
@@ -66,13 +71,28 @@ static int plan(const pascal_spec *spec, int threads, pascal_run_stats *st,
             bad = i;
         }
     }
-    if (bad != UINT64_MAX) {
-        pascal_point p;
-        return pascal_spec_point(spec, bad, &p, err);
+#pragma omp critical(pascal_run_plan)
+    {
+        t->kept += kept;
+        t->max_M = max_M > t->max_M ? max_M : t->max_M;
+        t->bad = bad < t->bad ? bad : t->bad;
     }
-    st->raw_points = end - begin;
-    st->rows = kept;
-    st->max_M = max_M;
+}
+
+/* Pass 1: every point is expanded and checked before any output exists.  The
+ * reported error is the one at the smallest index, whatever the thread count. */
+static int plan(const pascal_spec *spec, int threads, pascal_run_stats *st,
+                pascal_error *err)
+{
+    plan_team t = {spec, st->raw_begin, st->raw_end, 0, UINT64_MAX, 0};
+    pascal_parallel(threads, plan_body, &t);
+    if (t.bad != UINT64_MAX) {
+        pascal_point p;
+        return pascal_spec_point(spec, t.bad, &p, err);
+    }
+    st->raw_points = t.end - t.begin;
+    st->rows = t.kept;
+    st->max_M = t.max_M;
     return 0;
 }
 
@@ -513,65 +533,84 @@ static int batches_outcome(int rc, int nomem, int failed, int stopped,
     return 0;
 }
 
+/* The batch loop's team: every thread evaluates its share of a batch, one
+ * thread (omp single) compacts and writes it, in index order. */
+typedef struct batch_team {
+    const pascal_spec *spec;
+    const pascal_run_opts *o;
+    const pascal_dyn_model *dyn;
+    sink_plan *sp;
+    pascal_sink *sink;
+    pascal_run_stats *st;
+    pascal_error *err;
+    batch b;
+    headline h;
+    uint64_t begin, n, bsize, rows;
+    int failed, nomem, rc, stopped;
+} batch_team;
+
+static void batch_body(void *ctx)
+{
+    batch_team *t = ctx;
+    const pascal_run_opts *o = t->o;
+    pascal_eval *ev = pascal_eval_create(pascal_spec_models(t->spec));
+    if (ev)
+        pascal_eval_set_dynamic(ev, t->dyn);
+    if (!ev) {
+#pragma omp atomic write
+        t->nomem = 1;
+    }
+#pragma omp barrier
+    for (uint64_t b0 = t->begin; b0 < t->n && !t->nomem && !t->failed && !t->stopped && t->rc == 0;
+         b0 += t->bsize) {
+        uint64_t b1 = b0 + t->bsize < t->n ? b0 + t->bsize : t->n;
+        eval_batch(t->spec, ev, t->sp, &t->b, b0, b1, &t->failed);
+#pragma omp single
+        {
+            int64_t k = t->failed ? 0 : compact_batch(t->sp, &t->b, b0, b1, &t->h, t->st);
+            if (k > 0 && t->sink)
+                t->rc = pascal_sink_append(t->sink, k, (const void *const *)t->b.out_p,
+                                           (const double *const *)t->b.out_r, t->err);
+            t->rows += (uint64_t)k;
+            if (o->progress)
+                o->progress(o->progress_ctx, b1 - t->begin, t->n - t->begin);
+            if (o->should_stop && o->should_stop(o->stop_ctx))
+                t->stopped = 1;
+        }
+    }
+    pascal_eval_free(ev);
+}
+
 static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int threads,
                        sink_plan *sp, pascal_sink *sink, pascal_run_stats *st,
                        const pascal_dyn_model *dyn, pascal_error *err)
 {
+    batch_team t = {.spec = spec, .o = o, .dyn = dyn, .sp = sp, .sink = sink, .st = st, .err = err};
     uint64_t begin = st->raw_begin, n = st->raw_end;
     uint64_t bsize = (uint64_t)(o->batch_points > 0 ? o->batch_points : DEFAULT_BATCH);
-    int failed = 0, nomem = 0, rc = 0, stopped = 0;
-    uint64_t rows = st->rows_resumed;
-    batch b;
-    headline h;
-    pascal_progress pr;
+    int rc;
     if (bsize > n - begin)
         bsize = n > begin ? n - begin : 1;
-    if (batch_alloc(&b, (int64_t)bsize, sp->npc, pascal_spec_ncolumns(spec)) != 0) {
-        batch_free(&b);
+    if (batch_alloc(&t.b, (int64_t)bsize, sp->npc, pascal_spec_ncolumns(spec)) != 0) {
+        batch_free(&t.b);
         return pascal_error_set(err, PASCAL_ENOMEM, "out of memory for a batch of %llu points",
                                 (unsigned long long)bsize);
     }
-    headline_init(&h, spec, st);
-    if ((rc = replay_resumed(spec, sink, &h, st, &begin, err)) != 0) {
-        headline_finish(&h, spec, st, 0.05);
-        batch_free(&b);
+    headline_init(&t.h, spec, st);
+    if ((rc = replay_resumed(spec, sink, &t.h, st, &begin, err)) != 0) {
+        headline_finish(&t.h, spec, st, 0.05);
+        batch_free(&t.b);
         return rc;
     }
-    pascal_progress_start(&pr, o->progress, n - begin);
-#pragma omp parallel num_threads(threads)
-    {
-        pascal_eval *ev = pascal_eval_create(pascal_spec_models(spec));
-        if (ev)
-            pascal_eval_set_dynamic(ev, dyn);
-        if (!ev) {
-#pragma omp atomic write
-            nomem = 1;
-        }
-#pragma omp barrier
-        for (uint64_t b0 = begin; b0 < n && !nomem && !failed && !stopped && rc == 0;
-             b0 += bsize) {
-            uint64_t b1 = b0 + bsize < n ? b0 + bsize : n;
-            eval_batch(spec, ev, sp, &b, b0, b1, &failed);
-#pragma omp single
-            {
-                int64_t k = failed ? 0 : compact_batch(sp, &b, b0, b1, &h, st);
-                if (k > 0 && sink)
-                    rc = pascal_sink_append(sink, k, (const void *const *)b.out_p,
-                                            (const double *const *)b.out_r, err);
-                rows += (uint64_t)k;
-                pascal_progress_update(&pr, b1 - begin);
-                if (o->should_stop && o->should_stop(o->stop_ctx))
-                    stopped = 1;
-            }
-        }
-        pascal_eval_free(ev);
-    }
-    pascal_progress_finish(&pr, n - begin);
+    t.begin = begin, t.n = n, t.bsize = bsize, t.rows = st->rows_resumed;
+    if (o->progress)
+        o->progress(o->progress_ctx, 0, n - begin);
+    pascal_parallel(threads, batch_body, &t);
     st->target = o->target > 0 ? o->target : pascal_run_default_target(st->metric);
-    headline_finish(&h, spec, st, st->target);
-    batch_free(&b);
-    st->rows_done = rows;
-    return batches_outcome(rc, nomem, failed, stopped, st, err);
+    headline_finish(&t.h, spec, st, st->target);
+    batch_free(&t.b);
+    st->rows_done = t.rows;
+    return batches_outcome(t.rc, t.nomem, t.failed, t.stopped, st, err);
 }
 
 /* The dynamic model's calibration, loaded once per run and shared
@@ -619,7 +658,7 @@ int pascal_run(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_sta
 static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_stats *st,
                       const pascal_dyn_model *dyn, pascal_error *err)
 {
-    int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    int threads = pascal_parallel_threads(o->threads);
     double t0 = pascal_now(), t1;
     pascal_sink *sink = NULL;
     sink_plan sp;

@@ -1,6 +1,6 @@
 /* Running a sweep: plan (check every point before any output exists), then
  * evaluate in batches with OpenMP and stream rows, in canonical order, into
- * an HDF5 or CSV sink.  All of the project's OpenMP lives here.
+ * an HDF5 or CSV sink.  Its threads start in engine/parallel.c.
  *
  * Determinism: a point's results depend only on the point (random phases are
  * keyed by the phase-defining coordinates), every batch is written in index
@@ -26,7 +26,12 @@ typedef struct pascal_run_opts {
                                    writing (benchmarks) */
     pascal_sink_format format;
     int threads;                /* <= 0: OpenMP's default */
-    int progress;               /* draw a progress bar on stderr */
+    /* Progress, for a bar or a log (the library never prints): called from
+     * one thread with the raw points done of total (this shard's slice, less
+     * the rows a resumed run kept), first with done = 0 before evaluating,
+     * then after every batch.  NULL: not called. */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
     int compression;            /* < 0: the spec's choice; 0..9 overrides */
     const char *command_line;   /* recorded in the file */
     int64_t batch_points;       /* raw points per batch; <= 0 chooses */

@@ -1,5 +1,6 @@
 # The report module (included from CMakeLists.txt once libpascal, pascal and
-# the tests are defined): its sources; the plotting library, installed from
+# the tests are defined): its own library, pascal_report, over libpascal
+# (the core does not link it); the plotting library, installed from
 # the npm registry with `npm ci` (web/package.json, pinned by
 # web/package-lock.json) into the build folder; a generated C source that
 # embeds that library with the page's template, styles and scripts, so that
@@ -59,7 +60,15 @@ add_custom_command(OUTPUT ${PASCAL_REPORT_ASSETS}
   COMMAND pascal_embed ${PASCAL_REPORT_ASSETS} ${embed_args}
   DEPENDS ${embed_deps}
   COMMENT "Embedding the report page and its plotting library")
-target_sources(libpascal PRIVATE ${PASCAL_REPORT_SOURCES} ${PASCAL_REPORT_ASSETS})
+add_library(pascal_report STATIC ${PASCAL_REPORT_SOURCES} ${PASCAL_REPORT_ASSETS})
+target_compile_options(pascal_report PRIVATE -Wall -Wextra -Wshadow -Wno-unused-parameter)
+target_link_libraries(pascal_report PUBLIC libpascal)
+if(TARGET pascal)
+  target_link_libraries(pascal PRIVATE pascal_report)
+endif()
+if(TARGET pascal_tests)
+  target_link_libraries(pascal_tests PRIVATE pascal_report)
+endif()
 
 # The browser test: headless Chromium driven through chromedriver by
 # Selenium, all three Debian packages (chromium, chromium-driver,

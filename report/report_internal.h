@@ -93,8 +93,8 @@ int pascal_report_find_result(const rp_file *f, const char *name); /* or -1 */
 /* Listed index of value v on axis a, or -1. */
 int64_t pascal_report_axis_index(const rp_axis *a, double v);
 
-/* Reading columns in blocks of rows. */
-typedef struct rp_reader rp_reader;
+/* Reading columns in blocks of rows (output/h5_file.h). */
+typedef struct pascal_h5_columns rp_reader;
 typedef struct rp_source {
     const char *group;  /* "points" or "results" */
     const char *name;

@@ -9,6 +9,8 @@ packages=(cmake make gcc g++ pkg-config libyaml-dev libhdf5-dev zlib1g-dev libgt
           python3-h5py python3-pandas python3-numpy chromium)
 # The report's browser test: Selenium drives headless Chromium through chromedriver.
 packages+=(chromium-driver python3-selenium)
+# the man page (cmake/install.cmake) is generated from --help by help2man
+packages+=(help2man)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -217,7 +217,7 @@ static int resolve_name(parser *ps, operand name, int param)
         return fail_at(ps, name.pos + 1, "expected a name of %s (%s), got \"%.*s\"%s",
                        pascal_params[param].name, pascal_params[param].description,
                        (int)(len > 40 ? 40 : len), s, hint);
-    return fail_at(ps, name.pos + 1, "expected a load path name (sync, tma), got \"%.*s\"%s",
+    return fail_at(ps, name.pos + 1, "expected a load path name (" PASCAL_PATH_LIST "), got \"%.*s\"%s",
                    (int)(len > 40 ? 40 : len), s, hint);
 }
 

@@ -2,6 +2,7 @@
  * units.  See params.h. */
 #include "sweeps/params.h"
 
+#include "model/dynamic.h"
 #include "model/phases.h"
 #include "model/workload.h"
 
@@ -542,4 +543,16 @@ int pascal_size_unit(int i, const char **suffix, double *bytes)
     *suffix = units[i].suffix;
     *bytes = units[i].factor;
     return 0;
+}
+
+/* The dynamic model's key uses the table's codes. */
+_Static_assert(PASCAL_DYN_SYNC == 0 && PASCAL_DYN_TMA == 1 && PASCAL_PATH_COUNT == 2,
+               "load path codes follow pascal_path_names");
+
+int pascal_path_from_name(const char *name)
+{
+    for (int i = 0; name && i < PASCAL_PATH_COUNT; i++)
+        if (strcmp(name, pascal_path_names[i]) == 0)
+            return i;
+    return -1;
 }

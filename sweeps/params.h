@@ -230,6 +230,13 @@ typedef struct pascal_unit_info {
 int pascal_unit(int i, pascal_unit_info *out);
 int pascal_size_unit(int i, const char **suffix, double *bytes);
 
+/* The load path table above is the only place path names are spelled:
+ * parsers go through pascal_path_from_name (the code, or -1), writers index
+ * pascal_path_names, and messages listing the valid names use
+ * PASCAL_PATH_LIST (tests check it against the table). */
+#define PASCAL_PATH_LIST "sync, tma"
+int pascal_path_from_name(const char *name);
+
 #ifdef __cplusplus
 }
 #endif

@@ -31,7 +31,7 @@ const char *spec_expected(int param)
     case PASCAL_T_PATTERN:
         return "a pattern name (aligned, clusters, equal, uniform, gaussian, lag, explicit)";
     case PASCAL_T_PATH:
-        return "a load path (sync, tma)";
+        return "a load path (" PASCAL_PATH_LIST ")";
     case PASCAL_T_NAME:
         return pascal_params[param].description;
     default:
@@ -156,9 +156,9 @@ int spec_scalar_value(const spec_ctx *c, const yaml_node_t *node, int param, con
             return fail_value(c, node, path, what);
         break;
     case PASCAL_T_PATH:
-        if (strcmp(s, "sync") != 0 && strcmp(s, "tma") != 0)
+        if ((r = pascal_path_from_name(s)) < 0)
             return fail_name(c, node, path, what, pascal_path_names, PASCAL_PATH_COUNT);
-        v = strcmp(s, "tma") == 0;
+        v = r;
         break;
     case PASCAL_T_NAME:
         for (r = 0; r < info->nlabels; r++)
@@ -458,7 +458,7 @@ int spec_axis_values(const spec_ctx *c, const yaml_node_t *node, int param, cons
             type == PASCAL_T_NAME)
             return spec_fail(c, node, path, PASCAL_EINPUT, "expected a list of %s, got a range",
                              type == PASCAL_T_PATTERN ? "pattern names"
-                             : type == PASCAL_T_PATH  ? "load paths (sync, tma)"
+                             : type == PASCAL_T_PATH  ? "load paths (" PASCAL_PATH_LIST ")"
                              : type == PASCAL_T_NAME  ? "names"
                                                       : "phase lists");
         return range_values(c, node, param, path, values, count);

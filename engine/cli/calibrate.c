@@ -85,7 +85,7 @@ static void print_row(FILE *f, const pascal_cv_key *k)
     for (int q = 0; q < PASCAL_CV_NMETHOD; q++)
         fmt_pct(k->mape[q], m[q], sizeof m[q]);
     fprintf(f, "  %3lld %-4s %2lld %4lld %5lld %9.4g %8s %8s %8s %8s %8s  %s\n", (long long)k->key.o,
-            k->key.path == PASCAL_DYN_TMA ? "tma" : "sync", (long long)k->key.d,
+            pascal_path_names[k->key.path], (long long)k->key.d,
             (long long)k->key.m, (long long)k->runs, k->K_geomean, m[0], m[1], m[2], m[3], m[4],
             pascal_dyn_code_name(k->code));
 }

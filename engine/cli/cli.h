@@ -18,7 +18,8 @@ typedef struct cli_flag {
 
 /* Parses --name value, --name=value and switches; positional arguments go to
  * pos[0..*npos-1].  Returns CLI_OK, CLI_USAGE after printing the error, or -1
- * when --help was given (usage already printed to stdout). */
+ * when --help was given (usage already printed to stdout) or the hidden
+ * --complete (the flags listed for shell completion). */
 int cli_parse(const char *cmd, const char *usage, int argc, char **argv, cli_flag *flags,
               int nflags, char **pos, int maxpos, int *npos);
 cli_flag *cli_find(cli_flag *flags, int nflags, const char *name);

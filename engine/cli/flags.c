@@ -23,6 +23,17 @@ static void print_usage(FILE *f, const char *usage, const cli_flag *flags, int n
     fprintf(f, "  %-26s %s\n", "--help", "show this help");
 }
 
+/* The hidden --complete: one line per flag, "--NAME" then a tab and the
+ * metavar when it takes a value, for the shell completion
+ * (engine/cli/completion.bash), which thus follows the flag tables. */
+static void print_completions(const cli_flag *flags, int n)
+{
+    for (int i = 0; i < n; i++)
+        printf("--%s%s%s\n", flags[i].name, flags[i].metavar ? "\t" : "",
+               flags[i].metavar ? flags[i].metavar : "");
+    printf("--help\n");
+}
+
 cli_flag *cli_find(cli_flag *flags, int n, const char *name)
 {
     for (int i = 0; i < n; i++)
@@ -57,6 +68,10 @@ int cli_parse(const char *cmd, const char *usage, int argc, char **argv, cli_fla
         }
         if (strcmp(a, "--help") == 0) {
             print_usage(stdout, usage, flags, nflags);
+            return -1;
+        }
+        if (strcmp(a, "--complete") == 0) {
+            print_completions(flags, nflags);
             return -1;
         }
         eq = strchr(a + 2, '=');

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "engine/cli/cli.h"
+#include "engine/cli/progress.h"
 #include "engine/run.h"
 #include "model/phases.h"
 #include "sweeps/workload.h"
@@ -255,7 +256,8 @@ static int read_options(cli_flag *f, int nf, pascal_run_opts *o)
     }
     o->dry_run = cli_find(f, nf, "dry-run")->given;
     o->resume = cli_find(f, nf, "resume")->given;
-    o->progress = !cli_find(f, nf, "quiet")->given && isatty(2);
+    if (!cli_find(f, nf, "quiet")->given && isatty(2))
+        o->progress = cli_progress_update; /* its ctx: cli_run's bar */
     o->out_path = cli_find(f, nf, "output")->value;
     if (!o->out_path && !o->dry_run) {
         fprintf(stderr, "pascal run: -o/--output: expected an output path, got nothing\n");
@@ -281,6 +283,7 @@ int cli_run(int argc, char **argv)
     int nf = (int)(sizeof flags / sizeof flags[0]), npos, rc;
     char *pos[1], *cmdline;
     pascal_run_opts o = {0};
+    cli_progress bar = {0};
     pascal_run_stats st;
     pascal_spec *spec = NULL;
     pascal_error err = {0};
@@ -307,9 +310,11 @@ int cli_run(int argc, char **argv)
     o.should_stop = should_stop;
     if (getenv("PASCAL_TEST_KILL_AFTER_BATCH"))
         kill_after_batch = atol(getenv("PASCAL_TEST_KILL_AFTER_BATCH"));
+    o.progress_ctx = &bar;
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     rc = pascal_run(spec, &o, &st, &err);
+    cli_progress_finish(&bar);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     if (rc == 0)
