@@ -29,8 +29,12 @@ int pascal_h5_file_open(const char *path, pascal_h5_file **out, pascal_error *er
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", path);
     pascal_h5_quiet();
     if ((f->id = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0) {
+        /* An input HDF5 cannot open is bad input (exit 2), not a failure
+         * while running: it was cut short, damaged or is not HDF5. */
         free(f);
-        return pascal_h5_fail(err, path, "opening as HDF5");
+        pascal_h5_fail(err, path, "opening as HDF5");
+        return pascal_error_set(err, PASCAL_EINPUT, "%s: expected an HDF5 sweep file, got one "
+                                "that HDF5 cannot open (cut short or damaged)", path);
     }
     *out = f;
     return 0;
