@@ -47,7 +47,8 @@ int pascal_calibrate_read_refs(const char *path, double sms, pascal_refs *out,
 void pascal_calibrate_refs_free(pascal_refs *r);
 
 /* Device facts from a profile (configs/devices/NAME.yaml): sms and the
- * effective (else nominal) L2 bytes; name is "" when the profile has none. */
+ * effective (else nominal) L2 bytes; name is "" when the profile has none.
+ * `profile` is a path or a shipped profile's name (sweeps/devices.h). */
 typedef struct pascal_device_facts {
     double sms;
     double capacity_bytes;

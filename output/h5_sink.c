@@ -156,7 +156,7 @@ int pascal_h5sink_open(pascal_sink *sink, const pascal_sink_meta *meta,
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", sink->tmp);
     }
     sink->h5 = h5;
-    h5->path = sink->tmp;
+    h5->path = sink->dest; /* messages name the file the user asked for */
     h5->chunk = pascal_h5_chunk_rows(meta->chunk_rows, meta->expected_rows);
     h5->ncols = n;
     h5->file = -1;
@@ -172,7 +172,7 @@ int pascal_h5sink_open(pascal_sink *sink, const pascal_sink_meta *meta,
     if (h5->direct && !(h5->zsrc = calloc((size_t)(n > 0 ? n : 1), sizeof *h5->zsrc)))
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", sink->tmp);
     if ((h5->file = pascal_h5_create(sink->tmp)) < 0)
-        return pascal_h5_fail(err, sink->tmp, "creating the HDF5 file");
+        return pascal_h5_fail(err, sink->dest, "creating the HDF5 file");
     if ((rc = pascal_h5meta_root(h5->file, meta, h5->path, err)) ||
         (rc = pascal_h5meta_axes(h5->file, meta, h5->path, err)) ||
         (rc = pascal_h5cube_axes(h5->file, meta, h5->path, err)) ||
@@ -590,4 +590,40 @@ int pascal_h5sink_read(pascal_sink *sink, int col, int64_t from, int64_t n, doub
     if (fs >= 0) H5Sclose(fs);
     if (ms >= 0) H5Sclose(ms);
     return ok ? 0 : pascal_h5_fail(err, sink->tmp, c->name);
+}
+
+/* ---- crash safety (output/journal.h) --------------------------------------- */
+
+void pascal_h5sink_layout(const pascal_sink *sink, int64_t *rows, int64_t *chunk, int *level,
+                          int *shuffle)
+{
+    const pascal_h5sink *h5 = sink->h5;
+    *rows = h5->nfile;
+    *chunk = h5->chunk;
+    *level = h5->level;
+    *shuffle = h5->shuffle;
+}
+
+hid_t pascal_h5sink_dataset(const pascal_sink *sink, int j)
+{
+    return sink->h5->cols[j].dset;
+}
+
+int pascal_h5sink_put_chunk(pascal_sink *sink, const void *const *bytes, const size_t *sizes,
+                            const unsigned *masks, pascal_error *err)
+{
+    pascal_h5sink *h5 = sink->h5;
+    hsize_t off[1] = {(hsize_t)h5->nfile}, size[1] = {(hsize_t)(h5->nfile + h5->chunk)};
+    for (int j = 0; j < h5->ncols; j++) {
+        h5col *col = &h5->cols[j];
+        if (H5Dset_extent(col->dset, size) < 0 ||
+            H5Dwrite_chunk(col->dset, H5P_DEFAULT, masks[j], off, sizes[j], bytes[j]) < 0) {
+            char what[300];
+            snprintf(what, sizeof what, "writing %s", col->name);
+            return pascal_h5_fail(err, h5->path, what);
+        }
+    }
+    h5->nfile += h5->chunk;
+    sink->rows = h5->nfile;
+    return 0;
 }

@@ -26,6 +26,8 @@ struct pascal_sink {
     int64_t rows;        /* rows appended so far */
     pascal_h5sink *h5;   /* format == PASCAL_SINK_HDF5 */
     pascal_csvsink *csv; /* format == PASCAL_SINK_CSV */
+    struct pascal_journal *journal; /* crash safety (journal.h); NULL when off */
+    int resumed;         /* tmp is "<dest>.partial", reopened by resume */
 };
 
 /* HDF5 (h5_sink.c, h5_meta.c).  open creates the file at sink->tmp, which

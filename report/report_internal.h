@@ -101,7 +101,8 @@ int pascal_report_index_axis(rp_file *f, rp_axis *a, pascal_error *err);
  * (used by pascal_report_scan for a file that is not HDF5), and its rows. */
 int pascal_report_scan_csv(const char *path, rp_file *f, pascal_error *err);
 
-/* Reading columns in blocks of rows. */
+/* Reading columns in blocks of rows: from HDF5 through output/h5_file.h,
+ * or parsed from a CSV (scan_csv.c). */
 typedef struct rp_reader rp_reader;
 typedef struct rp_source {
     const char *group;  /* "points" or "results" */

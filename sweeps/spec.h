@@ -7,8 +7,9 @@
  * assertions reject the spec.  Derived values: M = sms * occupancy (or the
  * length of an explicit phase list), C = floor(capacity_bytes / block_bytes),
  * N = data_bytes / block_bytes; a value given directly overrides the derived
- * one.  A device profile (`device: devices/gb10.yaml`, relative to the spec)
- * supplies sms and capacity_bytes (its effective L2) as defaults.
+ * one.  A device profile (`device: devices/gb10.yaml`, relative to the spec,
+ * or a shipped profile's name, `device: gb10`: sweeps/devices.h) supplies
+ * sms and capacity_bytes (its effective L2) as defaults.
  *
  * Canonical order: each axis, or each zip group, is one dimension of a
  * mixed-radix index whose last dimension varies fastest.  Dimensions keep the

@@ -37,6 +37,13 @@ int spec_parse_fixed(const spec_ctx *c, const yaml_node_t *node)
         const yaml_node_t *val = spec_node(c, pr->value);
         double v;
         spec_path_key(path, "fixed", pascal_params[param].name);
+        if (param == PASCAL_P_WORKLOAD || spec->source[param] == SRC_WORKLOAD)
+            return spec_fail(c, spec_node(c, pr->key), path, PASCAL_EINPUT,
+                             param == PASCAL_P_WORKLOAD
+                                 ? "expected the workload kind in a workload: section, got it in fixed"
+                                 : "expected %s in the workload or in fixed, not both; got it in both "
+                                   "(%s at line %d)",
+                             pascal_params[param].name, spec->src[param].path, spec->src[param].line);
         if (pascal_params[param].type == PASCAL_T_PHASES) {
             int64_t index;
             rc = spec_phase_list(c, val, path, &index);
@@ -213,6 +220,10 @@ int spec_parse_axes(const spec_ctx *c, const yaml_node_t *axes_key, const yaml_n
         pascal_axis *a = &spec->axes[spec->naxes];
         double *values;
         spec_path_key(path, "axes", pascal_params[param].name);
+        if (param == PASCAL_P_WORKLOAD)
+            return spec_fail(c, spec_node(c, pr->key), path, PASCAL_EINPUT,
+                             "expected the workload kind in a workload: section, got it in axes "
+                             "(one spec describes one kind)");
         if (spec->source[param] == SRC_FIXED)
             return spec_fail(c, spec_node(c, pr->key), path, PASCAL_EINPUT,
                              "expected %s in fixed or in axes, not both; got it in both (%s at line %d)",
@@ -259,14 +270,17 @@ int spec_check_derivable(const spec_ctx *c, const yaml_node_t *root)
 {
     pascal_spec *spec = c->spec;
     int any_explicit = 0, any_other = 0;
+    int wl = is_set(spec, PASCAL_P_WORKLOAD);   /* derives N and block_bytes */
     char got[128];
-    if (!is_set(spec, PASCAL_P_N) && !(is_set(spec, PASCAL_P_DATA_BYTES) && is_set(spec, PASCAL_P_BLOCK_BYTES))) {
+    if (!wl && !is_set(spec, PASCAL_P_N) &&
+        !(is_set(spec, PASCAL_P_DATA_BYTES) && is_set(spec, PASCAL_P_BLOCK_BYTES))) {
         static const int l[] = {PASCAL_P_DATA_BYTES, PASCAL_P_BLOCK_BYTES};
         present(spec, l, 2, got, sizeof got);
         return spec_fail(c, root, "N", PASCAL_EINPUT,
                          "N is not set: expected N, or data_bytes and block_bytes, in fixed or axes; got %s", got);
     }
-    if (!is_set(spec, PASCAL_P_C) && !(is_set(spec, PASCAL_P_CAPACITY_BYTES) && is_set(spec, PASCAL_P_BLOCK_BYTES))) {
+    if (!is_set(spec, PASCAL_P_C) &&
+        !(is_set(spec, PASCAL_P_CAPACITY_BYTES) && (wl || is_set(spec, PASCAL_P_BLOCK_BYTES)))) {
         static const int l[] = {PASCAL_P_CAPACITY_BYTES, PASCAL_P_BLOCK_BYTES};
         present(spec, l, 2, got, sizeof got);
         return spec_fail(c, root, "C", PASCAL_EINPUT,

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/suggest.h"
+
 #define TWO53 9007199254740992.0
 
 const char *spec_expected(int param)
@@ -29,7 +31,9 @@ const char *spec_expected(int param)
     case PASCAL_T_PATTERN:
         return "a pattern name (aligned, clusters, equal, uniform, gaussian, lag, explicit)";
     case PASCAL_T_PATH:
-        return "a load path (sync, tma)";
+        return "a load path (" PASCAL_PATH_LIST ")";
+    case PASCAL_T_NAME:
+        return pascal_params[param].description;
     default:
         return "a list of phases like [0, 0, 5]";
     }
@@ -115,6 +119,16 @@ static int fail_value(const spec_ctx *c, const yaml_node_t *node, const char *pa
     return spec_fail(c, node, path, PASCAL_EINPUT, "expected %s, got %s", what, got);
 }
 
+/* An unknown pattern or load path: fail_value's message and the nearest name. */
+static int fail_name(const spec_ctx *c, const yaml_node_t *node, const char *path, const char *what,
+                     const char *const *names, int n)
+{
+    char got[96], hint[96];
+    spec_describe(node, got, sizeof got);
+    return spec_fail(c, node, path, PASCAL_EINPUT, "expected %s, got %s%s", what, got,
+                     pascal_suggest_hint(scalar(node), names, n, hint, sizeof hint));
+}
+
 int spec_scalar_value(const spec_ctx *c, const yaml_node_t *node, int param, const char *path,
                       double *out)
 {
@@ -142,16 +156,24 @@ int spec_scalar_value(const spec_ctx *c, const yaml_node_t *node, int param, con
             return fail_value(c, node, path, what);
         break;
     case PASCAL_T_PATH:
-        if (strcmp(s, "sync") != 0 && strcmp(s, "tma") != 0)
+        if ((r = pascal_path_from_name(s)) < 0)
+            return fail_name(c, node, path, what, pascal_path_names, PASCAL_PATH_COUNT);
+        v = r;
+        break;
+    case PASCAL_T_NAME:
+        for (r = 0; r < info->nlabels; r++)
+            if (strcmp(s, info->labels[r]) == 0)
+                break;
+        if (r == info->nlabels)
             return fail_value(c, node, path, what);
-        v = strcmp(s, "tma") == 0;
+        v = r;
         break;
     default:
         for (r = 0; r < PASCAL_PATTERN_COUNT; r++)
             if (strcmp(s, pascal_pattern_names[r]) == 0)
                 break;
         if (r == PASCAL_PATTERN_COUNT)
-            return fail_value(c, node, path, what);
+            return fail_name(c, node, path, what, pascal_pattern_names, PASCAL_PATTERN_COUNT);
         v = r;
         break;
     }
@@ -432,10 +454,12 @@ int spec_axis_values(const spec_ctx *c, const yaml_node_t *node, int param, cons
     *values = NULL;
     *count = 0;
     if (node && node->type == YAML_MAPPING_NODE) {
-        if (type == PASCAL_T_PATTERN || type == PASCAL_T_PHASES || type == PASCAL_T_PATH)
+        if (type == PASCAL_T_PATTERN || type == PASCAL_T_PHASES || type == PASCAL_T_PATH ||
+            type == PASCAL_T_NAME)
             return spec_fail(c, node, path, PASCAL_EINPUT, "expected a list of %s, got a range",
                              type == PASCAL_T_PATTERN ? "pattern names"
-                             : type == PASCAL_T_PATH  ? "load paths (sync, tma)"
+                             : type == PASCAL_T_PATH  ? "load paths (" PASCAL_PATH_LIST ")"
+                             : type == PASCAL_T_NAME  ? "names"
                                                       : "phase lists");
         return range_values(c, node, param, path, values, count);
     }

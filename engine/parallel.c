@@ -1,0 +1,16 @@
+/* The one OpenMP team launch; see parallel.h. */
+#include "engine/parallel.h"
+
+#include <omp.h>
+
+int pascal_parallel_threads(int requested)
+{
+    return requested > 0 ? requested : omp_get_max_threads();
+}
+
+void pascal_parallel(int threads, void (*body)(void *ctx), void *ctx)
+{
+    int n = pascal_parallel_threads(threads);
+#pragma omp parallel num_threads(n)
+    body(ctx);
+}
