@@ -345,22 +345,15 @@ std::vector<std::string> Members(hid_t file)
     return out;
 }
 
-TEST_F(OutputCube, MergedShardsHaveTheSingleRunsCube)
+// The /cube of `got` is that of `want`: members, shapes, dimensions,
+// attributes and every value (labels as strings).
+void ExpectSameCube(const std::string &want, const std::string &got, size_t min_members)
 {
-    std::string full = Run("full", kCartesian), merged = dir + "/merged.h5", args;
-    for (int k = 1; k <= 3; k++)
-        args += " " + Run("s" + std::to_string(k), kCartesian, "--shard " + std::to_string(k) + "/3");
-    {
-        H5File s1(dir + "/s1.h5");
-        EXPECT_EQ(Attr(s1.id, "/cube", "layout"), "points") << "a shard is a slice of the rows";
-    }
-    pascal_test::CliResult r = run("merge -o " + merged + args);
-    ASSERT_EQ(r.status, 0) << r.err;
-    H5File a(full), b(merged);
-    EXPECT_EQ(Attr(b.id, "/cube", "layout"), "cube");
+    H5File a(want), b(got);
+    EXPECT_EQ(Attr(b.id, "/cube", "layout"), Attr(a.id, "/cube", "layout"));
     std::vector<std::string> names = Members(a.id);
     EXPECT_EQ(Members(b.id), names);
-    EXPECT_GE(names.size(), 10u);
+    EXPECT_GE(names.size(), min_members);
     for (const std::string &n : names) {
         std::string v = "/cube/" + n;
         EXPECT_EQ(Shape(b.id, v), Shape(a.id, v)) << v;
@@ -372,6 +365,73 @@ TEST_F(OutputCube, MergedShardsHaveTheSingleRunsCube)
         else
             EXPECT_TRUE(SameBits(Values(b.id, v), Values(a.id, v))) << v;
     }
+}
+
+TEST_F(OutputCube, MergedShardsHaveTheSingleRunsCube)
+{
+    std::string full = Run("full", kCartesian), merged = dir + "/merged.h5", args;
+    for (int k = 1; k <= 3; k++)
+        args += " " + Run("s" + std::to_string(k), kCartesian, "--shard " + std::to_string(k) + "/3");
+    {
+        H5File s1(dir + "/s1.h5");
+        EXPECT_EQ(Attr(s1.id, "/cube", "layout"), "points") << "a shard is a slice of the rows";
+    }
+    pascal_test::CliResult r = run("merge -o " + merged + args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    {
+        H5File b(merged);
+        EXPECT_EQ(Attr(b.id, "/cube", "layout"), "cube");
+    }
+    ExpectSameCube(full, merged, 10);
+}
+
+// 150 000 points: three batches of the CLI (65536 points each), chunks of
+// 4096 rows, so that a run can be killed with whole chunks written.  The
+// zip group makes the cube's shape depend on the axes' recorded dimensions.
+const char *kLarge = "name: large\nmodels: [ttl, che]\nfixed: {N: 2048}\nzip:\n  - [seed, M]\n"
+                     "axes:\n  pattern: [aligned, uniform]\n  seed: {from: 1, to: 300, step: 1}\n"
+                     "  M: {from: 64, to: 363, step: 1}\n  C: {from: 1, to: 2000, num: 250}\n"
+                     "output: {chunk_rows: 4096}\n";
+
+// A run killed outright (SIGKILL) and recovered from its journal by --resume
+// ends with the uninterrupted run's /cube; so do shards, one of them killed
+// and recovered, once merged (the merge checks the shards' input digests).
+TEST_F(OutputCube, RecoveredAfterAKillTheUninterruptedRunsCube)
+{
+    std::string full = Run("full", kLarge), spec = dir + "/large.yaml", out = dir + "/killed.h5";
+    auto kill_after = [&](int batch, const std::string &to, const std::string &extra) {
+        pascal_test::CliResult r = pascal_test::run_command(
+            dir, "PASCAL_TEST_KILL_AFTER_BATCH=" + std::to_string(batch) + " " PASCAL_CLI
+                 " run " + spec + " -o " + to + " --quiet " + extra);
+        ASSERT_EQ(r.status, 137) << "expected a SIGKILL: " << r.err;
+        struct stat st;
+        EXPECT_EQ(stat((to + ".journal").c_str(), &st), 0);
+        EXPECT_NE(stat(to.c_str(), &st), 0);
+    };
+    write("large.yaml", kLarge);
+    kill_after(1, out, "");
+    pascal_test::CliResult r = run("run " + spec + " -o " + out + " --resume --quiet");
+    ASSERT_EQ(r.status, 0) << r.err;
+    // The kill after batch 1 leaves two whole batches of whole chunks.
+    EXPECT_NE(r.out.find("recovered: 131072 rows"), std::string::npos) << r.out;
+    {
+        H5File b(out);
+        EXPECT_EQ(IntAttr(b.id, "/", "format_version"), 2);
+        EXPECT_EQ(Attr(b.id, "/cube", "layout"), "cube");
+        EXPECT_EQ(Shape(b.id, "/cube/rho_ttl"), (std::vector<hsize_t>{2, 300, 250}));
+        EXPECT_EQ(DimNames(b.id, "/cube/M"), std::vector<std::string>{"/cube/seed"});
+    }
+    ExpectSameCube(full, out, 6);
+
+    std::string s1 = dir + "/s1.h5", s2 = dir + "/s2.h5", merged = dir + "/merged.h5";
+    kill_after(0, s1, "--shard 1/2");   // 75 000 rows: killed after its first batch
+    r = run("run " + spec + " -o " + s1 + " --shard 1/2 --resume --quiet");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("recovered: 65536 rows"), std::string::npos) << r.out;
+    ASSERT_EQ(run("run " + spec + " -o " + s2 + " --shard 2/2 --quiet").status, 0);
+    r = run("merge -o " + merged + " " + s1 + " " + s2);
+    ASSERT_EQ(r.status, 0) << r.err;
+    ExpectSameCube(full, merged, 6);
 }
 
 // Debian's /usr/bin/python3 (python3-pandas, python3-xarray, python3-h5netcdf,
