@@ -4,7 +4,8 @@
  * completion flag and shard attribute separate finished sweeps, shards and
  * partial runs.  CSV files say it only in their header: the reference-run
  * header of engine/calibrate, or column names that are all in the sweep
- * vocabulary (sweeps/params.h), which also gives their units. */
+ * vocabulary (sweeps/params.h), which also gives their units.  A killed
+ * run speaks through its journal (output/h5_recover.c). */
 #include "engine/info.h"
 
 #include <math.h>
@@ -284,18 +285,126 @@ static int is_binary(const char *path)
     return memchr(buf, 0, n) != NULL;
 }
 
+/* ---- what a stopped or killed run left beside the destination --------------- */
+
+/* The destination a sweep file belongs to: OUT for OUT, OUT.partial and a
+ * killed run's OUT.tmp.PID; malloc'd. */
+static char *destination(const char *path)
+{
+    size_t n = strlen(path);
+    const char *tmp = strstr(path, ".tmp.");
+    char *dest;
+    for (const char *t = tmp; t; t = strstr(t + 1, ".tmp."))
+        tmp = t; /* the last one */
+    if (n > 8 && strcmp(path + n - 8, ".partial") == 0)
+        n -= 8;
+    else if (tmp && tmp[5] && strspn(tmp + 5, "0123456789.") == strlen(tmp + 5))
+        n = (size_t)(tmp - path);
+    if ((dest = malloc(n + 1))) {
+        memcpy(dest, path, n);
+        dest[n] = '\0';
+    }
+    return dest;
+}
+
+/* DEST.journal (the rows --resume would recover) and DEST.partial (its
+ * rows) when they exist and are not path itself. */
+static void note_beside(const char *path, pascal_file_info *d)
+{
+    char *dest = destination(path), other[PASCAL_INFO_TEXT];
+    pascal_file_info o;
+    pascal_error sub = {0};
+    d->journal_rows = d->partial_rows = -1;
+    if (!dest)
+        return;
+    snprintf(other, sizeof other, "%s.journal", dest);
+    if (pascal_journal_describe(other, &o, &sub) == 0) {
+        snprintf(d->journal, sizeof d->journal, "%s", other);
+        d->journal_rows = o.rows;
+        pascal_file_info_free(&o);
+    }
+    snprintf(other, sizeof other, "%s.partial", dest);
+    if (strcmp(other, path) != 0 && pascal_h5_describe(other, &o, &sub) == 0) {
+        snprintf(d->partial, sizeof d->partial, "%s", other);
+        d->partial_rows = o.rows;
+        pascal_file_info_free(&o);
+    }
+    free(dest);
+}
+
+/* A killed run's own file, whose HDF5 metadata was never closed (HDF5 may
+ * refuse to open it): described by DEST.journal when the journal names it. */
+static int describe_killed(const char *path, pascal_file_info *d)
+{
+    char *dest = destination(path), jpath[PASCAL_INFO_TEXT];
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path, *file, *present;
+    pascal_error sub = {0};
+    int rc = -1;
+    if (!dest)
+        return -1;
+    snprintf(jpath, sizeof jpath, "%s.journal", dest);
+    free(dest);
+    if (pascal_journal_describe(jpath, d, &sub) != 0)
+        return -1;
+    file = pascal_info_attr_value(d, "file");
+    present = pascal_info_attr_value(d, "file_present");
+    if (file && present && strcmp(file, base) == 0 && strcmp(present, "1") == 0) {
+        d->kind = "killed";
+        snprintf(d->journal, sizeof d->journal, "%s", jpath);
+        d->journal_rows = d->rows;
+        d->partial_rows = -1;
+        rc = 0;
+    } else
+        pascal_file_info_free(d);
+    return rc;
+}
+
+/* An output that does not exist yet may have a killed run's journal beside
+ * it: the message says so. */
+static int missing_output(const char *path, pascal_error *err)
+{
+    char jpath[PASCAL_INFO_TEXT];
+    pascal_file_info j;
+    pascal_error sub = {0};
+    int code = err->code;
+    FILE *f = fopen(path, "rb");
+    if (f) { /* it is there, only unreadable */
+        fclose(f);
+        return code;
+    }
+    snprintf(jpath, sizeof jpath, "%s.journal", path);
+    if (pascal_journal_describe(jpath, &j, &sub) != 0)
+        return code;
+    pascal_error_set(err, code, "%s: no such file yet; %s: a killed run of it, pascal run SPEC "
+                     "-o %s --resume recovers %lld rows", path, jpath, path, (long long)j.rows);
+    pascal_file_info_free(&j);
+    return code;
+}
+
 int pascal_info_describe(const char *path, pascal_file_info *d, pascal_error *err)
 {
     pascal_error sub = {0};
-    int rc = pascal_h5_describe(path, d, &sub);
+    int rc = pascal_journal_describe(path, d, &sub);
+    if (rc != PASCAL_EINPUT) { /* a journal, or a file that cannot be read */
+        if (rc == 0)
+            d->kind = "journal";
+        else
+            *err = sub;
+        return rc;
+    }
+    rc = pascal_h5_describe(path, d, &sub);
     if (rc == 0) {
         if ((rc = classify_h5(path, d, err)))
             pascal_file_info_free(d);
+        else if (strcmp(d->kind, "calibration") != 0)
+            note_beside(path, d);
         return rc;
     }
+    if (describe_killed(path, d) == 0) /* HDF5 cannot read a killed run's file */
+        return 0;
     if (rc != PASCAL_EINPUT) {   /* missing or unreadable */
         *err = sub;
-        return rc;
+        return rc == PASCAL_EIO ? missing_output(path, err) : rc;
     }
     if (is_binary(path))
         return pascal_error_set(err, PASCAL_EINPUT, "%s: " NOT_ONE ": a binary file that is not "

@@ -53,6 +53,12 @@ typedef struct pascal_file_info {
     pascal_info_axis *axes;             /* swept axes in canonical order */
     int naxes;
     char view[PASCAL_INFO_TEXT];        /* "/cube: cube (pattern x seed x C)"; "" when none */
+    /* What a stopped or killed run of the same destination left beside it
+     * (sweep, shard and partial kinds; engine/info.c): "" and -1 when none. */
+    char journal[PASCAL_INFO_TEXT];     /* "<dest>.journal" of a killed run */
+    int64_t journal_rows;               /* rows `run --resume` would recover from it */
+    char partial[PASCAL_INFO_TEXT];     /* "<dest>.partial", when not this file */
+    int64_t partial_rows;               /* rows kept in it */
 } pascal_file_info;
 
 /* Reads an HDF5 file: root attributes; every 1-D dataset of the root's
@@ -60,6 +66,17 @@ typedef struct pascal_file_info {
  * rows); /axes with ranges; the /cube layout.  PASCAL_EINPUT when the file
  * is not HDF5 (err says so), PASCAL_EIO when it cannot be read. */
 int pascal_h5_describe(const char *path, pascal_file_info *out, pascal_error *err);
+/* Reads a killed run's journal ("<dest>.journal", output/journal.h) as
+ * `run --resume` would, without recovering anything: rows = the rows it
+ * would recover (0 when the file it describes is gone or replaced);
+ * attributes: file (the killed run's file), file_present (1 or 0),
+ * chunk_rows, compression, shuffle, columns, boot ("this" or "another":
+ * from another boot only chunks synced to disk count), and the run's
+ * inputs (sha256_spec, sha256_device, ..., spec_path, device_path,
+ * calibration, shard, raw_range, pascal_version); only header = "torn"
+ * when the run was killed while starting it.  PASCAL_EINPUT when the
+ * file is not a journal, PASCAL_EIO when it cannot be read. */
+int pascal_journal_describe(const char *path, pascal_file_info *out, pascal_error *err);
 /* The value of a root attribute, or NULL. */
 const char *pascal_info_attr_value(const pascal_file_info *info, const char *key);
 void pascal_file_info_free(pascal_file_info *info);

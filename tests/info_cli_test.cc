@@ -105,6 +105,101 @@ TEST_F(InfoCli, ShardAndPartialRun)
     EXPECT_EQ(Json(out + ".partial", "d['kind'], d['complete'], d['rows']"), "partial False 8");
 }
 
+// SHA-256 of a file by the system's sha256sum, run in dir.
+std::string Sha256(const std::string &dir, const std::string &path)
+{
+    Result r = pascal_test::run_command(dir, "sha256sum " + path);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return r.out.substr(0, 64);
+}
+
+// Beside a finished sweep, a stopped run of the same output is noted; every
+// input is shown by its digest, and a file without digests says so.
+TEST_F(InfoCli, InputDigestsAndAStoppedRunBeside)
+{
+    std::string text = std::string(kSpec) + "output: {chunk_rows: 4}\n", f = Run("p.h5", text);
+    std::string sha = Sha256(dir, dir + "/p.h5.yaml");
+    Result r = run("info " + f);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(Has(r.out, "inputs         spec " + dir + "/p.h5.yaml sha256 " + sha)) << r.out;
+    EXPECT_TRUE(Has(r.out, "                 column set sha256 ")) << r.out;
+    EXPECT_FALSE(Has(r.out, "partial        ")) << r.out;
+    EXPECT_EQ(Json(f, "d['inputs']['spec']['sha256'] == '" + sha + "', d['partial'], d['journal']"),
+              "True None None");
+
+    pascal_spec *spec = nullptr;
+    pascal_error err{};
+    ASSERT_EQ(pascal_spec_parse(text.c_str(), text.size(), "p.yaml", &spec, &err), 0) << err.msg;
+    pascal_run_opts o{};
+    pascal_run_stats st{};
+    o.out_path = f.c_str();
+    o.threads = 1;
+    o.batch_points = 8;
+    o.compression = -1;
+    o.should_stop = [](void *) { return 1; };   // after the first batch of 8 rows
+    ASSERT_EQ(pascal_run(spec, &o, &st, &err), PASCAL_EINTR) << err.msg;
+    pascal_spec_free(spec);
+    r = run("info " + f);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(Has(r.out, "partial        " + f + ".partial: a stopped run's 8 rows")) << r.out;
+    EXPECT_EQ(Json(f, "d['partial']['rows'], d['journal']"), "8 None");
+
+    hid_t h = H5Fopen(f.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(h, 0);
+    for (const char *key : {"sha256_spec", "sha256_device", "sha256_calibration", "sha256_columns"})
+        if (H5Aexists(h, key) > 0)
+            H5Adelete(h, key);
+    H5Fclose(h);
+    r = run("info " + f);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(Has(r.out, "inputs         no digests (written before pascal recorded them)"))
+        << r.out;
+    EXPECT_EQ(Json(f, "d['inputs']"), "{}");
+}
+
+// A run killed outright: its journal, its own file (which HDF5 cannot
+// open) and the missing output each say what --resume recovers.
+TEST_F(InfoCli, KilledRunSaysWhatResumeRecovers)
+{
+    // 150 000 points: batches of 65536 (docs/reliability.md), 4096-row chunks.
+    std::string yaml = write("big.yaml", "name: big\nmodels: [ttl]\nfixed: {N: 2048, M: 64, "
+                                         "pattern: uniform}\naxes:\n  seed: {from: 1, to: 600, "
+                                         "step: 1}\n  C: {from: 1, to: 2000, num: 250}\n"
+                                         "output: {chunk_rows: 4096}\n");
+    std::string out = dir + "/big.h5", sha = Sha256(dir, yaml), tmp;
+    Result r = pascal_test::run_command(dir, "PASCAL_TEST_KILL_AFTER_BATCH=1 " PASCAL_CLI " run " +
+                                                 yaml + " -o " + out + " --quiet");
+    ASSERT_EQ(r.status, 137) << r.err;
+    for (const std::string &name : pascal_test::list_dir(dir))
+        if (name.rfind("big.h5.tmp.", 0) == 0)
+            tmp = name;
+    ASSERT_FALSE(tmp.empty());
+    // Killed after batch 1: batches 0 and 1, 2 x 65536 rows, are in whole chunks.
+    r = run("info " + out + ".journal");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(Has(r.out, "journal of a killed pascal run: pascal run SPEC -o OUT --resume "
+                           "recovers 131072 rows of " + tmp)) << r.out;
+    EXPECT_TRUE(Has(r.out, "inputs         spec sha256 " + sha)) << r.out;
+    EXPECT_EQ(Json(out + ".journal", "d['kind'], d['rows'], d['attributes']['chunk_rows'], "
+                                     "d['inputs']['spec']['sha256'] == '" + sha + "'"),
+              "journal 131072 4096 True");
+    r = run("info " + dir + "/" + tmp);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(Has(r.out, "the file of a killed pascal run")) << r.out;
+    EXPECT_EQ(Json(dir + "/" + tmp, "d['kind'], d['rows'], d['journal']['rows']"),
+              "killed 131072 131072");
+    r = run("info " + out);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_TRUE(Has(r.err, out + ".journal: a killed run of it, pascal run SPEC -o " + out +
+                               " --resume recovers 131072 rows")) << r.err;
+
+    r = run("run " + yaml + " -o " + out + " --resume --quiet");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(Json(out, "d['kind'], d['rows'], d['journal'], d['partial'], "
+                        "d['inputs']['spec']['sha256'] == '" + sha + "'"),
+              "sweep 150000 None None True");
+}
+
 // Rows of a reference CSV and the range of its column o, read here.
 void CountRefs(const std::string &path, int *rows, int *omin, int *omax)
 {

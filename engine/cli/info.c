@@ -5,16 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "engine/cli/cli.h"
 #include "engine/info.h"
 
 static const char *usage_text =
     "usage: pascal info FILE [--json]\n\n"
-    "Says what FILE is (a sweep, shard or partial run from pascal run, a\n"
-    "calibration from pascal calibrate, reference runs for it, or a sweep\n"
-    "written as CSV) and what it holds: spec name, points, axes and their\n"
-    "ranges, columns with units, completeness and provenance.  A file that is\n"
-    "none of these exits with status 2 and says what it is.";
+    "Says what FILE is (a sweep, shard or partial run from pascal run, the\n"
+    "journal of a killed run, a calibration from pascal calibrate, reference\n"
+    "runs for it, or a sweep written as CSV) and what it holds: spec name,\n"
+    "points, axes and their ranges, columns with units, completeness,\n"
+    "provenance and the SHA-256 digests of the run's inputs; beside a sweep,\n"
+    "what a stopped or killed run of the same output left (OUT.partial,\n"
+    "OUT.journal).  A file that is none of these exits with status 2 and says\n"
+    "what it is.";
 
 static const char *attr(const pascal_file_info *d, const char *key)
 {
@@ -52,6 +56,20 @@ static void print_heading(FILE *f, const char *path, const pascal_file_info *d)
     else if (strcmp(kind, "calibration") == 0)
         fprintf(f, "pascal calibration of the dynamic model: %s reference rows, %s keys\n",
                 attr(d, "refs_rows"), attr(d, "refs_keys"));
+    else if (strcmp(kind, "killed") == 0)
+        fprintf(f, "the file of a killed pascal run (its HDF5 metadata was never closed): "
+                   "pascal run SPEC -o OUT --resume recovers %lld rows from %s\n",
+                (long long)d->rows, d->journal);
+    else if (strcmp(kind, "journal") == 0 && strcmp(attr(d, "header"), "torn") == 0)
+        fprintf(f, "journal of a pascal run killed while starting: nothing to recover\n");
+    else if (strcmp(kind, "journal") == 0 && strcmp(attr(d, "file_present"), "1") != 0)
+        fprintf(f, "journal of a killed pascal run whose file %s is gone or replaced: nothing "
+                   "to recover\n", attr(d, "file"));
+    else if (strcmp(kind, "journal") == 0)
+        fprintf(f, "journal of a killed pascal run: pascal run SPEC -o OUT --resume recovers "
+                   "%lld rows of %s%s\n", (long long)d->rows, attr(d, "file"),
+                strcmp(attr(d, "boot"), "this") == 0
+                    ? "" : " (written in another boot: only rows synced to disk count)");
     else if (strcmp(kind, "reference") == 0)
         fprintf(f, "reference runs for pascal calibrate (CSV): %lld rows\n", (long long)d->rows);
     else
@@ -65,19 +83,62 @@ static void print_provenance(FILE *f, const pascal_file_info *d)
     static const char *const keys[] = {"format", "format_version", "pascal_version", "created",
                                        "command_line", "threads", "device", "calibration",
                                        "input", "input_sha256", "sms", "C", "block_bytes",
-                                       "cv_mape", "merged_shards", "comments"};
+                                       "cv_mape", "merged_shards", "comments", "shard",
+                                       "raw_range", "chunk_rows", "compression"};
     const char *name = attr(d, "spec_name");
     if (name[0])
         fprintf(f, "  spec           %s (%s)\n", name, attr(d, "spec_path"));
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
         const char *v = attr(d, keys[k]);
-        if (!v[0])
+        int whole = !attr(d, "shard")[0] || strcmp(attr(d, "shard"), "1/1") == 0;
+        if (!v[0] || (whole && (strcmp(keys[k], "shard") == 0 || strcmp(keys[k], "raw_range") == 0)))
             continue;
         fprintf(f, "  %-14s ", keys[k]);
         for (; *v; v++)   /* multi-line values (comments) stay indented */
             fprintf(f, *v == '\n' ? "\n                 " : "%c", *v);
         fputc('\n', f);
     }
+}
+
+/* The run's inputs by SHA-256 digest (docs/reliability.md), as resume and
+ * merge compare them. */
+static const struct {
+    const char *key, *path, *what;
+} inputs[] = {
+    {"sha256_spec", "spec_path", "spec"},
+    {"sha256_device", "device_path", "device profile"},
+    {"sha256_calibration", "calibration", "calibration"},
+    {"sha256_columns", NULL, "column set"},
+};
+#define NINPUTS ((int)(sizeof inputs / sizeof inputs[0]))
+
+static void print_inputs(FILE *f, const pascal_file_info *d)
+{
+    int shown = 0;
+    for (int i = 0; i < NINPUTS; i++) {
+        const char *hex = attr(d, inputs[i].key), *path = inputs[i].path ? attr(d, inputs[i].path) : "";
+        if (!hex[0])
+            continue;
+        fprintf(f, "  %-14s %s%s%s sha256 %s\n", shown++ ? "" : "inputs", inputs[i].what,
+                path[0] ? " " : "", path, hex);
+    }
+    if (!shown && strcmp(d->kind, "journal") != 0 &&
+        (strcmp(d->kind, "sweep") == 0 || strcmp(d->kind, "shard") == 0 ||
+         strcmp(d->kind, "partial") == 0))
+        fprintf(f, "  inputs         no digests (written before pascal recorded them)\n");
+}
+
+/* What a stopped or killed run of the same output left beside this file. */
+static void print_beside(FILE *f, const pascal_file_info *d)
+{
+    if (strcmp(d->kind, "killed") == 0)
+        return; /* the heading said it */
+    if (d->partial[0])
+        fprintf(f, "  partial        %s: a stopped run's %lld rows; pascal run SPEC -o OUT "
+                   "--resume continues it\n", d->partial, (long long)d->partial_rows);
+    if (d->journal[0])
+        fprintf(f, "  journal        %s: a killed run; pascal run SPEC -o OUT --resume "
+                   "recovers %lld rows\n", d->journal, (long long)d->journal_rows);
 }
 
 static void print_axes(FILE *f, const pascal_file_info *d)
@@ -116,6 +177,8 @@ static void print_text(FILE *f, const char *path, const pascal_file_info *d)
 {
     print_heading(f, path, d);
     print_provenance(f, d);
+    print_inputs(f, d);
+    print_beside(f, d);
     print_axes(f, d);
     print_columns(f, d);
     if (d->view[0])
@@ -127,29 +190,9 @@ static void print_text(FILE *f, const char *path, const pascal_file_info *d)
 
 /* ---- JSON ----------------------------------------------------------------- */
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", f);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 static void json_num(FILE *f, double v)
 {
-    if (isnan(v) || isinf(v))
-        fputs("null", f);
-    else
-        fprintf(f, "%.17g", v);
+    pascal_json_num(f, v, 17);
 }
 
 /* "a, b, c" as a JSON array of strings. */
@@ -162,39 +205,53 @@ static void json_labels(FILE *f, const char *s)
         snprintf(buf, sizeof buf, "%.*s", (int)(n < 255 ? n : 255), s);
         if (!first)
             fputs(", ", f);
-        json_str(f, buf);
+        pascal_json_str(f, buf);
         s += n;
         s += strspn(s, ", ");
     }
     fputc(']', f);
 }
 
-static void print_json(FILE *f, const char *path, const pascal_file_info *d)
+/* {"path": ..., "rows": N}, or null when there is no such file. */
+static void json_beside(FILE *f, const char *path, int64_t rows)
 {
-    const char *complete = pascal_info_attr_value(d, "complete");
-    fputs("{\"path\": ", f);
-    json_str(f, path);
-    fputs(", \"kind\": ", f);
-    json_str(f, d->kind);
-    fprintf(f, ", \"rows\": %lld, \"complete\": %s, \"spec_name\": ", (long long)d->rows,
-            !complete ? "null" : strcmp(complete, "1") == 0 ? "true" : "false");
-    json_str(f, attr(d, "spec_name"));
-    fputs(", \"view\": ", f);
-    json_str(f, d->view);
-    fputs(",\n \"attributes\": {", f);
-    for (int i = 0; i < d->nattrs; i++) {
-        fputs(i ? ", " : "", f);
-        json_str(f, d->attrs[i].key);
-        fputs(": ", f);
-        json_str(f, d->attrs[i].value);
+    if (!path[0]) {
+        fputs("null", f);
+        return;
     }
-    fputs("},\n \"axes\": [", f);
+    fputs("{\"path\": ", f);
+    pascal_json_str(f, path);
+    fprintf(f, ", \"rows\": %lld}", (long long)rows);
+}
+
+/* The run's inputs: {"spec": {"sha256": ..., "path": ...}, ...}. */
+static void json_inputs(FILE *f, const pascal_file_info *d)
+{
+    fputc('{', f);
+    for (int i = 0, n = 0; i < NINPUTS; i++) {
+        const char *hex = attr(d, inputs[i].key);
+        if (!hex[0])
+            continue;
+        fputs(n++ ? ", " : "", f);
+        pascal_json_str(f, inputs[i].what);
+        fputs(": {\"sha256\": ", f);
+        pascal_json_str(f, hex);
+        fputs(", \"path\": ", f);
+        pascal_json_str(f, inputs[i].path ? attr(d, inputs[i].path) : "");
+        fputc('}', f);
+    }
+    fputc('}', f);
+}
+
+static void json_axes(FILE *f, const pascal_file_info *d)
+{
+    fputc('[', f);
     for (int i = 0; i < d->naxes; i++) {
         const pascal_info_axis *a = &d->axes[i];
         fputs(i ? ",\n  {\"name\": " : "\n  {\"name\": ", f);
-        json_str(f, a->name);
+        pascal_json_str(f, a->name);
         fputs(", \"units\": ", f);
-        json_str(f, a->units);
+        pascal_json_str(f, a->units);
         fprintf(f, ", \"count\": %lld, \"min\": ", (long long)a->count);
         json_num(f, a->min);
         fputs(", \"max\": ", f);
@@ -203,17 +260,22 @@ static void print_json(FILE *f, const char *path, const pascal_file_info *d)
         json_labels(f, a->labels);
         fputc('}', f);
     }
-    fputs("],\n \"columns\": [", f);
+    fputc(']', f);
+}
+
+static void json_columns(FILE *f, const pascal_file_info *d)
+{
+    fputc('[', f);
     for (int i = 0; i < d->ncols; i++) {
         const pascal_info_column *c = &d->cols[i];
         fputs(i ? ",\n  {\"group\": " : "\n  {\"group\": ", f);
-        json_str(f, c->group);
+        pascal_json_str(f, c->group);
         fputs(", \"name\": ", f);
-        json_str(f, c->name);
+        pascal_json_str(f, c->name);
         fputs(", \"units\": ", f);
-        json_str(f, c->units);
+        pascal_json_str(f, c->units);
         fputs(", \"description\": ", f);
-        json_str(f, c->description);
+        pascal_json_str(f, c->description);
         fprintf(f, ", \"rows\": %lld, \"min\": ", (long long)c->rows);
         json_num(f, c->min);
         fputs(", \"max\": ", f);
@@ -222,13 +284,46 @@ static void print_json(FILE *f, const char *path, const pascal_file_info *d)
         json_labels(f, c->labels);
         fputc('}', f);
     }
-    fputs("]}\n", f);
+    fputc(']', f);
+}
+
+static void print_json(FILE *f, const char *path, const pascal_file_info *d)
+{
+    const char *complete = pascal_info_attr_value(d, "complete");
+    fputs("{\"path\": ", f);
+    pascal_json_str(f, path);
+    fputs(", \"kind\": ", f);
+    pascal_json_str(f, d->kind);
+    fprintf(f, ", \"rows\": %lld, \"complete\": %s, \"spec_name\": ", (long long)d->rows,
+            !complete ? "null" : strcmp(complete, "1") == 0 ? "true" : "false");
+    pascal_json_str(f, attr(d, "spec_name"));
+    fputs(", \"view\": ", f);
+    pascal_json_str(f, d->view);
+    fputs(",\n \"attributes\": {", f);
+    for (int i = 0; i < d->nattrs; i++) {
+        fputs(i ? ", " : "", f);
+        pascal_json_str(f, d->attrs[i].key);
+        fputs(": ", f);
+        pascal_json_str(f, d->attrs[i].value);
+    }
+    fputs("},\n \"inputs\": ", f);
+    json_inputs(f, d);
+    fputs(",\n \"partial\": ", f);
+    json_beside(f, d->partial, d->partial_rows);
+    fputs(", \"journal\": ", f);
+    json_beside(f, d->journal, d->journal_rows);
+    fputs(",\n \"axes\": ", f);
+    json_axes(f, d);
+    fputs(",\n \"columns\": ", f);
+    json_columns(f, d);
+    fputs("}\n", f);
 }
 
 int cli_info(int argc, char **argv)
 {
     cli_flag flags[] = {
-        {"json", NULL, "print one JSON object (kind, rows, complete, attributes, axes, columns)",
+        {"json", NULL, "print one JSON object (kind, rows, complete, attributes, inputs, "
+                       "partial, journal, axes, columns)",
          0, 0},
     };
     char *pos[1];
