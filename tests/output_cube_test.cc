@@ -533,6 +533,76 @@ TEST_F(OutputCube, FilesOfFormatVersion1StillMergeReportAndDescribe)
     }
 }
 
+// Removes the input digests, as in a file written before pascal recorded them.
+void DropDigests(const std::string &path)
+{
+    hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(f, 0) << path;
+    for (const char *key : {"sha256_spec", "sha256_device", "sha256_calibration", "sha256_columns"})
+        if (H5Aexists(f, key) > 0)
+            H5Adelete(f, key);
+    H5Fclose(f);
+}
+
+// A merge takes shard 1's format version (version 1: no /cube); shards
+// with and without input digests are not merged, and a stopped run without
+// them is not resumed (docs/hdf5.md, docs/reliability.md).
+TEST_F(OutputCube, MixedVersionsTakeShardOnesAndFilesWithoutDigestsAreRefused)
+{
+    std::string full = Run("full", kCartesian), v1[3], v2[3];
+    for (int k = 1; k <= 2; k++) {
+        v2[k] = Run("s" + std::to_string(k), kCartesian, "--shard " + std::to_string(k) + "/2");
+        v1[k] = dir + "/old" + std::to_string(k) + ".h5";
+        ASSERT_EQ(std::system(("cp " + v2[k] + " " + v1[k]).c_str()), 0);
+        MakeVersion1(v1[k]);
+    }
+    std::string m12 = dir + "/m12.h5", m21 = dir + "/m21.h5", m = dir + "/m.h5";
+    ASSERT_EQ(run("merge -o " + m12 + " " + v2[1] + " " + v1[2]).status, 0);
+    ASSERT_EQ(run("merge -o " + m21 + " " + v1[1] + " " + v2[2]).status, 0);
+    ExpectSameCube(full, m12, 10);
+    {
+        H5File a(full), b(m12), c(m21);
+        EXPECT_EQ(IntAttr(b.id, "/", "format_version"), 2);
+        EXPECT_EQ(IntAttr(c.id, "/", "format_version"), 1);
+        EXPECT_EQ(H5Lexists(c.id, "cube", H5P_DEFAULT), 0);
+        for (const char *col : {"/results/rho_ttl", "/points/pattern", "/points/C"})
+            EXPECT_TRUE(SameBits(Values(c.id, col), Values(a.id, col))) << col;
+    }
+    DropDigests(v1[2]);
+    pascal_test::CliResult r = run("merge -o " + m + " " + v2[1] + " " + v1[2]);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find(v1[2] + ": expected a shard that records the digests of its inputs, as " +
+                         v2[1] + " does, got one written before pascal recorded them"),
+              std::string::npos) << r.err;
+    struct stat st;
+    EXPECT_NE(stat(m.c_str(), &st), 0);
+    DropDigests(v1[1]);
+    r = run("merge -o " + m + " " + v1[1] + " " + v1[2]);
+    ASSERT_EQ(r.status, 0) << "shards that all lack digests still merge: " << r.err;
+
+    std::string text = std::string(kCartesian) + "output: {chunk_rows: 4}\n", out = dir + "/p.h5";
+    pascal_spec *spec = nullptr;
+    pascal_error err{};
+    ASSERT_EQ(pascal_spec_parse(text.c_str(), text.size(), "p.yaml", &spec, &err), 0) << err.msg;
+    pascal_run_opts o{};
+    pascal_run_stats stats{};
+    o.out_path = out.c_str();
+    o.threads = 1;
+    o.batch_points = 8;
+    o.compression = -1;
+    o.should_stop = [](void *) { return 1; };
+    ASSERT_EQ(pascal_run(spec, &o, &stats, &err), PASCAL_EINTR) << err.msg;
+    DropDigests(out + ".partial");
+    o.should_stop = nullptr;
+    o.resume = 1;
+    err = pascal_error{};
+    EXPECT_EQ(pascal_run(spec, &o, &stats, &err), PASCAL_EINPUT);
+    EXPECT_NE(std::string(err.msg).find(out + ".partial: expected a stopped run that records the "
+                                        "digests of its inputs"), std::string::npos) << err.msg;
+    EXPECT_EQ(stat((out + ".partial").c_str(), &st), 0) << "the stopped run's rows are kept";
+    pascal_spec_free(spec);
+}
+
 // A run stopped by Ctrl-C and resumed gets the view of an uninterrupted run.
 TEST_F(OutputCube, ResumedRunHasTheUninterruptedRunsCube)
 {
