@@ -26,6 +26,7 @@ static const struct {
     {"spotcheck", cli_spotcheck, "measure chosen sweep points on a GPU beside the model"},
     {"measure-refs", cli_measure_refs, "measure dynamic-model reference runs on a GPU"},
     {"list", cli_list, "what pascal knows: models, columns, axes, patterns, devices, units"},
+    {"info", cli_info, "what a sweep, shard, partial, calibration or reference file holds"},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 

@@ -305,6 +305,7 @@ typedef struct sink_plan {
     pascal_column_desc pcols[PASCAL_NPARAM];
     pascal_column_desc rcols[PASCAL_NCOLUMN];
     pascal_axis_desc axes[PASCAL_NPARAM];
+    int axis_dims[PASCAL_NPARAM];
 } sink_plan;
 
 static void describe_param(pascal_column_desc *d, int id)
@@ -395,6 +396,7 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
         describe_param(&d, ax->param);
         sp->axes[a] = (pascal_axis_desc){d.name, d.type, d.units, d.labels, d.nlabels,
                                          ax->count, ax->values};
+        sp->axis_dims[a] = ax->dim;
     }
     if (nl > 0) {
         lists = malloc((size_t)nl * sizeof *lists);
@@ -424,6 +426,8 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
     m.phase_lists = lists;
     m.phase_list_lens = lens;
     m.parallel_for = team_parallel_for;
+    m.expected_rows = (int64_t)st->rows;
+    m.axis_dims = sp->axis_dims;
     m.journal = o->format == PASCAL_SINK_HDF5;
     rc = pascal_run_prepare_output(&m, sp->pcols, sp->npc, sp->rcols, nres, &resume, st, err);
     if (rc == 0)

@@ -158,7 +158,7 @@ static int cmp_vi(const void *x, const void *y)
 }
 
 /* Sorted copy for value -> listed index lookups. */
-static int index_axis(rp_file *f, rp_axis *a, pascal_error *err)
+int pascal_report_index_axis(rp_file *f, rp_axis *a, pascal_error *err)
 {
     rp_vi *vi = malloc((size_t)a->count * sizeof *vi);
     int rc = 0;
@@ -227,7 +227,7 @@ static int read_axes(pascal_h5_file *h, rp_file *f, pascal_error *err)
             rc = err->code ? err->code : PASCAL_EIO;
         else if (r == 1) {
             f->naxes++;
-            rc = index_axis(f, a, err);
+            rc = pascal_report_index_axis(f, a, err);
         }
     }
     return rc;
@@ -280,10 +280,11 @@ int pascal_report_scan(const char *path, rp_file *f, pascal_error *err)
     if (!path || stat(path, &st) != 0)
         return pascal_error_set(err, PASCAL_EINPUT, "%s: cannot open: %s", path ? path : "(none)",
                                 path ? strerror(errno) : "no file given");
-    if (!pascal_h5_is_hdf5(path))
-        return pascal_error_set(err, PASCAL_EINPUT,
-                                "%s: expected an HDF5 sweep file (pascal run -o FILE.h5), got "
-                                "another kind of file", path);
+    if (!pascal_h5_is_hdf5(path)) { /* the CSV of pascal run --format csv, or bad input */
+        if ((rc = pascal_report_scan_csv(path, f, err)) == 0)
+            rc = check_axes(f, err);
+        return rc;
+    }
     if ((rc = pascal_h5_file_open(path, &h, err)) != 0)
         return rc;
     rc = read_root_attrs(h, f, err);
@@ -355,13 +356,21 @@ int pascal_report_find_result(const rp_file *f, const char *name)
     return -1;
 }
 
+/* The rows of an HDF5 sweep (output/h5_file.h) or of a CSV one (scan_csv.c). */
+struct rp_reader {
+    pascal_h5_columns *h5;
+    rp_csv_rows *csv;
+};
+
 int pascal_report_reader_open(const rp_file *f, const rp_source *src, int n,
                               rp_reader **out, pascal_error *err)
 {
+    rp_reader *r = calloc(1, sizeof *r);
     char (*links)[2 * RP_NAME + 8] = malloc((size_t)(n > 0 ? n : 1) * sizeof *links);
     const char **names = malloc((size_t)(n > 0 ? n : 1) * sizeof *names);
     int rc;
-    if (!links || !names) {
+    if (!r || !links || !names) {
+        free(r);
         free(links);
         free(names);
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", f->path);
@@ -370,19 +379,30 @@ int pascal_report_reader_open(const rp_file *f, const rp_source *src, int n,
         snprintf(links[i], sizeof links[i], "%s/%s", src[i].group, src[i].name);
         names[i] = links[i];
     }
-    rc = pascal_h5_columns_open(f->path, names, n, out, err);
+    rc = f->csv ? pascal_report_csv_rows_open(f, src, n, &r->csv, err)
+                : pascal_h5_columns_open(f->path, names, n, &r->h5, err);
     free(links);
     free(names);
+    if (rc)
+        free(r);
+    else
+        *out = r;
     return rc;
 }
 
 int pascal_report_reader_read(rp_reader *r, int64_t start, int64_t count,
                               double *const *bufs, pascal_error *err)
 {
-    return pascal_h5_columns_read(r, start, count, bufs, err);
+    if (r->csv)
+        return pascal_report_csv_rows_read(r->csv, start, count, bufs, err);
+    return pascal_h5_columns_read(r->h5, start, count, bufs, err);
 }
 
 void pascal_report_reader_close(rp_reader *r)
 {
-    pascal_h5_columns_close(r);
+    if (!r)
+        return;
+    pascal_report_csv_rows_close(r->csv);
+    pascal_h5_columns_close(r->h5);
+    free(r);
 }

@@ -275,7 +275,7 @@ TEST(SpecParse, TextNameOutputAndNullSections)
     Spec defaults;
     parse_ok(kHead + "  C: [100]\n", &defaults);
     o = pascal_spec_output_options(defaults.s);
-    EXPECT_EQ(o.compression, 0);
+    EXPECT_EQ(o.compression, 1);
     EXPECT_EQ(o.shuffle, 1);
     EXPECT_EQ(o.chunk_rows, 65536);
 

@@ -42,5 +42,6 @@ int cli_capacity_scan(int argc, char **argv);  /* engine/cli/capacity_scan.c */
 int cli_spotcheck(int argc, char **argv);      /* engine/cli/spotcheck.c */
 int cli_measure_refs(int argc, char **argv);   /* engine/cli/measure_refs.c */
 int cli_list(int argc, char **argv);           /* engine/cli/list.c */
+int cli_info(int argc, char **argv);           /* engine/cli/info.c */
 
 #endif
