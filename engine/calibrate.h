@@ -47,7 +47,8 @@ int pascal_calibrate_read_refs(const char *path, double sms, pascal_refs *out,
 void pascal_calibrate_refs_free(pascal_refs *r);
 
 /* Device facts from a profile (configs/devices/NAME.yaml): sms and the
- * effective (else nominal) L2 bytes; name is "" when the profile has none. */
+ * effective (else nominal) L2 bytes; name is "" when the profile has none.
+ * `profile` is a path or a shipped profile's name (sweeps/devices.h). */
 typedef struct pascal_device_facts {
     double sms;
     double capacity_bytes;
@@ -166,7 +167,7 @@ void pascal_calibrate_result_free(pascal_calibrate_result *r);
  * pipeline).  A point whose M, C or block_bytes differ from the
  * calibration's device gets NaN and code 13; a missing model (NULL) or TMA
  * without depth code 12.  flags: PASCAL_DYN_NO_HOLD refuses answers held at
- * the edge of the calibrated range (code 14). */
+ * the edge of the calibrated range (code 15). */
 #define PASCAL_CALIBRATE_NCOLS 8
 void pascal_calibrate_point(const pascal_dyn_model *m, const double *v, unsigned flags, double *out);
 /* Index into pascal_calibrate_point's out of column `col` (a

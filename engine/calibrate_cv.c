@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "engine/calibrate.h"
-#include "engine/progress.h"
+#include "engine/clock.h"
 
 const char *const pascal_cv_method_names[PASCAL_CV_NMETHOD] = {"pascal", "aligned", "nearest",
                                                                 "knn", "ridge"};

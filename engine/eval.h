@@ -28,6 +28,12 @@ void pascal_eval_free(pascal_eval *ev);
  * code 12. */
 struct pascal_dyn_model;
 void pascal_eval_set_dynamic(pascal_eval *ev, const struct pascal_dyn_model *dyn);
+/* The dynamic model's columns at point values v, in pascal_calibrate_point's
+ * order, as the evaluator computes them: a workload point through its
+ * open-scan view (engine/eval_workload.h), or code 14 where it has none;
+ * any other point as it is.  For planners that check a calibration. */
+void pascal_eval_dynamic(const struct pascal_dyn_model *dyn, unsigned flags, const double *v,
+                         double *out);
 /* Query flags for the dynamic model (model/dynamic.h PASCAL_DYN_NO_HOLD:
  * refuse answers held at the edge of the calibrated range); default 0. */
 void pascal_eval_set_dynamic_flags(pascal_eval *ev, unsigned flags);

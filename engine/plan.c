@@ -4,7 +4,6 @@
 #include "engine/plan.h"
 
 #include <math.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +11,8 @@
 
 #include "engine/calibrate.h"
 #include "engine/eval.h"
-#include "engine/progress.h"
+#include "engine/clock.h"
+#include "engine/parallel.h"
 #include "model/phases.h"
 #include "model/replay.h"
 
@@ -262,37 +262,67 @@ static int stop_requested(const pascal_plan_opts *o)
     return o->stop_flag && *o->stop_flag;
 }
 
+/* One chunk [c0, c1) of a walk, on a team of threads (pascal_parallel):
+ * each thread checks its share, then folds its counts in (sums, max and
+ * min: the same on any thread count). */
+typedef struct walk_team {
+    const plan_ctx *c;
+    const walk_set *ws;
+    const walk *w;
+    uint64_t c0, c1, kept, bad;
+    double max_M;
+} walk_team;
+
+static void walk_body(void *ctx)
+{
+    walk_team *t = ctx;
+    uint64_t kept = 0, bad = UINT64_MAX;
+    double mm = 0;
+#pragma omp for schedule(static) nowait
+    for (uint64_t k = t->c0; k < t->c1; k++) {
+        uint64_t i = walk_index(t->c->spec, t->ws, t->w, k);
+        double M = 0;
+        int r = check_index(t->c, i, &M);
+        if (r == 1) {
+            kept++;
+            mm = M > mm ? M : mm;
+        } else if (r < 0 && i < bad) {
+            bad = i;
+        }
+    }
+#pragma omp critical(pascal_plan_walk)
+    {
+        t->kept += kept;
+        t->max_M = mm > t->max_M ? mm : t->max_M;
+        t->bad = bad < t->bad ? bad : t->bad;
+    }
+}
+
+typedef struct walk_progress {
+    const pascal_plan_opts *o;
+    int on;                     /* report (a per-point pass with a callback) */
+    uint64_t done, total;
+} walk_progress;
+
 /* One walk in chunks; stops early once past the best failure so far (the
  * raw index grows with the walk). */
 static int run_walk(const plan_ctx *c, const walk_set *ws, const walk *w, walk_out *out,
-                    pascal_progress *pr, uint64_t *done)
+                    walk_progress *pr)
 {
     uint64_t chunk = (uint64_t)CHUNK_PER_THREAD * (uint64_t)c->o->threads;
     for (uint64_t c0 = 0; c0 < w->count; c0 += chunk) {
-        uint64_t c1 = w->count - c0 < chunk ? w->count : c0 + chunk, kept = 0, bad = UINT64_MAX;
-        double mm = 0;
+        walk_team t = {c, ws, w, c0, w->count - c0 < chunk ? w->count : c0 + chunk, 0, UINT64_MAX, 0};
         if (walk_index(c->spec, ws, w, c0) > out->bad)
             return 0;
-#pragma omp parallel for num_threads(c->o->threads) schedule(static) \
-    reduction(+ : kept) reduction(max : mm) reduction(min : bad)
-        for (uint64_t k = c0; k < c1; k++) {
-            uint64_t i = walk_index(c->spec, ws, w, k);
-            double M = 0;
-            int r = check_index(c, i, &M);
-            if (r == 1) {
-                kept++;
-                mm = M > mm ? M : mm;
-            } else if (r < 0 && i < bad) {
-                bad = i;
-            }
-        }
-        out->kept += kept;
-        out->checked += c1 - c0;
-        out->max_M = mm > out->max_M ? mm : out->max_M;
-        if (bad < out->bad)
-            out->bad = bad;
-        *done += c1 - c0;
-        pascal_progress_update(pr, *done);
+        pascal_parallel(c->o->threads, walk_body, &t);
+        out->kept += t.kept;
+        out->checked += t.c1 - c0;
+        out->max_M = t.max_M > out->max_M ? t.max_M : out->max_M;
+        if (t.bad < out->bad)
+            out->bad = t.bad;
+        pr->done += t.c1 - c0;
+        if (pr->on)
+            pr->o->progress(pr->o->progress_ctx, pr->done, pr->total);
         if (out->bad != UINT64_MAX)
             return 0;
         if (stop_requested(c->o))
@@ -327,30 +357,30 @@ int pascal_plan_check(const pascal_spec *spec, uint64_t begin, uint64_t end,
     plan_ctx c;
     walk_set ws;
     walk_out wo = {UINT64_MAX, 0, 0, 0};
-    pascal_progress pr;
-    uint64_t done = 0, total = 0, kept0 = 0;
+    walk_progress pr = {o, 0, 0, 0};
+    uint64_t kept0 = 0;
     int rc = 0;
     init_ctx(&c, spec, o);
     plan_walks(&c, begin, end, &ws);
     memset(out, 0, sizeof *out);
     for (int k = 0; k < ws.n; k++)
-        total += ws.w[k].count;
-    pascal_progress_start(&pr, o->progress && ws.per_point, total);
+        pr.total += ws.w[k].count;
+    pr.on = o->progress && ws.per_point;
+    if (pr.on)
+        o->progress(o->progress_ctx, 0, pr.total);
     for (int k = 0; k < ws.n && rc == 0; k++) {
         uint64_t before = wo.kept;
-        rc = run_walk(&c, &ws, &ws.w[k], &wo, &pr, &done);
+        rc = run_walk(&c, &ws, &ws.w[k], &wo, &pr);
         if (k == 0)
             kept0 = wo.kept - before;
     }
-    if (pr.enabled)
-        pascal_progress_finish(&pr, done);
     out->checked = wo.checked;
     if (wo.bad != UINT64_MAX)
         return report_bad(&c, wo.bad, err);
     if (rc == PASCAL_EINTR)
         return pascal_error_set(err, PASCAL_EINTR, "stopped while checking the spec: %llu of %llu "
-                                "checks made, nothing written", (unsigned long long)done,
-                                (unsigned long long)total);
+                                "checks made, nothing written", (unsigned long long)pr.done,
+                                (unsigned long long)pr.total);
     out->max_M = (int64_t)wo.max_M;
     if (ws.per_point)
         out->rows = kept0;
@@ -471,8 +501,34 @@ static int dyn_code(const pascal_spec *spec, const struct pascal_dyn_model *dyn,
     double out[PASCAL_CALIBRATE_NCOLS];
     if (pascal_spec_point(spec, i, &p, NULL) != 1)
         return -1;
-    pascal_calibrate_point(dyn, p.v, pascal_spec_extrapolation_nan(spec) ? PASCAL_DYN_NO_HOLD : 0, out);
-    return (int)out[4];
+    pascal_eval_dynamic(dyn, pascal_spec_extrapolation_nan(spec) ? PASCAL_DYN_NO_HOLD : 0, p.v, out);
+    return (int)out[pascal_calibrate_slot(PASCAL_COL_FALLBACK)];
+}
+
+/* One chunk [c0, c1) of the walk on a team (pascal_parallel): each thread
+ * counts the codes of its share, then adds them in. */
+typedef struct dyn_team {
+    const pascal_spec *spec;
+    const struct pascal_dyn_model *dyn;
+    const walk_set *ws;
+    const walk *w;
+    uint64_t c0, c1;
+    uint64_t *count;            /* [NCODES] */
+} dyn_team;
+
+static void dyn_body(void *ctx)
+{
+    dyn_team *t = ctx;
+    uint64_t count[NCODES] = {0};
+#pragma omp for schedule(static) nowait
+    for (uint64_t k = t->c0; k < t->c1; k++) {
+        int code = dyn_code(t->spec, t->dyn, walk_index(t->spec, t->ws, t->w, k));
+        if (code >= 0 && code < NCODES)
+            count[code]++;
+    }
+#pragma omp critical(pascal_plan_dynamic)
+    for (int k = 0; k < NCODES; k++)
+        t->count[k] += count[k];
 }
 
 /* "1200 device (...), 40 family": the codes counted, most frequent first. */
@@ -519,13 +575,8 @@ int pascal_plan_check_dynamic(const pascal_spec *spec, const struct pascal_dyn_m
     w = (walk){dims, combos(spec, dims), 0, 0};
     chunk = (uint64_t)CHUNK_PER_THREAD * (uint64_t)o->threads;
     for (uint64_t c0 = 0; c0 < w.count && !found; c0 += chunk) {
-        uint64_t c1 = w.count - c0 < chunk ? w.count : c0 + chunk;
-#pragma omp parallel for num_threads(o->threads) schedule(static) reduction(+ : count[:NCODES])
-        for (uint64_t k = c0; k < c1; k++) {
-            int code = dyn_code(spec, dyn, walk_index(spec, &ws, &w, k));
-            if (code >= 0 && code < NCODES)
-                count[code]++;
-        }
+        dyn_team t = {spec, dyn, &ws, &w, c0, w.count - c0 < chunk ? w.count : c0 + chunk, count};
+        pascal_parallel(o->threads, dyn_body, &t);
         for (int k = 0; k < PASCAL_DYN_UNSUPPORTED; k++)
             found |= count[k] != 0;
         if (!found && stop_requested(o))

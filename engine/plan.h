@@ -17,9 +17,10 @@
  * (the raw index grows with the walk), so the error is the one a
  * point-by-point pass reports, on any thread count.  Only a check that
  * depends on (nearly) every axis, or a shard with a `where` that reads an
- * axis, needs a pass over every point of the slice; that pass draws a
- * progress bar when asked.  Every pass reads the stop flag at least every
- * 65536 points per thread.
+ * axis, needs a pass over every point of the slice; that pass reports its
+ * progress through the callback when given one.  Every pass reads the stop
+ * flag at least every 65536 points per thread.  The passes' threads start in
+ * engine/parallel.c.
  *
  * Bounds (each the real limit of the code that would fail):
  *   M <= PASCAL_PLAN_MAX_M      the equal and clusters patterns compute
@@ -48,7 +49,11 @@ extern "C" {
 typedef struct pascal_plan_opts {
     int threads;                /* >= 1 */
     double memory_bytes;        /* memory the bounds allow; <= 0: this machine's */
-    int progress;               /* draw a progress bar for a per-point pass */
+    /* Progress of a per-point pass (as pascal_run_opts.progress: checks done
+     * of total, first with 0; NULL: none).  A factored pass is not
+     * reported: it takes milliseconds to seconds. */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
     const volatile sig_atomic_t *stop_flag; /* nonzero stops with PASCAL_EINTR; NULL: none */
 } pascal_plan_opts;
 

@@ -58,11 +58,14 @@ enum {
     PASCAL_DYN_ERR_CLASS = 11,   /* Prop. 8: class unsampled at every depth */
     PASCAL_DYN_ERR_INVALID = 12, /* not a configuration (TMA without depth, ...) */
     PASCAL_DYN_ERR_DEVICE = 13,  /* M, C or block size differ from the calibration */
-    PASCAL_DYN_ERR_CLAMPED = 14  /* PASCAL_DYN_NO_HOLD: the answer would be held at
+    PASCAL_DYN_ERR_WORKLOAD = 14, /* (sweeps) a workload point that is not one open
+                                     scan (engine/eval_workload.h); never
+                                     returned by pascal_dyn_predict */
+    PASCAL_DYN_ERR_CLAMPED = 15  /* PASCAL_DYN_NO_HOLD: the answer would be held at
                                     the edge of the calibrated range */
 };
 /* "none", "reference", "compute", "depth", "family", "class", "invalid",
- * "device", "clamped"; "?" for anything else. */
+ * "device", "workload", "clamped"; "?" for anything else. */
 const char *pascal_dyn_code_name(int code);
 
 /* Per-key completion flags. */

@@ -30,6 +30,12 @@ typedef enum pascal_pattern_kind {
 extern const char *const pascal_pattern_names[PASCAL_PATTERN_COUNT];
 /* Kind for a name, or -1. */
 int pascal_pattern_from_name(const char *name);
+/* For discovery (`pascal list patterns`), indexed by kind: what the pattern
+ * does, the spec parameters it reads, and its paper reference ("" for
+ * pascal's own). */
+extern const char *const pascal_pattern_descriptions[PASCAL_PATTERN_COUNT];
+extern const char *const pascal_pattern_params[PASCAL_PATTERN_COUNT];
+extern const char *const pascal_pattern_refs[PASCAL_PATTERN_COUNT];
 
 typedef struct pascal_pattern {
     pascal_pattern_kind kind;

@@ -7,8 +7,9 @@
  * assertions reject the spec.  Derived values: M = sms * occupancy (or the
  * length of an explicit phase list), C = floor(capacity_bytes / block_bytes),
  * N = data_bytes / block_bytes; a value given directly overrides the derived
- * one.  A device profile (`device: devices/gb10.yaml`, relative to the spec)
- * supplies sms and capacity_bytes (its effective L2) as defaults.
+ * one.  A device profile (`device: devices/gb10.yaml`, relative to the spec,
+ * or a shipped profile's name, `device: gb10`: sweeps/devices.h) supplies
+ * sms and capacity_bytes (its effective L2) as defaults.
  *
  * Canonical order: each axis, or each zip group, is one dimension of a
  * mixed-radix index whose last dimension varies fastest.  Dimensions keep the
@@ -121,14 +122,17 @@ pascal_spec_output pascal_spec_output_options(const pascal_spec *spec);
 /* The parameters whose values decide those in `params` at a point: N, M and
  * C add what they are derived from when they are not given directly
  * (data_bytes and block_bytes; sms, occupancy, and pattern and phases when a
- * phase list is set; capacity_bytes and block_bytes). */
+ * phase list is set; capacity_bytes and block_bytes), and with a workload N
+ * and block_bytes add every workload field. */
 uint64_t pascal_spec_param_deps(const pascal_spec *spec, uint64_t params);
 /* The parameters the `where` filters read (closed under derivation). */
 uint64_t pascal_spec_where_deps(const pascal_spec *spec);
 /* The checks pascal_spec_point makes on a kept point (N >= 1, C >= 1, M set,
- * phase list against M and N, each `require`), one mask of the parameters
- * each reads (closed under derivation), into masks[0..max); returns how
- * many there are (at most 4 + the number of `require` rules). */
+ * phase list against M and N, a workload's shape, each `require`), one mask
+ * of the parameters each reads (closed under derivation), into
+ * masks[0..max); returns how many there are (at most 5 + the number of
+ * `require` rules; with fewer slots the last takes the union of the rest,
+ * a superset, which is still sound; 0 when max < 5). */
 int pascal_spec_check_deps(const pascal_spec *spec, uint64_t *masks, int max);
 
 /* Sets err to a point error in the spec's format,

@@ -19,12 +19,26 @@ static int is_set(const pascal_spec *spec, int param)
     return spec->source[param] != SRC_NONE;
 }
 
-/* Step 3 of spec_point.c: what a derived value is computed from. */
+/* The workload kind and every field of either kind (sweeps/workload.h). */
+static uint64_t workload_fields(void)
+{
+    uint64_t m = 0;
+    for (int p = PASCAL_P_WORKLOAD; p <= PASCAL_P_SPLIT_K; p++)
+        m |= BIT(p);
+    return m;
+}
+
+/* Step 3 of spec_point.c: what a derived value is computed from.  A
+ * workload derives N and block_bytes from its fields (spec_workload_point),
+ * and C then from capacity_bytes and that block_bytes. */
 static uint64_t derived_from(const pascal_spec *spec, int param)
 {
+    int wl = is_set(spec, PASCAL_P_WORKLOAD);
     switch (param) {
     case PASCAL_P_N:
-        return BIT(PASCAL_P_DATA_BYTES) | BIT(PASCAL_P_BLOCK_BYTES);
+        return wl ? workload_fields() : BIT(PASCAL_P_DATA_BYTES) | BIT(PASCAL_P_BLOCK_BYTES);
+    case PASCAL_P_BLOCK_BYTES:
+        return wl ? workload_fields() : 0;
     case PASCAL_P_C:
         return BIT(PASCAL_P_CAPACITY_BYTES) | BIT(PASCAL_P_BLOCK_BYTES);
     case PASCAL_P_M:
@@ -38,11 +52,15 @@ static uint64_t derived_from(const pascal_spec *spec, int param)
 
 uint64_t pascal_spec_param_deps(const pascal_spec *spec, uint64_t params)
 {
-    uint64_t out = params;
-    static const int derivable[] = {PASCAL_P_N, PASCAL_P_M, PASCAL_P_C};
-    for (int k = 0; k < 3; k++)
-        if ((params & BIT(derivable[k])) && !is_set(spec, derivable[k]))
-            out |= derived_from(spec, derivable[k]);
+    static const int derivable[] = {PASCAL_P_N, PASCAL_P_M, PASCAL_P_C, PASCAL_P_BLOCK_BYTES};
+    uint64_t out = params, before;
+    /* To a fixed point: C comes from block_bytes, which a workload derives. */
+    do {
+        before = out;
+        for (int k = 0; k < 4; k++)
+            if ((out & BIT(derivable[k])) && !is_set(spec, derivable[k]))
+                out |= derived_from(spec, derivable[k]);
+    } while (out != before);
     return out;
 }
 
@@ -58,13 +76,17 @@ int pascal_spec_check_deps(const pascal_spec *spec, uint64_t *masks, int max)
 {
     uint64_t list = BIT(PASCAL_P_PATTERN) | BIT(PASCAL_P_PHASES) | BIT(PASCAL_P_M) | BIT(PASCAL_P_N);
     int n = 0;
-    if (max < 4)
+    if (max < 5)
         return 0;
     masks[n++] = pascal_spec_param_deps(spec, BIT(PASCAL_P_N));
     masks[n++] = pascal_spec_param_deps(spec, BIT(PASCAL_P_C));
     masks[n++] = pascal_spec_param_deps(spec, BIT(PASCAL_P_M));
     if (is_set(spec, PASCAL_P_PHASES))
         masks[n++] = pascal_spec_param_deps(spec, list);
+    /* A workload's shape is refused, or its waves bounded, from its fields
+     * and the models (spec_workload_point). */
+    if (is_set(spec, PASCAL_P_WORKLOAD))
+        masks[n++] = workload_fields();
     for (int k = 0; k < spec->nrequire; k++) {
         uint64_t d = pascal_spec_param_deps(spec, pascal_expr_params(spec->require[k].expr));
         /* More rules than slots: the last slot takes the union (a superset

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/suggest.h"
+
 int spec_fail(const spec_ctx *c, const yaml_node_t *node, const char *path, int code,
               const char *fmt, ...)
 {
@@ -149,7 +151,7 @@ int spec_check_mapping(const spec_ctx *c, const yaml_node_t *node, const char *p
                                  (int)prev->start_mark.line + 1);
         }
         if (valid) {
-            char list[512];
+            char list[512], hint[96];
             size_t off = 0;
             int k;
             for (k = 0; k < nvalid; k++)
@@ -160,7 +162,8 @@ int spec_check_mapping(const spec_ctx *c, const yaml_node_t *node, const char *p
             for (k = 0; k < nvalid && off < sizeof list; k++)
                 off += (size_t)snprintf(list + off, sizeof list - off, "%s%s", k ? ", " : "", valid[k]);
             spec_describe(key, got, sizeof got);
-            return spec_fail(c, key, sub, PASCAL_EINPUT, "expected one of the keys %s; got %s", list, got);
+            return spec_fail(c, key, sub, PASCAL_EINPUT, "expected one of the keys %s; got %s%s", list, got,
+                             pascal_suggest_hint(name, valid, nvalid, hint, sizeof hint));
         }
     }
     return 0;
@@ -429,19 +432,30 @@ int spec_load_yaml(const char *text, size_t len, const char *file, yaml_document
 static const char *const device_keys[] = {"name", "sms", "l2_bytes", "effective_l2_bytes",
                                           "compute_capability", "notes"};
 enum { DK_NAME, DK_SMS, DK_L2, DK_EFFECTIVE, DK_CC, DK_NOTES, DK_COUNT };
+_Static_assert(DK_COUNT == SPEC_DEVICE_KEYS, "spec_internal.h: SPEC_DEVICE_KEYS");
 
-static int parse_device(const spec_ctx *d)
+static int device_text(const spec_ctx *d, const yaml_node_t *node, const char *key, char *buf, size_t len)
 {
-    pascal_spec *spec = d->spec;
-    const yaml_node_t *root = yaml_document_get_root_node(d->doc);
-    const yaml_node_t *val[DK_COUNT] = {0};
-    const yaml_node_pair_t *pr;
-    double sms = NAN, l2 = NAN, eff = NAN;
     char *s = NULL;
+    int rc = spec_string(d, node, key, "a string", &s);
+    if (!rc)
+        snprintf(buf, len, "%s", s);
+    free(s);
+    return rc;
+}
+
+int spec_parse_device(const spec_ctx *d, pascal_device_profile *dev, const yaml_node_t **val)
+{
+    const yaml_node_t *root = yaml_document_get_root_node(d->doc);
+    const yaml_node_pair_t *pr;
     int rc = spec_check_mapping(d, root, "",
                                 "a device profile mapping (name, sms, l2_bytes, effective_l2_bytes, "
                                 "compute_capability, notes)",
                                 device_keys, DK_COUNT);
+    dev->sms = dev->l2_bytes = dev->effective_l2_bytes = NAN;
+    dev->title[0] = dev->compute_capability[0] = dev->notes[0] = '\0';
+    for (int k = 0; k < DK_COUNT; k++)
+        val[k] = NULL;
     if (rc)
         return rc;
     for (pr = root->data.mapping.pairs.start; pr < root->data.mapping.pairs.top; pr++)
@@ -454,34 +468,41 @@ static int parse_device(const spec_ctx *d)
         if (!val[k])
             continue;
         switch (k) {
-        case DK_NAME:
+        case DK_NAME: rc = device_text(d, val[k], device_keys[k], dev->title, sizeof dev->title); break;
         case DK_CC:
-        case DK_NOTES:
-            rc = spec_string(d, val[k], device_keys[k], "a string", &s);
-            free(s);
-            s = NULL;
+            rc = device_text(d, val[k], device_keys[k], dev->compute_capability, sizeof dev->compute_capability);
             break;
-        case DK_SMS:
-            rc = spec_scalar_value(d, val[k], PASCAL_P_SMS, "sms", &sms);
-            break;
-        case DK_L2:
-            rc = spec_scalar_value(d, val[k], PASCAL_P_CAPACITY_BYTES, "l2_bytes", &l2);
-            break;
+        case DK_NOTES: rc = device_text(d, val[k], device_keys[k], dev->notes, sizeof dev->notes); break;
+        case DK_SMS: rc = spec_scalar_value(d, val[k], PASCAL_P_SMS, "sms", &dev->sms); break;
+        case DK_L2: rc = spec_scalar_value(d, val[k], PASCAL_P_CAPACITY_BYTES, "l2_bytes", &dev->l2_bytes); break;
         default:
-            rc = spec_scalar_value(d, val[k], PASCAL_P_CAPACITY_BYTES, "effective_l2_bytes", &eff);
+            rc = spec_scalar_value(d, val[k], PASCAL_P_CAPACITY_BYTES, "effective_l2_bytes",
+                                   &dev->effective_l2_bytes);
             break;
         }
         if (rc)
             return rc;
     }
-    if (!isnan(sms)) {
-        spec->fixed.v[PASCAL_P_SMS] = sms;
+    return 0;
+}
+
+/* The profile supplies sms and capacity_bytes (effective, else nominal L2). */
+static int parse_device(const spec_ctx *d)
+{
+    pascal_spec *spec = d->spec;
+    const yaml_node_t *val[DK_COUNT];
+    pascal_device_profile dev;
+    int rc = spec_parse_device(d, &dev, val);
+    if (rc)
+        return rc;
+    if (!isnan(dev.sms)) {
+        spec->fixed.v[PASCAL_P_SMS] = dev.sms;
         spec->source[PASCAL_P_SMS] = SRC_DEVICE;
         spec_mark_of(d, val[DK_SMS], "sms", &spec->src[PASCAL_P_SMS]);
     }
-    if (!isnan(eff) || !isnan(l2)) {
-        int k = isnan(eff) ? DK_L2 : DK_EFFECTIVE;
-        spec->fixed.v[PASCAL_P_CAPACITY_BYTES] = isnan(eff) ? l2 : eff;
+    if (!isnan(dev.effective_l2_bytes) || !isnan(dev.l2_bytes)) {
+        int k = isnan(dev.effective_l2_bytes) ? DK_L2 : DK_EFFECTIVE;
+        spec->fixed.v[PASCAL_P_CAPACITY_BYTES] = k == DK_L2 ? dev.l2_bytes : dev.effective_l2_bytes;
         spec->source[PASCAL_P_CAPACITY_BYTES] = SRC_DEVICE;
         spec_mark_of(d, val[k], device_keys[k], &spec->src[PASCAL_P_CAPACITY_BYTES]);
     }
@@ -492,8 +513,8 @@ int spec_load_device(const spec_ctx *c, const yaml_node_t *node)
 {
     pascal_spec *spec = c->spec;
     const char *rel, *slash;
-    char got[96];
-    size_t len, dirlen = 0;
+    char got[96], base[PASCAL_DEVICE_PATH_MAX], resolved[PASCAL_DEVICE_PATH_MAX];
+    size_t len;
     yaml_document_t doc;
     spec_ctx d;
     pascal_error sub;
@@ -502,16 +523,22 @@ int spec_load_device(const spec_ctx *c, const yaml_node_t *node)
     rel = spec_scalar_text(node);
     if (!rel || !*rel || spec_is_null(node) || strlen(rel) != node->data.scalar.length) {
         spec_describe(node, got, sizeof got);
-        return spec_fail(c, node, "device", PASCAL_EINPUT, "expected a device profile path, got %s", got);
+        return spec_fail(c, node, "device", PASCAL_EINPUT,
+                         "expected a device profile path or name (pascal list devices), got %s", got);
     }
+    /* Paths are relative to the spec's folder; "" is the working directory. */
     slash = strrchr(spec->filename, '/');
-    if (rel[0] != '/' && slash && strcmp(spec->filename, "<spec>") != 0)
-        dirlen = (size_t)(slash - spec->filename) + 1;
-    spec->device_path = malloc(dirlen + strlen(rel) + 1);
+    base[0] = '\0';
+    if (slash && strcmp(spec->filename, "<spec>") != 0)
+        snprintf(base, sizeof base, "%.*s", (int)(slash - spec->filename), spec->filename);
+    if (slash == spec->filename)
+        snprintf(base, sizeof base, "/");
+    rc = pascal_device_resolve(rel, base, resolved, sizeof resolved, &sub);
+    if (rc)
+        return spec_fail(c, node, "device", rc, "%s", sub.msg);
+    spec->device_path = strdup(resolved);
     if (!spec->device_path)
         return pascal_error_set(c->err, PASCAL_ENOMEM, "out of memory");
-    memcpy(spec->device_path, spec->filename, dirlen);
-    strcpy(spec->device_path + dirlen, rel);
 
     rc = spec_read_file(spec->device_path, &spec->device_text, &len, &sub);
     if (rc == PASCAL_EIO)

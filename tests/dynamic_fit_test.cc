@@ -229,7 +229,7 @@ TEST(DynamicFit, FallbackRulesByHand)
 }
 
 // Every held answer names the calibrated value it is held at, coordinate by
-// coordinate; with PASCAL_DYN_NO_HOLD it is refused instead (code 14), and
+// coordinate; with PASCAL_DYN_NO_HOLD it is refused instead (code 15), and
 // answers inside the calibration do not change.
 TEST(DynamicFit, HeldAnswersSayWhereAndCanBeRefused)
 {

@@ -215,7 +215,7 @@ TEST_F(SpecDynamic, SweepColumnsMatchDirectPredictions)
 }
 
 // Held answers carry the nearest calibrated values as columns; with
-// `extrapolation: nan` they become NaN with code 14.
+// `extrapolation: nan` they become NaN with code 15.
 TEST_F(SpecDynamic, HeldPointsSayWhereAndExtrapolationNanRefusesThem)
 {
     std::string body = "models: [dynamic]\ncalibration: model.h5\n"

@@ -18,7 +18,8 @@ typedef struct cli_flag {
 
 /* Parses --name value, --name=value and switches; positional arguments go to
  * pos[0..*npos-1].  Returns CLI_OK, CLI_USAGE after printing the error, or -1
- * when --help was given (usage already printed to stdout). */
+ * when --help was given (usage already printed to stdout) or the hidden
+ * --complete (the flags listed for shell completion). */
 int cli_parse(const char *cmd, const char *usage, int argc, char **argv, cli_flag *flags,
               int nflags, char **pos, int maxpos, int *npos);
 cli_flag *cli_find(cli_flag *flags, int nflags, const char *name);
@@ -43,5 +44,7 @@ int cli_validate(int argc, char **argv);       /* engine/cli/validate.c */
 int cli_capacity_scan(int argc, char **argv);  /* engine/cli/capacity_scan.c */
 int cli_spotcheck(int argc, char **argv);      /* engine/cli/spotcheck.c */
 int cli_measure_refs(int argc, char **argv);   /* engine/cli/measure_refs.c */
+int cli_list(int argc, char **argv);           /* engine/cli/list.c */
+int cli_info(int argc, char **argv);           /* engine/cli/info.c */
 
 #endif

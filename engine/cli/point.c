@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/suggest.h"
 #include "engine/cli/cli.h"
 #include "engine/eval.h"
 #include "model/phases.h"
@@ -124,9 +125,12 @@ static int read_pattern(cli_flag *f, pascal_point *p, int64_t **list)
     if (f[F_PATTERN].given) {
         kind = pascal_pattern_from_name(f[F_PATTERN].value);
         if (kind < 0 || kind == PASCAL_PATTERN_EXPLICIT) {
+            char hint[96];
             fprintf(stderr, "pascal point: --pattern: expected one of aligned, clusters, equal, "
-                            "uniform, gaussian, lag (or --phases), got \"%s\"\n",
-                    f[F_PATTERN].value);
+                            "uniform, gaussian, lag (or --phases), got \"%s\"%s\n",
+                    f[F_PATTERN].value,
+                    pascal_suggest_hint(f[F_PATTERN].value, pascal_pattern_names,
+                                        PASCAL_PATTERN_EXPLICIT, hint, sizeof hint));
             return CLI_USAGE;
         }
     }

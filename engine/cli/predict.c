@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/suggest.h"
 #include "engine/calibrate.h"
 #include "engine/cli/cli.h"
+#include "sweeps/params.h"
 
 
 static const char *usage_text =
@@ -31,12 +33,10 @@ static int need(const cli_flag *f, const char *what)
 
 static int read_path(const cli_flag *f, int *path)
 {
-    if (strcmp(f->value, "sync") == 0)
-        *path = PASCAL_DYN_SYNC;
-    else if (strcmp(f->value, "tma") == 0)
-        *path = PASCAL_DYN_TMA;
-    else {
-        fprintf(stderr, "pascal predict: --path: expected sync or tma, got \"%s\"\n", f->value);
+    if ((*path = pascal_path_from_name(f->value)) < 0) {
+        char hint[96];
+        fprintf(stderr, "pascal predict: --path: expected sync or tma, got \"%s\"%s\n", f->value,
+                pascal_suggest_hint(f->value, pascal_path_names, PASCAL_PATH_COUNT, hint, sizeof hint));
         return CLI_USAGE;
     }
     return CLI_OK;
@@ -85,7 +85,7 @@ static int read_query(cli_flag *f, pascal_dyn_query *q)
 
 static void reason(const pascal_dyn_query *q, const pascal_dyn_pred *p, char *buf, size_t len)
 {
-    const char *path = q->path == PASCAL_DYN_TMA ? "tma" : "sync";
+    const char *path = pascal_path_names[q->path];
     if (p->code == PASCAL_DYN_ERR_FAMILY)
         snprintf(buf, len, "unsupported family: no reference with occupancy %lld on the %s path; "
                            "not extrapolated", (long long)q->o, path);
