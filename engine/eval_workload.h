@@ -42,6 +42,19 @@ int pascal_wl_eval_point(pascal_wl_eval *we, const pascal_point *p,
                          const struct pascal_dyn_model *dyn, const int *cols, int ncols,
                          double *out);
 
+/* Models whose columns build a workload point's waves: all but workload,
+ * dynamic, sharing and catchup. */
+unsigned pascal_wl_wave_models(unsigned models);
+
+/* At most the bytes one pascal_wl_eval for `models` holds after a workload
+ * point with values v (after pascal_spec_point: the workload's fields and
+ * M): the wave buffers and workspace for R = M units requests, one summary
+ * per wave (identical waves share one, so this bounds it from above), and
+ * with lru_replay the kernel replay's stack over every stream's blocks.
+ * 0 when the models build no waves; NaN when v is not a workload point.
+ * Planners compare it with the machine's memory before a run. */
+double pascal_wl_eval_bytes(unsigned models, const double *v);
+
 /* The dynamic model's view of a workload point (docs/workloads.md, "The
  * dynamic model over the real horizon"): attention without a causal mask
  * whose KV heads each have at least M CTAs (sharers_a >= M).  Each KV

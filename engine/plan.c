@@ -11,6 +11,7 @@
 
 #include "engine/calibrate.h"
 #include "engine/eval.h"
+#include "engine/eval_workload.h"
 #include "engine/clock.h"
 #include "engine/parallel.h"
 #include "model/phases.h"
@@ -21,11 +22,12 @@
 #define SAMPLE 512             /* points the estimate expands */
 #define MAX_CHECKS 72
 
-/* Models that build a phase vector (all but sharing, catchup, dynamic). */
+/* Models that build a phase vector (all but sharing, catchup, dynamic and
+ * workload, whose columns are derived without one). */
 static unsigned phased_models(unsigned models)
 {
     return models & ~((1u << PASCAL_MODEL_SHARING) | (1u << PASCAL_MODEL_CATCHUP) |
-                      (1u << PASCAL_MODEL_DYNAMIC));
+                      (1u << PASCAL_MODEL_DYNAMIC) | (1u << PASCAL_MODEL_WORKLOAD));
 }
 
 static unsigned replay_models(unsigned models)
@@ -85,26 +87,32 @@ static int fail_memory(const plan_ctx *c, const pascal_point *p, uint64_t i, dou
                        pascal_error *err)
 {
     char per[32], all[32], have[32];
-    int threads = c->o->threads;
-    int rp = replay_models(c->models) != 0;
+    int threads = c->o->threads, wl = !isnan(p->v[PASCAL_P_WORKLOAD]);
+    int rp = replay_models(c->models) != 0 && !wl;
     human_bytes(need, per, sizeof per);
     human_bytes(need * threads, all, sizeof all);
     human_bytes(c->memory, have, sizeof have);
-    return pascal_spec_point_error(c->spec, rp ? PASCAL_P_N : PASCAL_P_M, p, i,
+    return pascal_spec_point_error(c->spec, rp || wl ? PASCAL_P_N : PASCAL_P_M, p, i,
                                    BIT(PASCAL_P_N) | BIT(PASCAL_P_M), err,
                                    "expected the models' workspaces to fit in memory (%s%s), got %s per "
                                    "thread at N = %.0f, M = %.0f, %s for %d threads (fewer --threads, or "
                                    "smaller %s)",
                                    have, c->o->memory_bytes > 0 ? ", --memory" : " on this machine", per,
-                                   p->v[PASCAL_P_N], p->v[PASCAL_P_M], all, threads, rp ? "N" : "M");
+                                   p->v[PASCAL_P_N], p->v[PASCAL_P_M], all, threads,
+                                   rp ? "N" : wl ? "M or workload (its waves hold M units requests each)" : "M");
 }
 
-/* The bounds of plan.h at a kept, valid point; err may be NULL. */
+/* The bounds of plan.h at a kept, valid point; err may be NULL.  A
+ * workload point's waves take the pattern's phases for M slots on rings of
+ * N blocks, as a plain point does; the replay models are NaN there (the
+ * kernel replay of lru_replay has its own limits and gives NaN past them),
+ * and its memory is the wave evaluator's (eval_workload.h). */
 static int check_bounds(const plan_ctx *c, const pascal_point *p, uint64_t i, pascal_error *err)
 {
     double N = p->v[PASCAL_P_N], M = p->v[PASCAL_P_M], need;
     uint64_t nm = BIT(PASCAL_P_N) | BIT(PASCAL_P_M);
-    if (!phased_models(c->models))
+    int wl = !isnan(p->v[PASCAL_P_WORKLOAD]);
+    if (!(wl ? pascal_wl_wave_models(c->models) : phased_models(c->models)))
         return 0;
     if (M > PASCAL_PLAN_MAX_M)
         return pascal_spec_point_error(c->spec, PASCAL_P_M, p, i, BIT(PASCAL_P_M), err,
@@ -114,20 +122,21 @@ static int check_bounds(const plan_ctx *c, const pascal_point *p, uint64_t i, pa
         return pascal_spec_point_error(c->spec, PASCAL_P_N, p, i, nm, err,
                                        "expected N * M <= 2^63 - 1 (Theorem 4's interval numerators "
                                        "sum to N M), got N * M = %.0f * %.0f = %.4g", N, M, N * M);
-    if (replay_models(c->models) && N > (double)PASCAL_REPLAY_MAX_N)
+    if (!wl && replay_models(c->models) && N > (double)PASCAL_REPLAY_MAX_N)
         return pascal_spec_point_error(c->spec, PASCAL_P_N, p, i, BIT(PASCAL_P_N), err,
                                        "expected N <= %lld blocks (2^28, the largest ring the %s "
                                        "model's LRU replay holds), got N = %.0f",
                                        (long long)PASCAL_REPLAY_MAX_N,
                                        (c->models & (1u << PASCAL_MODEL_BELADY)) ? "belady" : "lru_replay",
                                        N);
-    if ((c->models & (1u << PASCAL_MODEL_BELADY)) &&
+    if (!wl && (c->models & (1u << PASCAL_MODEL_BELADY)) &&
         (double)belady_rounds(p->v) * M > 4611686018427387904.0)
         return pascal_spec_point_error(c->spec, isnan(p->v[PASCAL_P_ROUNDS]) ? PASCAL_P_N : PASCAL_P_ROUNDS,
                                        p, i, nm | BIT(PASCAL_P_ROUNDS), err,
                                        "expected rounds * M <= 2^62 (belady's request times), got "
                                        "%lld * %.0f", (long long)belady_rounds(p->v), M);
-    need = pascal_eval_bytes(c->models, (int64_t)N, (int64_t)M);
+    need = wl ? pascal_eval_bytes(0, 0, 0) + pascal_wl_eval_bytes(c->models, p->v)
+              : pascal_eval_bytes(c->models, (int64_t)N, (int64_t)M);
     if (need * c->o->threads > c->memory)
         return fail_memory(c, p, i, need, err);
     return 0;
@@ -432,6 +441,42 @@ static double point_cost_ns(const plan_ctx *c, const pascal_point *p, double ppv
     return ns;
 }
 
+/* A workload point's waves are not modelled but timed (docs/limits.md): at
+ * up to WL_SAMPLE sampled points within the bounds, one evaluation builds
+ * the waves and a second at the same point reuses them, as the evaluator
+ * does for the points that share a phase-defining key.  *vec_ns gets the
+ * mean build time, *pt_ns the mean time of a point once built; both stay
+ * 0 when no sampled point could be timed. */
+#define WL_SAMPLE 8
+
+static void workload_costs(const plan_ctx *c, const uint64_t *idx, int n, double *vec_ns, double *pt_ns)
+{
+    const int *cols = pascal_spec_columns(c->spec);
+    int ncols = pascal_spec_ncolumns(c->spec), timed = 0;
+    double out[PASCAL_NCOLUMN];
+    *vec_ns = *pt_ns = 0;
+    for (int k = 0; k < n && timed < WL_SAMPLE; k++) {
+        pascal_point p;
+        pascal_eval *ev;
+        if (pascal_spec_point(c->spec, idx[k], &p, NULL) != 1 || check_bounds(c, &p, idx[k], NULL) != 0 ||
+            !(ev = pascal_eval_create(c->models)))
+            continue;
+        double t0 = pascal_now();
+        pascal_eval_point(ev, &p, cols, ncols, out);
+        double t1 = pascal_now();
+        pascal_eval_point(ev, &p, cols, ncols, out);
+        double t2 = pascal_now();
+        pascal_eval_free(ev);
+        *pt_ns += (t2 - t1) * 1e9;
+        *vec_ns += (t1 - t0 > t2 - t1 ? (t1 - t0) - (t2 - t1) : 0) * 1e9;
+        timed++;
+    }
+    if (timed) {
+        *vec_ns /= timed;
+        *pt_ns /= timed;
+    }
+}
+
 /* "capacity_bytes x occupancy": the axes a walk runs over. */
 static void name_dims(const pascal_spec *spec, uint64_t dims, char *buf, size_t len)
 {
@@ -450,8 +495,9 @@ void pascal_plan_estimate_run(const pascal_spec *spec, uint64_t begin, uint64_t 
 {
     plan_ctx c;
     walk_set ws;
-    uint64_t range = end - begin, n = range < SAMPLE ? range : SAMPLE, kept = 0, valid = 0;
-    double t0, t_check, cost = 0, ppv;
+    uint64_t range = end - begin, n = range < SAMPLE ? range : SAMPLE, kept = 0, valid = 0, wl[8];
+    double t0, t_check, cost = 0, ppv, vec_ns, pt_ns;
+    int nwl = 0, kept_wl = 0;
     init_ctx(&c, spec, o);
     plan_walks(&c, begin, end, &ws);
     memset(out, 0, sizeof *out);
@@ -475,12 +521,21 @@ void pascal_plan_estimate_run(const pascal_spec *spec, uint64_t begin, uint64_t 
         uint64_t i = n == range ? begin + k : begin + pascal_rng_u64(1, 0x706c616eULL, k) % range;
         int rc = pascal_spec_point(spec, i, &p, NULL);
         valid += rc >= 0;
-        if (rc == 1) {
+        if (rc == 1 && !isnan(p.v[PASCAL_P_WORKLOAD])) {
+            kept++;
+            kept_wl++;
+            if (nwl < 8)
+                wl[nwl++] = i;
+        } else if (rc == 1) {
             kept++;
             cost += point_cost_ns(&c, &p, ppv);
         }
     }
     t_check = n ? (pascal_now() - t0) / (double)n : 0;
+    if (kept_wl) {
+        workload_costs(&c, wl, nwl, &vec_ns, &pt_ns);
+        cost += kept_wl * (pt_ns + vec_ns / ppv);
+    }
     out->kept_fraction = ws.where_dims == 0 || valid == 0 ? 1.0 : (double)kept / (double)valid;
     out->rows = out->kept_fraction * (double)range;
     out->check_seconds = (double)out->check_evals * t_check * 1.2 / o->threads;

@@ -1,10 +1,11 @@
 /* Planning a sweep: what it will cost, and every check before any output.
  *
  * Estimate.  Before anything is checked, a sample of a few hundred points
- * (evenly spaced over the slice) gives the cost of one check and the share
- * of points `where` keeps; a cost model of the requested models (docs/
+ * (scattered over the slice) gives the cost of one check and the share of
+ * points `where` keeps; a cost model of the requested models (docs/
  * limits.md) turns the points into an evaluation time.  It costs
- * milliseconds whatever the sweep's size.
+ * milliseconds whatever the sweep's size; with a workload, up to eight of
+ * the sampled points are also evaluated, to time their waves.
  *
  * Check pass.  A point can fail a check of pascal_spec_point (N, C and M at
  * least 1, a phase list that fits, each `require`) or a bound below.  Each

@@ -66,6 +66,8 @@ typedef struct pascal_lru pascal_lru;
  * failure.  Memory about 4 nblocks + 12 W bytes, W = 2 nblocks rounded up to
  * a power of two (time slots). */
 pascal_lru *pascal_lru_create(int64_t nblocks);
+/* Bytes pascal_lru_create(nblocks) allocates. */
+double pascal_lru_bytes(int64_t nblocks);
 void pascal_lru_free(pascal_lru *ws);
 /* Empties the cache (forgets every request). */
 void pascal_lru_reset(pascal_lru *ws);

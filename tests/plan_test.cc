@@ -116,6 +116,21 @@ const char *kFactored[] = {
     "name: f\nmodels: [ttl]\nfixed: {N: 300, M: 5}\n"
     "axes:\n  seed: {from: 0, to: 19, step: 1}\n  C: {from: 1, to: 40, num: 40}\n"
     "require: 'seed * 1000 + C != 17031'\n",
+    // a workload: kv_heads 6 does not divide 32 query heads (refused where
+    // `where` keeps it); N and block_bytes derive from the fields
+    "name: g\nmodels: [traffic]\nworkload:\n  attention: {q_heads: 32, seq_q: 1, seq_kv: 4096, head_dim: 64,\n"
+    "              dtype: bf16, tile_q: 16, tile_kv: 64}\nfixed: {M: 8}\n"
+    "axes:\n  seed: {from: 0, to: 39, step: 1}\n  kv_heads: [8, 6, 4]\n"
+    "  capacity_bytes: [64KiB, 256KiB]\n  horizon: [0, 10, 20]\n"
+    "where: 'seed < 30 || kv_heads != 6'\n",
+    // a workload: C from capacity_bytes over the derived block_bytes, N from
+    // seq_kv over tile_kv; the rule on both fails only at the second
+    // seq_kv (N = 32 blocks of 8 KiB, C = 256 KiB / 8 KiB = 32)
+    "name: h\nmodels: [traffic]\nworkload:\n  attention: {q_heads: 8, kv_heads: 8, seq_q: 1, seq_kv: 4096,\n"
+    "              head_dim: 64, dtype: bf16, tile_q: 16, tile_kv: 64}\nfixed: {M: 8}\n"
+    "axes:\n  seed: {from: 0, to: 29, step: 1}\n  tile_kv: [64, 32]\n  seq_kv: [4096, 2048]\n"
+    "  capacity_bytes: {from: 64KiB, to: 256KiB, num: 4}\n  horizon: [0, 10, 20]\n"
+    "where: 'seed != 3'\nrequire: 'C < N'\n",
 };
 
 TEST(PlanFactored, SameVerdictAsEveryPointWithFewerChecks)
@@ -298,10 +313,11 @@ TEST_F(PlanCli, DerivedValuesAreBounded)
          "times), got 4503599627370496 * 2048 at point 1"},
         {"name: t\nmodels: [lru]\nfixed: {N: 8192}\naxes:\n  M: [48, 1000000]\n  C: [100]\n",
          " --memory 64MiB --threads 2",
-         // 21 int64 arrays of 2^20 (M rounded up to a power of two) and two
-         // more in the evaluator: 184 MiB per thread
+         // 29 int64 arrays of 2^20 (M rounded up to a power of two; the
+         // static workspace's 22 of M and 7 of M + 1) and two more in the
+         // evaluator: 248 MiB per thread
          "spec.yaml:5:6: axes.M: expected the models' workspaces to fit in memory (64.0 MiB, --memory), got "
-         "184.0 MiB per thread at N = 8192, M = 1000000, 368.0 MiB for 2 threads"},
+         "248.0 MiB per thread at N = 8192, M = 1000000, 496.0 MiB for 2 threads"},
     };
     for (const Case &c : cases) {
         std::string spec = write("spec.yaml", c.spec);
@@ -322,16 +338,49 @@ TEST(PlanBounds, MemoryBoundFollowsTheThreads)
     pascal_plan_opts o{};
     pascal_plan_result r{};
     pascal_error err{};
-    o.memory_bytes = 100e6; // one workspace of M = 100000 is 23 MiB (184 bytes x 2^17)
-    for (int threads : {1, 4})
+    // One workspace of M = 100000 is 31 MiB: 248 bytes x 2^17, the static
+    // workspace's 29 int64 arrays (22 of M, 7 of M + 1, model/static.c)
+    // plus the phases and the sorted distances.
+    o.memory_bytes = 100e6;
+    for (int threads : {1, 3})
     {
         o.threads = threads;
         EXPECT_EQ(pascal_plan_check(spec.s, 0, 2, &o, &r, &err), 0) << err.msg;
     }
-    o.threads = 5;
+    o.threads = 4;
     EXPECT_EQ(pascal_plan_check(spec.s, 0, 2, &o, &r, &err), PASCAL_EINPUT);
-    EXPECT_NE(std::string(err.msg).find("got 23.0 MiB per thread at N = 8192, M = 100000, 115.0 MiB for 5 "
+    EXPECT_NE(std::string(err.msg).find("got 31.0 MiB per thread at N = 8192, M = 100000, 124.0 MiB for 4 "
                                         "threads"), std::string::npos) << err.msg;
+}
+
+// A workload point's memory is its wave evaluator's (eval_workload.h):
+// decode attention on 1000 slots with lru_replay holds the kernel replay's
+// stack over 2 x 64 x 8 streams of 16384 blocks (2^24 blocks: over 200 MB
+// of stack and counts); at seq_kv 4096 (2^16 blocks) a few MB.
+TEST(PlanBounds, WorkloadMemoryIsBoundedAtItsField)
+{
+    Spec spec("name: t\nmodels: [traffic, lru_replay]\nworkload:\n  attention: {batch: 64, q_heads: 64,\n"
+              "    kv_heads: 8, seq_q: 1, seq_kv: 1048576, head_dim: 128, dtype: bf16, tile_q: 64,\n"
+              "    tile_kv: 64}\nfixed: {M: 1000}\naxes:\n  seq_kv: [4096, 1048576]\n  capacity_bytes: [50MiB]\n");
+    ASSERT_TRUE(spec.s) << spec.err;
+    pascal_plan_opts o{};
+    pascal_plan_result r{};
+    pascal_error err{};
+    o.threads = 2;
+    o.memory_bytes = 200e6;
+    ASSERT_EQ(pascal_plan_check(spec.s, 0, 2, &o, &r, &err), PASCAL_EINPUT);
+    EXPECT_EQ(std::string(err.msg).rfind("spec.yaml:9:11: axes.seq_kv: expected the models' workspaces to fit in "
+                                         "memory (190.7 MiB, --memory), got ", 0), 0u) << err.msg;
+    EXPECT_NE(std::string(err.msg).find("smaller M or workload"), std::string::npos) << err.msg;
+    EXPECT_NE(std::string(err.msg).find("at point 1 (seq_kv=1048576"), std::string::npos) << err.msg;
+    // The first point (256 blocks per stream) fits.
+    EXPECT_EQ(pascal_plan_check(spec.s, 0, 1, &o, &r, &err), 0) << err.msg;
+    // Without lru_replay no stack over the kernel's blocks is kept.
+    Spec waves("name: t\nmodels: [traffic]\nworkload:\n  attention: {batch: 64, q_heads: 64,\n"
+               "    kv_heads: 8, seq_q: 1, seq_kv: 1048576, head_dim: 128, dtype: bf16, tile_q: 64,\n"
+               "    tile_kv: 64}\nfixed: {M: 1000}\naxes:\n  seq_kv: [4096, 1048576]\n  capacity_bytes: [50MiB]\n");
+    ASSERT_TRUE(waves.s) << waves.err;
+    EXPECT_EQ(pascal_plan_check(waves.s, 0, 2, &o, &r, &err), 0) << err.msg;
 }
 
 TEST_F(PlanCli, AliasFanOutIsRefused)
