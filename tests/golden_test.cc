@@ -1,21 +1,18 @@
-// Golden sweep tables (tests/data/golden): a small sweep over every model
-// and every phase pattern, whose expected values come from an independent
-// reference written here, not from pascal:
+// Golden sweep tables (tests/data/golden): a small sweep over every static
+// model and every phase pattern, whose expected values come from an
+// independent reference written here, not from pascal:
 //   - phases from the patterns' documented definitions (model/phases.h), the
 //     random ones from the generator's definition there and the stream key's
 //     definition in engine/eval.h, with SplitMix64's published first outputs
 //     pinning the finaliser;
 //   - every static column by brute force on the request trace: LRU, TTL and
 //     Belady caches that hold blocks, reuse distances and residency intervals
-//     read off the trace, or the defining sums of the paper's closed forms;
-//   - the dynamic columns from the paper's rules (eq. 20-24, the fallback
-//     table of docs/dynamic.md) over a synthetic calibration whose keys have
-//     a constant K, and the leave-one-key-out band.
-// Each test recomputes its table and requires the checked-in file to match
-// (so the file cannot drift from its source), then checks pascal against it
-// column by column through `pascal run`, `pascal point --json` and
-// `pascal predict --json`.  PASCAL_GOLDEN_WRITE=1 rewrites the files from
-// the reference.
+//     read off the trace, or the defining sums of the paper's closed forms.
+// The dynamic model's tables are in tests/golden_dynamic_test.cc.  Each test
+// recomputes its table and requires the checked-in file to match (so the
+// file cannot drift from its source), then checks pascal against it column
+// by column through `pascal run` and `pascal point --json`.
+// PASCAL_GOLDEN_WRITE=1 rewrites the files from the reference.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -29,133 +26,22 @@
 #include <string>
 #include <vector>
 
+#include "golden_util.h"
 #include "test_util.h"
 
 namespace {
 
+using golden::check_or_write;
+using golden::close;
+using golden::compare_tables;
+using golden::fmt;
+using golden::kGolden;
+using golden::num;
+using golden::parse_csv;
+using golden::Table;
 using pascal_test::json_num;
 using pascal_test::json_str;
 using pascal_test::slurp;
-
-const std::string kGolden = std::string(PASCAL_SOURCE_DIR) + "/tests/data/golden/";
-const double kTol = 1e-12; // relative, for columns that are not whole numbers
-
-// ---- tables ----------------------------------------------------------------
-
-struct Table {
-    std::vector<std::string> cols;
-    std::vector<std::vector<std::string>> rows;
-    int col(const std::string &name) const
-    {
-        auto it = std::find(cols.begin(), cols.end(), name);
-        return it == cols.end() ? -1 : (int)(it - cols.begin());
-    }
-};
-
-std::vector<std::string> split(const std::string &line)
-{
-    std::vector<std::string> out;
-    std::stringstream ss(line);
-    std::string f;
-    while (std::getline(ss, f, ','))
-        out.push_back(f);
-    if (!line.empty() && line.back() == ',')
-        out.push_back("");
-    return out;
-}
-
-// CSV without quoting; lines starting with '#' are comments.
-Table parse_csv(const std::string &text)
-{
-    Table t;
-    std::stringstream ss(text);
-    std::string line;
-    while (std::getline(ss, line)) {
-        if (line.empty() || line[0] == '#')
-            continue;
-        if (t.cols.empty())
-            t.cols = split(line);
-        else
-            t.rows.push_back(split(line));
-    }
-    return t;
-}
-
-std::string fmt(double v)
-{
-    char buf[40];
-    if (std::isnan(v))
-        return "";
-    snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
-
-double num(const std::string &s)
-{
-    return s.empty() ? NAN : std::strtod(s.c_str(), nullptr);
-}
-
-bool close(double got, double want)
-{
-    if (std::isnan(want) || std::isnan(got))
-        return std::isnan(want) && std::isnan(got);
-    return std::fabs(got - want) <= kTol * std::max(1.0, std::fabs(want));
-}
-
-std::string to_csv(const Table &t, const std::string &comment)
-{
-    std::string out = comment;
-    for (size_t j = 0; j < t.cols.size(); j++)
-        out += (j ? "," : "") + t.cols[j];
-    out += "\n";
-    for (const auto &r : t.rows) {
-        for (size_t j = 0; j < r.size(); j++)
-            out += (j ? "," : "") + r[j];
-        out += "\n";
-    }
-    return out;
-}
-
-// The checked-in table equals the reference's (or is rewritten from it).
-void check_or_write(const Table &ref, const std::string &file, const std::string &comment)
-{
-    if (std::getenv("PASCAL_GOLDEN_WRITE")) {
-        FILE *f = std::fopen(file.c_str(), "w");
-        ASSERT_TRUE(f) << file;
-        std::string text = to_csv(ref, comment);
-        std::fwrite(text.data(), 1, text.size(), f);
-        std::fclose(f);
-        return;
-    }
-    Table got = parse_csv(slurp(file));
-    ASSERT_EQ(got.cols, ref.cols) << file;
-    ASSERT_EQ(got.rows.size(), ref.rows.size()) << file;
-    for (size_t i = 0; i < ref.rows.size(); i++)
-        for (size_t j = 0; j < ref.cols.size(); j++)
-            ASSERT_TRUE(got.rows[i][j] == ref.rows[i][j] || close(num(got.rows[i][j]), num(ref.rows[i][j])))
-                << file << " row " << i << " " << ref.cols[j] << ": file " << got.rows[i][j] << ", reference "
-                << ref.rows[i][j];
-}
-
-// pascal's table against the golden one, column by column: every golden
-// column must be there with the same rows.
-void compare_tables(const Table &golden, const Table &got, const std::string &what)
-{
-    ASSERT_EQ(got.rows.size(), golden.rows.size()) << what;
-    for (size_t j = 0; j < golden.cols.size(); j++) {
-        int k = got.col(golden.cols[j]);
-        ASSERT_GE(k, 0) << what << ": no column " << golden.cols[j];
-        int bad = 0;
-        for (size_t i = 0; i < golden.rows.size() && bad < 5; i++) {
-            const std::string &w = golden.rows[i][j], &g = got.rows[i][(size_t)k];
-            if (w == g || close(num(g), num(w)))
-                continue;
-            ADD_FAILURE() << what << " row " << i << ", column " << golden.cols[j] << ": pascal " << g
-                          << ", golden " << w;
-            bad++;
-        }
-    }
-}
 
 // ---- the random generator, from model/phases.h and engine/eval.h -----------
 
@@ -510,255 +396,5 @@ TEST_F(Golden, PointJsonMatchesTheIndependentReference)
     }
 }
 
-// ---- the dynamic model, from the paper's rules ------------------------------
-
-const double kEta = 4, kDynEps = 0.01;
-
-double enc(double L) { return std::log(std::max(std::exp(L) - 1, 0.0) + kDynEps); } // eq. 20
-double dec(double a, double M) { return std::min(M, 1 + std::max(std::exp(a) - kDynEps, 0.0)); } // eq. 21
-int cls(int64_t m) { return (int)std::min<int64_t>(m % 4, 2); }
-
-struct DKey {
-    int64_t o, path, d, m;
-    double K;
-};
-
-struct DPred {
-    int code;
-    double a, near_m, near_d;
-};
-
-// The nearer of two held values to the query (ties to the smaller).
-void hold(double *near, double v, double q)
-{
-    if (std::isnan(*near) || std::fabs(v - q) < std::fabs(*near - q) ||
-        (std::fabs(v - q) == std::fabs(*near - q) && v < *near))
-        *near = v;
-}
-
-// Rules 0-2 inside one family (keys of one (o, path, d)).
-double within(const std::vector<DKey> &fam, int64_t q, int *code, double *near_m)
-{
-    const DKey *L = nullptr, *R = nullptr, *lo = nullptr, *hi = nullptr;
-    for (const DKey &k : fam) {
-        if (k.m == q) {
-            *code = 1; // a reference key: its own curve
-            return enc(std::log(k.K));
-        }
-        if (k.m < q && (!lo || k.m > lo->m))
-            lo = &k;
-        if (k.m > q && (!hi || k.m < hi->m))
-            hi = &k;
-        if (cls(k.m) != cls(q))
-            continue;
-        if (k.m < q && (!L || k.m > L->m))
-            L = &k;
-        if (k.m > q && (!R || k.m < R->m))
-            R = &k;
-    }
-    if (!L || !R) { // one side only: the nearest same-class compute
-        *code = 2;
-        hold(near_m, (double)(L ? L : R)->m, (double)q);
-        return enc(std::log((L ? L : R)->K));
-    }
-    // eq. 24: p linear between the neighbours of any class, blended with
-    // the same-class bracket.
-    double am = enc(std::log(lo->K)), ap = enc(std::log(hi->K));
-    double p = am + (ap - am) * (double)(q - lo->m) / (double)(hi->m - lo->m);
-    double c0 = 1.0 / (double)(q - lo->m) + 1.0 / (double)(hi->m - q);
-    double dL = (double)(q - L->m), dR = (double)(R->m - q);
-    *code = 0;
-    return (c0 * p + kEta * enc(std::log(L->K)) / dL + kEta * enc(std::log(R->K)) / dR) /
-           (c0 + kEta / dL + kEta / dR);
-}
-
-DPred dyn_predict(const std::vector<DKey> &keys, int64_t o, int64_t path, int64_t d, int64_t m)
-{
-    DPred out = {10, NAN, NAN, NAN};
-    std::map<int64_t, std::vector<DKey>> fams; // depth -> keys of (o, path)
-    for (const DKey &k : keys)
-        if (k.o == o && k.path == path)
-            fams[k.d].push_back(k);
-    if (fams.empty())
-        return out; // rule 10: no reference for (o, path)
-    auto has_class = [&](const std::vector<DKey> &f) {
-        return std::any_of(f.begin(), f.end(), [&](const DKey &k) { return cls(k.m) == cls(m); });
-    };
-    const std::vector<DKey> *below = nullptr, *above = nullptr;
-    int64_t dlo = 0, dhi = 0;
-    for (auto &[fd, f] : fams) {
-        if (!has_class(f))
-            continue;
-        if (fd == d) {
-            out.a = within(f, m, &out.code, &out.near_m);
-            return out;
-        }
-        if (fd < d)
-            below = &f, dlo = fd;
-        else if (!above)
-            above = &f, dhi = fd;
-    }
-    if (!below && !above) {
-        out.code = 11; // Prop. 8: the class is unsampled at every depth
-        return out;
-    }
-    int sub;
-    if (!below || !above) { // rule 3, one side: held at that depth
-        hold(&out.near_d, (double)(below ? dlo : dhi), (double)d);
-        out.a = within(below ? *below : *above, m, &sub, &out.near_m);
-    } else { // rule 3: linear in d
-        double alo = within(*below, m, &sub, &out.near_m), ahi = within(*above, m, &sub, &out.near_m);
-        out.a = alo + (ahi - alo) * (double)(d - dlo) / (double)(dhi - dlo);
-    }
-    out.code = 3;
-    return out;
-}
-
-// The synthetic references: one K per key (the file repeats it per horizon).
-std::vector<DKey> dyn_keys(const Table &refs)
-{
-    std::vector<DKey> keys;
-    for (const auto &r : refs.rows) {
-        DKey k = {std::stoll(r[(size_t)refs.col("o")]), r[(size_t)refs.col("path")] == "tma",
-                  std::stoll(r[(size_t)refs.col("d")]), std::stoll(r[(size_t)refs.col("m")]),
-                  num(r[(size_t)refs.col("K")])};
-        auto same = std::find_if(keys.begin(), keys.end(), [&](const DKey &e) {
-            return e.o == k.o && e.path == k.path && e.d == k.d && e.m == k.m;
-        });
-        if (same == keys.end())
-            keys.push_back(k);
-        else
-            EXPECT_EQ(same->K, k.K) << "the golden references hold K constant per key";
-    }
-    return keys;
-}
-
-// The band's log radius: the 0.9 quantile (linear between order statistics)
-// of |log(K / K_hat)| over the scored runs (W > 1) of every key, each
-// predicted from the other keys only.
-double band_radius(const std::vector<DKey> &keys, const Table &refs)
-{
-    std::vector<double> res;
-    for (const auto &r : refs.rows) {
-        if (num(r[(size_t)refs.col("W")]) <= 1)
-            continue;
-        DKey z = dyn_keys({refs.cols, {r}})[0];
-        std::vector<DKey> rest;
-        for (const DKey &k : keys)
-            if (!(k.o == z.o && k.path == z.path && k.d == z.d && k.m == z.m))
-                rest.push_back(k);
-        DPred p = dyn_predict(rest, z.o, z.path, z.d, z.m);
-        if (p.code < 10)
-            res.push_back(std::fabs(std::log(z.K / dec(p.a, 4.0 * (double)z.o))));
-    }
-    std::sort(res.begin(), res.end());
-    double h = (double)(res.size() - 1) * 0.9;
-    size_t lo = (size_t)std::floor(h);
-    return lo + 1 < res.size() ? res[lo] + (h - (double)lo) * (res[lo + 1] - res[lo]) : res[lo];
-}
-
-const char *kDynCols[] = {"K_dyn", "rho_dyn", "band_lo", "band_hi", "fallback", "clamp_x", "clamp_compute",
-                          "clamp_depth"};
-
-struct DynRow {
-    int64_t o, path, d, m;
-    double W;
-};
-
-// The rows of dynamic.yaml in canonical order: occupancy, path, compute, W,
-// then depth innermost (capacity-like); `where` keeps tma, or depth 2.
-std::vector<DynRow> dyn_rows()
-{
-    std::vector<DynRow> rows;
-    for (int64_t o : {1, 2})
-        for (int64_t path : {0, 1})
-            for (int64_t m : {0, 1, 2, 4, 5, 8, 9, 12})
-                for (double W : {0.5, 8.0, 32.0})
-                    for (int64_t d : {2, 3, 4, 6, 8})
-                        if (path == 1 || d == 2)
-                            rows.push_back({o, path, d, m, W});
-    return rows;
-}
-
-std::map<std::string, double> dyn_columns(const std::vector<DKey> &keys, double r, const DynRow &q)
-{
-    // sync has no prefetch pipeline: its key has d = 0 whatever depth says.
-    DPred p = dyn_predict(keys, q.o, q.path, q.path ? q.d : 0, q.m);
-    double M = 4.0 * (double)q.o; // sms 4
-    std::map<std::string, double> c;
-    c["fallback"] = p.code;
-    if (p.code >= 10) {
-        c["K_dyn"] = c["rho_dyn"] = c["band_lo"] = c["band_hi"] = NAN;
-        c["clamp_x"] = c["clamp_compute"] = c["clamp_depth"] = NAN;
-        return c;
-    }
-    double K = dec(p.a, M);
-    c["K_dyn"] = K;
-    c["rho_dyn"] = K / M;
-    c["band_lo"] = K * std::exp(-r) / M;
-    c["band_hi"] = std::min(M, K * std::exp(r)) / M;
-    // Every reference key spans x = W N / 4096 = 1..16 (N = 4096).
-    c["clamp_x"] = q.W < 1 ? 1 : q.W > 16 ? 16 : NAN;
-    c["clamp_compute"] = p.near_m;
-    c["clamp_depth"] = p.near_d;
-    return c;
-}
-
-TEST_F(Golden, DynamicSweepMatchesTheIndependentReference)
-{
-    Table refs = parse_csv(slurp(kGolden + "dynamic-refs.csv"));
-    std::vector<DKey> keys = dyn_keys(refs);
-    ASSERT_EQ(keys.size(), 9u);
-    double r = band_radius(keys, refs);
-    Table ref;
-    ref.cols = {"occupancy", "path", "compute", "W", "depth"};
-    for (const char *c : kDynCols)
-        ref.cols.push_back(c);
-    for (const DynRow &q : dyn_rows()) {
-        std::map<std::string, double> c = dyn_columns(keys, r, q);
-        std::vector<std::string> row = {fmt((double)q.o), q.path ? "tma" : "sync", fmt((double)q.m), fmt(q.W),
-                                        fmt((double)q.d)};
-        for (const char *k : kDynCols)
-            row.push_back(fmt(c.at(k)));
-        ref.rows.push_back(row);
-    }
-    check_or_write(ref, kGolden + "dynamic.csv",
-                   "# Expected values of dynamic.yaml, from the independent reference in tests/golden_test.cc.\n");
-    // Calibrate the synthetic references beside a copy of the spec.
-    write("dynamic.yaml", slurp(kGolden + "dynamic.yaml"));
-    pascal_test::CliResult c = run("calibrate " + kGolden + "dynamic-refs.csv --sms 4 --C 100 -o " + dir +
-                                   "/model.h5");
-    ASSERT_EQ(c.status, 0) << c.err;
-    c = run("run " + dir + "/dynamic.yaml -o " + dir + "/out.csv --quiet");
-    ASSERT_EQ(c.status, 0) << c.err;
-    compare_tables(ref, parse_csv(slurp(dir + "/out.csv")), "pascal run dynamic.yaml");
-    // pascal predict --json (a process each): every configuration of
-    // occupancy 1 inside the horizons, the held horizons at the ends of the
-    // compute axis, and an unsupported occupancy.
-    std::map<std::string, int> seen;
-    const char *names[] = {"none", "reference", "compute", "depth"};
-    for (const DynRow &q : dyn_rows()) {
-        if (!(q.o == 1 ? q.W == 8 || q.m == 0 || q.m == 12 : q.W == 8 && q.m == 0))
-            continue;
-        std::string args = "predict --json --model " + dir + "/model.h5 --o " + std::to_string(q.o) + " --path " +
-                           (q.path ? "tma --d " + std::to_string(q.d) : std::string("sync")) + " --m " +
-                           std::to_string(q.m) + " --N 4096 --W " + fmt(q.W);
-        if (seen[args]++)
-            continue;
-        pascal_test::CliResult p = run(args);
-        ASSERT_EQ(p.status, 0) << args << "\n" << p.err;
-        std::map<std::string, double> want = dyn_columns(keys, r, q);
-        EXPECT_TRUE(close(json_num(p.out, "K"), want["K_dyn"])) << args << "\n" << p.out;
-        EXPECT_TRUE(close(json_num(p.out, "rho"), want["rho_dyn"])) << args << "\n" << p.out;
-        EXPECT_TRUE(close(json_num(p.out, "band_lo"), want["band_lo"])) << args << "\n" << p.out;
-        EXPECT_TRUE(close(json_num(p.out, "band_hi"), want["band_hi"])) << args << "\n" << p.out;
-        EXPECT_TRUE(close(json_num(p.out, "clamp_x"), want["clamp_x"])) << args << "\n" << p.out;
-        EXPECT_TRUE(close(json_num(p.out, "clamp_compute"), want["clamp_compute"])) << args << "\n" << p.out;
-        EXPECT_TRUE(close(json_num(p.out, "clamp_depth"), want["clamp_depth"])) << args << "\n" << p.out;
-        int code = (int)want["fallback"];
-        std::string name = code < 4 ? names[code] : code == 10 ? "family" : "class";
-        EXPECT_EQ(json_str(p.out, "fallback"), "\"" + name + "\"") << args;
-    }
-}
 
 } // namespace
