@@ -204,6 +204,9 @@ if(PASCAL_TESTS)
             --work ${CMAKE_BINARY_DIR}/install-test --version ${PROJECT_VERSION}
             --cmake ${CMAKE_COMMAND} --cc ${CMAKE_C_COMPILER} --cxx ${CMAKE_CXX_COMPILER}
             --shared $<IF:$<BOOL:${PASCAL_SHARED}>,1,0>
-            --man $<IF:$<BOOL:${PASCAL_HELP2MAN}>,1,0>)
+            --man $<IF:$<BOOL:${PASCAL_HELP2MAN}>,1,0>
+            # The consumers are built with the library's flags (a sanitized
+            # library needs its runtime); "x" keeps an empty value an argument.
+            --cflags "x${CMAKE_C_FLAGS}" --ldflags "x${CMAKE_EXE_LINKER_FLAGS}")
   set_tests_properties(install_consumer PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77)
 endif()

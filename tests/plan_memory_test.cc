@@ -13,7 +13,9 @@
 #include <string>
 
 #if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/allocator_interface.h>
+// The sanitizer runtime's allocator statistics (its public interface,
+// declared here: the header is not installed everywhere).
+extern "C" size_t __sanitizer_get_current_allocated_bytes(void);
 #endif
 
 #include "engine/eval.h"

@@ -20,12 +20,23 @@ while [ $# -gt 0 ]; do
   case $1 in
     --build) build=$2 ;; --source) src=$2 ;; --work) work=$2 ;; --version) version=$2 ;;
     --cmake) cmake=$2 ;; --cc) cc=$2 ;; --cxx) cxx=$2 ;; --shared) shared=$2 ;; --man) man=$2 ;;
+    --cflags) cflags=${2#x} ;; --ldflags) ldflags=${2#x} ;;
     *) echo "install_test: unknown option $1" >&2; exit 2 ;;
   esac
   shift 2
 done
 
 fail() { echo "install_test: FAIL: $*" >&2; exit 1; }
+# The library's compile and link flags, for every consumer build (CMake
+# reads CFLAGS, CXXFLAGS and LDFLAGS when it configures a new tree).
+cflags=${cflags:-} ldflags=${ldflags:-}
+export CFLAGS=$cflags CXXFLAGS=$cflags LDFLAGS=$ldflags
+# A library built with AddressSanitizer needs its runtime loaded first in a
+# program that was not (python3 for the ctypes example).
+preload=
+case $ldflags in
+  *sanitize=address*) preload="$("$cc" -print-file-name=libasan.so) $("$cc" -print-file-name=libubsan.so)" ;;
+esac
 rm -rf "$work"
 mkdir -p "$work"
 prefix=$work/prefix
@@ -126,13 +137,13 @@ fi
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 [ "$(pkg-config --modversion pascal)" = "$version" ] || fail "pkg-config --modversion"
 # shellcheck disable=SC2046
-"$cc" -o consumer_pc_static consumer.c $(pkg-config --cflags pascal) \
+"$cc" -o consumer_pc_static consumer.c $cflags $ldflags $(pkg-config --cflags pascal) \
   $(pkg-config --static --libs pascal | sed 's/-lpascal\b/-l:libpascal.a/') || fail "pkg-config --static build"
 objdump -p consumer_pc_static | grep -q 'NEEDED.*libpascal' && fail "the --static build linked libpascal.so"
 check "pkg-config --static" ./consumer_pc_static
 if [ "$shared" = 1 ]; then
   # shellcheck disable=SC2046
-  "$cc" -o consumer_pc consumer.c $(pkg-config --cflags --libs pascal) || fail "pkg-config build"
+  "$cc" -o consumer_pc consumer.c $cflags $ldflags $(pkg-config --cflags --libs pascal) || fail "pkg-config build"
   LD_LIBRARY_PATH=$libdir check "pkg-config (shared)" ./consumer_pc
 fi
 
@@ -157,7 +168,8 @@ if [ "$shared" = 1 ] && command -v python3 >/dev/null; then
 8 1 2.0
 9 1 1.0
 10 0 0.0"
-  out=$(LD_LIBRARY_PATH=$libdir python3 notebook.py) || fail "the docs' Python example failed"
+  out=$(LD_LIBRARY_PATH=$libdir LD_PRELOAD=$preload ASAN_OPTIONS=detect_leaks=0 python3 notebook.py) ||
+    fail "the docs' Python example failed"
   [ "$out" = "$want_py" ] || fail "the docs' Python example printed
 $out"
   echo "install_test: ctypes: ok"
