@@ -98,6 +98,26 @@ TEST(InputAxes, ListsMayNotRepeatAValue)
     EXPECT_EQ(spec_error(kHead + "  C: [4, 8, 16]\n  pattern: [uniform, aligned]\n"), "");
 }
 
+// A zipped axis may repeat a value (its points differ in the other members);
+// a zip group whose combination repeats is the error.
+TEST(InputAxes, ZipGroupsMayNotRepeatACombination)
+{
+    const std::string head = "name: t\nmodels: [ttl]\nfixed: {N: 4096, M: 64}\nzip:\n  - [block_bytes, "
+                             "capacity_bytes]\naxes:\n";
+    EXPECT_EQ(spec_error(head + "  block_bytes: [4KiB, 8KiB, 16KiB]\n  capacity_bytes: [4MiB, 4MiB, 8MiB]\n"), "");
+    EXPECT_EQ(spec_error(head + "  block_bytes: [4KiB, 8KiB, 4KiB]\n  capacity_bytes: [4MiB, 4MiB, 4MiB]\n"),
+              "spec.yaml:7:29: axes.block_bytes[2]: expected distinct combinations of the zip group "
+              "[block_bytes, capacity_bytes], got (\"4KiB\", \"4MiB\") again at index 2 (first at index 0); "
+              "each would give the same points twice");
+    // A range member makes every combination distinct.
+    EXPECT_EQ(spec_error(head + "  block_bytes: {from: 4KiB, to: 12KiB, num: 3}\n"
+                                "  capacity_bytes: [4MiB, 4MiB, 4MiB]\n"), "");
+    // An axis outside the group is still checked on its own.
+    EXPECT_EQ(spec_error(head + "  block_bytes: [4KiB, 8KiB]\n  capacity_bytes: [4MiB, 4MiB]\n  seed: [1, 1]\n")
+                  .substr(0, 37),
+              "spec.yaml:9:13: axes.seed[1]: expecte");
+}
+
 class InputCli : public pascal_test::TempDirTest {};
 
 TEST_F(InputCli, PointFlagsWithoutEffectAreErrors)

@@ -96,6 +96,23 @@ TEST_F(ListCli, ColumnsWithUnitsModelAndPaper)
     EXPECT_TRUE(has(l[PASCAL_COL_RHO_BOUND], "misses/request") && has(l[PASCAL_COL_RHO_BOUND], "Theorem 4"));
 }
 
+// The discovery tables run parallel to the vocabulary: an id added without
+// its entry is a null pointer there (which `list` would print as text).
+TEST(ListTables, EveryIdHasItsEntries)
+{
+    for (int p = 0; p < PASCAL_NPARAM; p++) {
+        EXPECT_NE(pascal_param_refs[p], nullptr) << pascal_params[p].name;
+        EXPECT_NE(pascal_param_defaults[p], nullptr) << pascal_params[p].name;
+    }
+    for (int m = 0; m < PASCAL_NMODEL; m++)
+        EXPECT_NE(pascal_model_refs[m], nullptr) << pascal_models[m].name;
+    for (int k = 0; k < PASCAL_NCOLUMN; k++) {
+        EXPECT_NE(pascal_column_refs[k], nullptr) << pascal_columns[k].name;
+        EXPECT_NE(pascal_columns[k].name, nullptr) << k;
+        EXPECT_NE(pascal_columns[k].description, nullptr) << pascal_columns[k].name;
+    }
+}
+
 TEST_F(ListCli, AxesWithUnitsTypesAndDefaults)
 {
     Result r = run("list axes");

@@ -80,6 +80,22 @@ TEST_F(ReportCsv, SameReportAsTheHdf5FileOfTheSameSpec)
               kProvenance);
 }
 
+// -o NAME.csv without --format writes the CSV that --format csv writes, and
+// the report reads it as such.
+TEST_F(ReportCsv, OutputNamedCsvIsTheReportsCsv)
+{
+    std::string yaml = write("s.yaml", "name: s\nmodels: [ttl, che]\nfixed: {N: 256, M: 16}\naxes:\n"
+                                       "  pattern: [uniform, equal]\n  C: {from: 8, to: 200, num: 6}\n");
+    ASSERT_EQ(run("run " + yaml + " -o " + dir + "/named.csv --quiet").status, 0);
+    ASSERT_EQ(run("run " + yaml + " -o " + dir + "/asked.out --format csv --quiet").status, 0);
+    std::string named = pascal_test::slurp(dir + "/named.csv");
+    EXPECT_EQ(named.rfind("pattern,", 0), 0u) << named.substr(0, 80);
+    EXPECT_EQ(named, pascal_test::slurp(dir + "/asked.out"));
+    Result r = run("report " + dir + "/named.csv -o " + dir + "/named.html");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(pascal_test::slurp(dir + "/named.html").find("CSV from pascal run"), std::string::npos);
+}
+
 TEST_F(ReportCsv, UnusableCsvRefusedWithOneLine)
 {
     struct Case {
