@@ -2,11 +2,12 @@
 #include "engine/run_sizing.h"
 
 #include <math.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/calibrate.h"
+#include "engine/parallel.h"
 #include "engine/size.h"
 
 #define RANGE_BATCH 4096
@@ -35,6 +36,11 @@ void run_sizing_free(run_sizing *z)
     free(z->slot);
     free(z->searched);
     free(z);
+}
+
+double run_sizing_bytes(int64_t batch)
+{
+    return (double)sizeof(run_sizing) + (double)batch * (sizeof(pascal_size_result) + 1.0);
 }
 
 /* The target: the spec's search: section, else the headline's. */
@@ -133,54 +139,73 @@ void run_sizing_fold(run_sizing *z, uint64_t i, int64_t s)
         fold_result(z, i, &z->slot[s]);
 }
 
+/* One parallel pass of run_sizing_range: scenarios [k0, k1) of the range. */
+typedef struct range_team {
+    run_sizing *z;
+    const pascal_spec *spec;
+    const struct pascal_dyn_model *dyn;
+    uint64_t begin, end, first, step, k0, k1;
+    pascal_size_result *res;
+    unsigned char *keep;
+    int failed;
+} range_team;
+
+static void range_body(void *ctx)
+{
+    range_team *t = ctx;
+    const run_sizing *z = t->z;
+    pascal_eval *ev = pascal_eval_create(pascal_spec_models(t->spec));
+    if (ev) {
+        pascal_eval_set_dynamic(ev, t->dyn);
+        pascal_eval_set_dynamic_flags(ev, pascal_spec_extrapolation_nan(t->spec) ? PASCAL_DYN_NO_HOLD : 0);
+    }
+#pragma omp for schedule(dynamic, 16)
+    for (uint64_t k = t->k0; k < t->k1; k++) {
+        uint64_t i = t->first + k / z->cap_stride * t->step + k % z->cap_stride;
+        pascal_size_result *r = &t->res[k - t->k0];
+        pascal_point p;
+        int64_t lo, hi;
+        t->keep[k - t->k0] = i >= t->begin && i < t->end && pascal_spec_point(t->spec, i, &p, NULL) == 1;
+        if (!t->keep[k - t->k0])
+            continue;
+        pascal_size_range(t->spec, &p, &lo, &hi);
+        if (!ev || pascal_size_point(ev, &p, &z->target, lo, hi, r) != 0) {
+#pragma omp atomic write
+            t->failed = 1;
+        }
+        r->index = i;
+    }
+    pascal_eval_free(ev);
+}
+
 /* Scenario first rows of [begin, end), searched in parallel batches and
  * folded in index order. */
 int run_sizing_range(run_sizing *z, const pascal_spec *spec, uint64_t begin, uint64_t end, int threads,
                      const struct pascal_dyn_model *dyn)
 {
-    uint64_t step = z->cap_stride * (uint64_t)z->cap_size;
-    uint64_t first = begin / step * step, nscen = 0;
-    int failed = 0;
-    pascal_size_result *res = malloc(RANGE_BATCH * sizeof *res);
-    unsigned char *keep = malloc(RANGE_BATCH);
-    if (!res || !keep) {
-        free(res), free(keep);
+    range_team t = {.z = z, .spec = spec, .dyn = dyn, .begin = begin, .end = end};
+    uint64_t nscen = 0;
+    t.step = z->cap_stride * (uint64_t)z->cap_size;
+    t.first = begin / t.step * t.step;
+    t.res = malloc(RANGE_BATCH * sizeof *t.res);
+    t.keep = malloc(RANGE_BATCH);
+    if (!t.res || !t.keep) {
+        free(t.res), free(t.keep);
         return -1;
     }
     /* Scenario k of the range: the block of `step` rows starting at first,
      * offset by k mod cap_stride (capacity digit 0). */
-    if (end > first)
-        nscen = (end - first + step - 1) / step * z->cap_stride;
-    for (uint64_t k0 = 0; k0 < nscen && !failed; k0 += RANGE_BATCH) {
-        uint64_t k1 = k0 + RANGE_BATCH < nscen ? k0 + RANGE_BATCH : nscen;
-#pragma omp parallel num_threads(threads)
-        {
-            pascal_eval *ev = pascal_eval_create(pascal_spec_models(spec));
-            if (ev)
-                pascal_eval_set_dynamic(ev, dyn);
-#pragma omp for schedule(dynamic, 16)
-            for (uint64_t k = k0; k < k1; k++) {
-                uint64_t i = first + k / z->cap_stride * step + k % z->cap_stride;
-                pascal_point p;
-                int64_t lo, hi;
-                keep[k - k0] = i >= begin && i < end && pascal_spec_point(spec, i, &p, NULL) == 1;
-                if (!keep[k - k0])
-                    continue;
-                pascal_size_range(spec, &p, &lo, &hi);
-                if (!ev || pascal_size_point(ev, &p, &z->target, lo, hi, &res[k - k0]) != 0) {
-#pragma omp atomic write
-                    failed = 1;
-                }
-                res[k - k0].index = i;
-            }
-            pascal_eval_free(ev);
-        }
-        for (uint64_t k = k0; k < k1 && !failed; k++)
-            if (keep[k - k0])
-                fold_result(z, res[k - k0].index, &res[k - k0]);
+    if (end > t.first)
+        nscen = (end - t.first + t.step - 1) / t.step * z->cap_stride;
+    for (t.k0 = 0; t.k0 < nscen && !t.failed; t.k0 += RANGE_BATCH) {
+        t.k1 = t.k0 + RANGE_BATCH < nscen ? t.k0 + RANGE_BATCH : nscen;
+        pascal_parallel(threads, range_body, &t);
+        for (uint64_t k = t.k0; k < t.k1 && !t.failed; k++)
+            if (t.keep[k - t.k0])
+                fold_result(z, t.res[k - t.k0].index, &t.res[k - t.k0]);
     }
-    free(res), free(keep);
-    return failed ? -1 : 0;
+    free(t.res), free(t.keep);
+    return t.failed ? -1 : 0;
 }
 
 void run_sizing_finish(run_sizing *z, const pascal_spec *spec, pascal_run_stats *st)

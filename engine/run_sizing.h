@@ -30,6 +30,8 @@ run_sizing *run_sizing_create(const pascal_spec *spec, double target, int cap_ax
                               int64_t cap_size, int group_axis, uint64_t group_stride, int64_t ngroups,
                               int64_t batch, pascal_run_stats *st);
 void run_sizing_free(run_sizing *z);
+/* Bytes run_sizing_create takes for batch slots. */
+double run_sizing_bytes(int64_t batch);
 
 /* In the parallel loop, after point i (slot s) is evaluated with ev:
  * searches when i is a scenario's first row.  Returns -1 when the point

@@ -4,11 +4,13 @@
 #include "engine/size.h"
 
 #include <math.h>
-#include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/progress.h"
+#include "engine/clock.h"
+#include "engine/parallel.h"
+#include "engine/plan.h"
 #include "sweeps/sample.h"
 
 #define DEFAULT_BATCH 4096
@@ -133,22 +135,69 @@ int pascal_size_point(pascal_eval *ev, const pascal_point *p0, const pascal_targ
     return 0;
 }
 
-/* Every scenario point is checked before any result is emitted; the error
- * reported is the one at the smallest index. */
-static int plan(const pascal_spec *spec, int threads, uint64_t n, pascal_error *err)
+typedef struct searcher {
+    const pascal_spec *spec;
+    pascal_target target;
+    pascal_eval *ev;
+} searcher;
+
+void *pascal_size_searcher_open(const pascal_spec *spec, int column, double target, char *note, size_t len)
 {
-    uint64_t bad = UINT64_MAX;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(min : bad)
-    for (uint64_t k = 0; k < n; k++) {
-        pascal_point p;
-        if (pascal_spec_point(spec, pascal_size_scenario_index(spec, k), &p, NULL) < 0 && k < bad)
-            bad = k;
+    pascal_error err = {0};
+    pascal_target t = {column, PASCAL_TARGET_LE, target};
+    searcher *s;
+    if (pascal_size_check(spec, &t, &err) != 0) {
+        snprintf(note, len, "%s", err.msg);
+        return NULL;
     }
-    if (bad != UINT64_MAX) {
-        pascal_point p;
-        return pascal_spec_point(spec, pascal_size_scenario_index(spec, bad), &p, err);
+    if (!(s = calloc(1, sizeof *s)) || !(s->ev = pascal_eval_create(1u << pascal_columns[column].model))) {
+        free(s);
+        snprintf(note, len, "out of memory for the evaluator");
+        return NULL;
     }
-    return 0;
+    s->spec = spec;
+    s->target = t;
+    return s;
+}
+
+int pascal_size_searcher_at(void *ctx, uint64_t raw, int64_t *C, double *bytes, double *value)
+{
+    searcher *s = ctx;
+    pascal_point p;
+    pascal_size_result r;
+    int64_t lo, hi;
+    int rc = pascal_spec_point(s->spec, raw, &p, NULL);
+    if (rc != 1)
+        return rc == 0 ? 0 : -1;
+    pascal_size_range(s->spec, &p, &lo, &hi);
+    if (pascal_size_point(s->ev, &p, &s->target, lo, hi, &r) != 0)
+        return -1;
+    *C = r.C;
+    *bytes = r.capacity_bytes;
+    *value = r.value;
+    return 1;
+}
+
+void pascal_size_searcher_free(void *ctx)
+{
+    searcher *s = ctx;
+    if (!s)
+        return;
+    pascal_eval_free(s->ev);
+    free(s);
+}
+
+/* Every point is checked as `pascal run` checks it (engine/plan.h: the
+ * spec's checks and the bounds, factored over the axes they read) before
+ * any result is emitted; the error reported is the one at the smallest
+ * index. */
+static int plan(const pascal_spec *spec, const pascal_size_opts *o, int threads, pascal_error *err)
+{
+    double batch = (double)(o->batch > 0 ? o->batch : DEFAULT_BATCH);
+    pascal_plan_opts po = {threads, 0, NULL, NULL, o->stop_flag,
+                           batch * (sizeof(pascal_size_result) + 1.0)}; /* search_all's slots */
+    pascal_plan_result r;
+    return pascal_plan_check(spec, 0, pascal_spec_size(spec), &po, &r, err);
 }
 
 /* Orders results for the worst case: no answer first, then more bytes (or
@@ -191,61 +240,100 @@ static int fold(const pascal_size_opts *o, pascal_size_stats *st, slots *s, uint
     return 0;
 }
 
+/* The scenario loop's team: every thread searches its share of a batch,
+ * one thread (omp single) folds it in index order. */
+typedef struct size_team {
+    const pascal_spec *spec;
+    const pascal_size_opts *o;
+    pascal_size_stats *st;
+    slots s;
+    uint64_t n, bsize;
+    int nomem, failed, rc, stopped, have;
+    int halt;                /* the stop flag was seen inside a batch */
+} size_team;
+
+/* The stop flag is read before every scenario, as the run reads it before
+ * every point, so that Ctrl-C is not held up by a batch of slow ones. */
+static int stop_now(const pascal_size_opts *o, int *halt)
+{
+    int s;
+#pragma omp atomic read
+    s = *halt;
+    if (!s && o->stop_flag && *o->stop_flag) {
+#pragma omp atomic write
+        *halt = 1;
+        s = 1;
+    }
+    return s;
+}
+
+static void search_batch(size_team *t, pascal_eval *ev, uint64_t b0, uint64_t b1)
+{
+#pragma omp for schedule(dynamic, 16)
+    for (uint64_t k = b0; k < b1; k++) {
+        pascal_point p;
+        int64_t lo, hi;
+        uint64_t i = pascal_size_scenario_index(t->spec, k);
+        t->s.keep[k - b0] = 0;
+        if (stop_now(t->o, &t->halt) || pascal_spec_point(t->spec, i, &p, NULL) != 1)
+            continue;
+        t->s.keep[k - b0] = 1;
+        pascal_size_range(t->spec, &p, &lo, &hi);
+        if (pascal_size_point(ev, &p, &t->o->target, lo, hi, &t->s.res[k - b0]) != 0) {
+#pragma omp atomic write
+            t->failed = 1;
+        }
+        t->s.res[k - b0].index = i;
+    }
+}
+
+static void search_body(void *ctx)
+{
+    size_team *t = ctx;
+    const pascal_size_opts *o = t->o;
+    pascal_eval *ev = pascal_eval_create(1u << pascal_columns[o->target.column].model);
+    if (!ev) {
+#pragma omp atomic write
+        t->nomem = 1;
+    }
+#pragma omp barrier
+    for (uint64_t b0 = 0; b0 < t->n && !t->nomem && !t->failed && !t->stopped && t->rc == 0;
+         b0 += t->bsize) {
+        uint64_t b1 = b0 + t->bsize < t->n ? b0 + t->bsize : t->n;
+        search_batch(t, ev, b0, b1);
+#pragma omp single
+        {
+            if (t->halt)
+                t->stopped = 1;   /* the batch is unfinished: nothing of it is emitted */
+            else if (!t->failed)
+                t->rc = fold(o, t->st, &t->s, b1 - b0, &t->have);
+            if (o->should_stop && o->should_stop(o->stop_ctx))
+                t->stopped = t->stopped || b1 < t->n;
+        }
+    }
+    pascal_eval_free(ev);
+}
+
 static int search_all(const pascal_spec *spec, const pascal_size_opts *o, int threads, uint64_t n,
                       pascal_size_stats *st, pascal_error *err)
 {
-    uint64_t bsize = (uint64_t)(o->batch > 0 ? o->batch : DEFAULT_BATCH);
-    unsigned model = 1u << pascal_columns[o->target.column].model;
-    int nomem = 0, failed = 0, rc = 0, stopped = 0, have = 0;
-    slots s = {malloc(bsize * sizeof *s.res), malloc(bsize)};
-    if (!s.res || !s.keep) {
-        free(s.res), free(s.keep);
+    size_team t = {.spec = spec, .o = o, .st = st, .n = n};
+    t.bsize = (uint64_t)(o->batch > 0 ? o->batch : DEFAULT_BATCH);
+    t.s = (slots){malloc(t.bsize * sizeof *t.s.res), malloc(t.bsize)};
+    if (!t.s.res || !t.s.keep) {
+        free(t.s.res), free(t.s.keep);
         return pascal_error_set(err, PASCAL_ENOMEM, "out of memory for %llu scenarios",
-                                (unsigned long long)bsize);
+                                (unsigned long long)t.bsize);
     }
-#pragma omp parallel num_threads(threads)
-    {
-        pascal_eval *ev = pascal_eval_create(model);
-        if (!ev) {
-#pragma omp atomic write
-            nomem = 1;
-        }
-#pragma omp barrier
-        for (uint64_t b0 = 0; b0 < n && !nomem && !failed && !stopped && rc == 0; b0 += bsize) {
-            uint64_t b1 = b0 + bsize < n ? b0 + bsize : n;
-#pragma omp for schedule(dynamic, 16)
-            for (uint64_t k = b0; k < b1; k++) {
-                pascal_point p;
-                int64_t lo, hi;
-                uint64_t i = pascal_size_scenario_index(spec, k);
-                s.keep[k - b0] = pascal_spec_point(spec, i, &p, NULL) == 1;
-                if (!s.keep[k - b0])
-                    continue;
-                pascal_size_range(spec, &p, &lo, &hi);
-                if (pascal_size_point(ev, &p, &o->target, lo, hi, &s.res[k - b0]) != 0) {
-#pragma omp atomic write
-                    failed = 1;
-                }
-                s.res[k - b0].index = i;
-            }
-#pragma omp single
-            {
-                if (!failed)
-                    rc = fold(o, st, &s, b1 - b0, &have);
-                if (o->should_stop && o->should_stop(o->stop_ctx))
-                    stopped = b1 < n;
-            }
-        }
-        pascal_eval_free(ev);
-    }
-    free(s.res), free(s.keep);
-    if (rc)
-        return pascal_error_set(err, rc, "the results could not be written");
-    if (nomem || failed)
-        return pascal_error_set(err, nomem ? PASCAL_ENOMEM : PASCAL_EINTERNAL,
-                                nomem ? "out of memory for the evaluator"
-                                      : "a planned scenario could not be evaluated");
-    if (stopped)
+    pascal_parallel(threads, search_body, &t);
+    free(t.s.res), free(t.s.keep);
+    if (t.rc)
+        return pascal_error_set(err, t.rc, "the results could not be written");
+    if (t.nomem || t.failed)
+        return pascal_error_set(err, t.nomem ? PASCAL_ENOMEM : PASCAL_EINTERNAL,
+                                t.nomem ? "out of memory for the evaluator"
+                                        : "a planned scenario could not be evaluated");
+    if (t.stopped)
         return pascal_error_set(err, PASCAL_EINTR, "stopped after %llu scenarios",
                                 (unsigned long long)st->scenarios);
     return 0;
@@ -254,14 +342,14 @@ static int search_all(const pascal_spec *spec, const pascal_size_opts *o, int th
 int pascal_size_run(const pascal_spec *spec, const pascal_size_opts *o, pascal_size_stats *st,
                     pascal_error *err)
 {
-    int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    int threads = pascal_parallel_threads(o->threads);
     uint64_t n = pascal_size_scenarios(spec);
     double t0 = pascal_now();
     int rc;
     memset(st, 0, sizeof *st);
     st->threads = threads;
     st->worst.C = -1;
-    if ((rc = pascal_size_check(spec, &o->target, err)) || (rc = plan(spec, threads, n, err)))
+    if ((rc = pascal_size_check(spec, &o->target, err)) || (rc = plan(spec, o, threads, err)))
         return rc;
     rc = search_all(spec, o, threads, n, st, err);
     st->seconds = pascal_now() - t0;

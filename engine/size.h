@@ -18,6 +18,8 @@
 #ifndef PASCAL_ENGINE_SIZE_H
 #define PASCAL_ENGINE_SIZE_H
 
+#include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/error.h"
@@ -51,6 +53,10 @@ typedef struct pascal_size_opts {
     /* Polled after every batch; nonzero stops with PASCAL_EINTR. */
     int (*should_stop)(void *ctx);
     void *stop_ctx;
+    /* A signal handler's flag (NULL: none), read by the check pass and
+     * before every scenario: nonzero stops with PASCAL_EINTR within a
+     * scenario, emitting nothing of the unfinished batch. */
+    const volatile sig_atomic_t *stop_flag;
 } pascal_size_opts;
 
 typedef struct pascal_size_stats {
@@ -86,6 +92,19 @@ void pascal_size_range(const pascal_spec *spec, const pascal_point *p, int64_t *
  * point cannot be evaluated. */
 int pascal_size_point(pascal_eval *ev, const pascal_point *p, const pascal_target *t,
                       int64_t lo, int64_t hi, pascal_size_result *r);
+
+/* One scenario at a time, for a program that walks the scenarios itself
+ * (the report's sizing table, report/report.h's pascal_report_sizer, which
+ * these three fill as they are: hence void *).  open: checks "column <=
+ * target" on spec (pascal_size_check) and makes an evaluator; NULL with
+ * the reason in note when it cannot.  at: the scenario of raw index raw:
+ * 1 with *C (blocks; -1 when no C in range meets the target), *bytes
+ * (C * block_bytes; NaN when unknown or none) and *value (the column at C,
+ * or at the top of the range); 0 when `where` drops the point; -1 when it
+ * fails a check or cannot be evaluated.  spec must outlive the searcher. */
+void *pascal_size_searcher_open(const pascal_spec *spec, int column, double target, char *note, size_t len);
+int pascal_size_searcher_at(void *searcher, uint64_t raw, int64_t *C, double *bytes, double *value);
+void pascal_size_searcher_free(void *searcher);
 
 /* Scenarios of a spec: raw indices with the capacity axis at its first
  * value (or every raw index when the capacity is not a grid axis). */

@@ -23,6 +23,7 @@
 #ifndef PASCAL_REPORT_REPORT_H
 #define PASCAL_REPORT_REPORT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/error.h"
@@ -31,13 +32,33 @@
 extern "C" {
 #endif
 
+struct pascal_spec;
+
+/* Exact sizing for the sizing table, supplied by a program that links the
+ * engine (report/ sits beside the engine and does not call it): the CLI
+ * passes engine/size.h's pascal_size_searcher_open, _at and _free.  open
+ * checks that "column <= target" can be searched on the file's spec and
+ * returns a searcher (NULL, with the reason in note, when it cannot); at
+ * searches the scenario at a raw index of that spec: 1 with the smallest C
+ * meeting the target (blocks, -1 when none in range), its bytes (NaN when
+ * unknown) and the column there, 0 when `where` drops the point, -1 on
+ * failure. */
+typedef struct pascal_report_sizer {
+    void *(*open)(const struct pascal_spec *spec, int column, double target, char *note, size_t len);
+    int (*at)(void *searcher, uint64_t raw, int64_t *C, double *bytes, double *value);
+    void (*close)(void *searcher);
+} pascal_report_sizer;
+
 typedef struct pascal_report_opts {
     const char *in_path;       /* a finished HDF5 sweep file */
     const char *out_path;      /* the HTML page; written as OUT.tmp.PID, then renamed */
-    double target;             /* sizing target miss rate, >= 0 (0.05 by default) */
+    double target;             /* sizing target, >= 0; NaN: the metric's default,
+                                  0.05 for a miss rate, 1.2 for a workload's
+                                  traffic ratio (x ideal) */
     int64_t max_values;        /* plot budget: cells x columns in the page; <= 0 chooses */
     int64_t block_rows;        /* rows read per block; <= 0 chooses */
     const char *command_line;  /* recorded in the page (may be NULL) */
+    const pascal_report_sizer *sizer; /* exact sizing; NULL: swept capacities only */
 } pascal_report_opts;
 
 typedef struct pascal_report_stats {

@@ -2,6 +2,7 @@
  *
  *   scan.c    reads a sweep file's metadata (root attributes, /axes, column
  *             names, units, descriptions) and its columns in blocks of rows
+ *   scan_csv.c the same from the CSV of pascal run --format csv
  *   plan.c    decides the roles of the axes, the plotted columns and the
  *             down-sampling, and which plots the page has
  *   cube.c    accumulates rows into plot cells (means over random draws) and
@@ -81,6 +82,7 @@ typedef struct rp_file {
     int npoints;
     rp_column results[RP_MAX_COLUMNS];
     int nresults;
+    int csv;            /* read from the CSV of pascal run --format csv */
 } rp_file;
 
 /* scan.c */
@@ -92,8 +94,15 @@ int pascal_report_find_point(const rp_file *f, const char *name);  /* or -1 */
 int pascal_report_find_result(const rp_file *f, const char *name); /* or -1 */
 /* Listed index of value v on axis a, or -1. */
 int64_t pascal_report_axis_index(const rp_axis *a, double v);
+/* Builds a->sorted and a->order; the values must be distinct numbers. */
+int pascal_report_index_axis(rp_file *f, rp_axis *a, pascal_error *err);
 
-/* Reading columns in blocks of rows. */
+/* scan_csv.c: the same description from the CSV of pascal run --format csv
+ * (used by pascal_report_scan for a file that is not HDF5), and its rows. */
+int pascal_report_scan_csv(const char *path, rp_file *f, pascal_error *err);
+
+/* Reading columns in blocks of rows: from HDF5 through output/h5_file.h,
+ * or parsed from a CSV (scan_csv.c). */
 typedef struct rp_reader rp_reader;
 typedef struct rp_source {
     const char *group;  /* "points" or "results" */
@@ -105,6 +114,12 @@ int pascal_report_reader_open(const rp_file *f, const rp_source *src, int n,
 int pascal_report_reader_read(rp_reader *r, int64_t start, int64_t count,
                               double *const *bufs, pascal_error *err);
 void pascal_report_reader_close(rp_reader *r);
+typedef struct rp_csv_rows rp_csv_rows;
+int pascal_report_csv_rows_open(const rp_file *f, const rp_source *src, int n, rp_csv_rows **out,
+                                pascal_error *err);
+int pascal_report_csv_rows_read(rp_csv_rows *c, int64_t start, int64_t count, double *const *bufs,
+                                pascal_error *err);
+void pascal_report_csv_rows_close(rp_csv_rows *c);
 
 /* A plotted column: read from the file, or K_x / M for a missing rho_x. */
 typedef struct rp_pcol {
@@ -181,12 +196,18 @@ void pascal_report_sizing_add(rp_sizing *s, const int64_t *idx, double metric, d
 int64_t pascal_report_sizing_rows(const rp_sizing *s);
 void pascal_report_sizing_json(const rp_sizing *s, const rp_file *f, const rp_plan *p, FILE *o);
 void pascal_report_sizing_free(rp_sizing *s);
-/* Makes the table exact where the file's spec can be searched again
- * (sizing_exact.c); otherwise records why in the table's note. */
-void pascal_report_sizing_exact(rp_sizing *s, const rp_file *f, const rp_plan *p);
+/* Makes the table exact where the file's spec can be searched again with
+ * the caller's sizer (sizing_exact.c); otherwise records why in the
+ * table's note. */
+void pascal_report_sizing_exact(rp_sizing *s, const rp_file *f, const rp_plan *p,
+                                const pascal_report_sizer *sizer);
 
 /* sizing_exact.c: re-evaluating the file's spec. */
-struct pascal_size_result;
+typedef struct rp_exact_result {
+    int64_t C;                             /* blocks; -1: none in range */
+    double bytes;                          /* C * block_bytes; NaN unknown or none */
+    double value;                          /* the metric at C (at the range's top when none) */
+} rp_exact_result;
 typedef struct rp_sizing_view {
     int cap;                               /* file axis of the capacity */
     unsigned char in_scenario[RP_MAX_AXES];/* file axes that make a scenario */
@@ -194,12 +215,12 @@ typedef struct rp_sizing_view {
 typedef struct rp_exact rp_exact;
 /* NULL (with note) when the file cannot be searched again. */
 int pascal_report_exact_open(const rp_file *f, const rp_plan *p, const rp_sizing_view *v, int64_t nscen,
-                             rp_exact **out, char *note, size_t len);
+                             const pascal_report_sizer *sizer, rp_exact **out, char *note, size_t len);
 /* The draw that needs the most capacity in the scenario whose scenario
  * axes are at idx (idx is used as scratch for the others).  Returns 1, 0
  * when every draw is dropped by `where`, -1 on failure. */
 int pascal_report_exact_scenario(rp_exact *x, const rp_file *f, const rp_sizing_view *v, int64_t *idx,
-                                 struct pascal_size_result *best);
+                                 rp_exact_result *best);
 void pascal_report_exact_free(rp_exact *x);
 
 /* json.c */

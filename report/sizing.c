@@ -8,12 +8,12 @@
  * in the order they first appear, up to RP_MAX_SCENARIOS. */
 #include "report/report_internal.h"
 
+#include "sweeps/workload.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "engine/size.h"
 
 struct rp_sizing {
     int naxes;                 /* scenario axes */
@@ -219,7 +219,17 @@ void pascal_report_sizing_json(const rp_sizing *s, const rp_file *f, const rp_pl
         fprintf(o, j ? "," : "");
         pascal_report_json_str(o, f->axes[s->ax[j]].name);
     }
-    fprintf(o, "],\"averaged\":[");
+    /* Workload terms: each scenario axis as an architect says it ("context
+     * length"), and what the target means for a traffic ratio. */
+    fprintf(o, "],\"axis_words\":[");
+    for (int j = 0; j < s->naxes; j++) {
+        const char *w = pascal_workload_phrase(pascal_param_from_name(f->axes[s->ax[j]].name));
+        fprintf(o, j ? "," : "");
+        pascal_report_json_str(o, w ? w : f->axes[s->ax[j]].name);
+    }
+    fprintf(o, "],\"traffic\":%s",
+            strncmp(p->cols[p->metric].name, "traffic_", 8) == 0 ? "true" : "false");
+    fprintf(o, ",\"averaged\":[");
     for (int i = 0, n = 0; i < f->naxes; i++)
         if (f->axes[i].role == RP_AGG) {
             fprintf(o, n++ ? "," : "");
@@ -239,21 +249,22 @@ void pascal_report_sizing_json(const rp_sizing *s, const rp_file *f, const rp_pl
 
 /* Per slot, the draw that needs the most capacity, by bisection; the grid
  * column stays beside it. */
-void pascal_report_sizing_exact(rp_sizing *s, const rp_file *f, const rp_plan *p)
+void pascal_report_sizing_exact(rp_sizing *s, const rp_file *f, const rp_plan *p,
+                                const pascal_report_sizer *sizer)
 {
     rp_sizing_view v = {s->cap, {0}};
     rp_exact *x = NULL;
     int64_t idx[RP_MAX_AXES];
     for (int j = 0; j < s->naxes; j++)
         v.in_scenario[s->ax[j]] = 1;
-    if (pascal_report_exact_open(f, p, &v, s->nslots, &x, s->note, sizeof s->note) != 0)
+    if (pascal_report_exact_open(f, p, &v, s->nslots, sizer, &x, s->note, sizeof s->note) != 0)
         return;
     s->exact_C = malloc((size_t)(s->nslots ? s->nslots : 1) * sizeof *s->exact_C);
     s->exact_bytes = malloc((size_t)(s->nslots ? s->nslots : 1) * sizeof *s->exact_bytes);
     s->exact_value = malloc((size_t)(s->nslots ? s->nslots : 1) * sizeof *s->exact_value);
     s->exact = s->exact_C && s->exact_bytes && s->exact_value;
     for (int64_t k = 0; k < s->nslots && s->exact; k++) {
-        pascal_size_result r;
+        rp_exact_result r;
         uint64_t id = s->key[k];
         int rc;
         for (int j = s->naxes - 1; j >= 0; j--) {
@@ -266,7 +277,7 @@ void pascal_report_sizing_exact(rp_sizing *s, const rp_file *f, const rp_plan *p
             snprintf(s->note, sizeof s->note, "a scenario could not be evaluated");
         }
         s->exact_C[k] = rc == 1 && r.C >= 0 ? (double)r.C : NAN;
-        s->exact_bytes[k] = rc == 1 && r.C >= 0 ? r.capacity_bytes : NAN;
+        s->exact_bytes[k] = rc == 1 && r.C >= 0 ? r.bytes : NAN;
         s->exact_value[k] = rc == 1 ? r.value : NAN;
     }
     pascal_report_exact_free(x);

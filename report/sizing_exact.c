@@ -1,6 +1,6 @@
 /* The sizing table made exact: the spec stored in the file is parsed again
  * and each scenario of the table is searched by bisection on whole blocks
- * (engine/size.h) for every random draw (the averaged axes), the table's
+ * (engine/size.h, through the caller's pascal_report_sizer) for every random draw (the averaged axes), the table's
  * answer being the draw that needs the most capacity, just as the grid's
  * column takes the worst draw at each swept capacity.  Each draw costs one
  * phase vector and about log2(C range) capacity queries.
@@ -9,8 +9,8 @@
  * (a device profile or calibration file that is not at hand), the file may
  * be sampled (its rows are draws, not grid positions), the metric may lack
  * a monotonicity in C or come from a replay model (too slow to redo), or a
- * rule may read the capacity.  Then the table keeps the swept capacities
- * and the page says why. */
+ * rule may read the capacity; or the program gave no sizer.  Then the
+ * table keeps the swept capacities and the page says why. */
 #include "report/report_internal.h"
 
 #include <math.h>
@@ -18,14 +18,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/size.h"
+#include "sweeps/search.h"
+#include "sweeps/spec.h"
 
 #define MAX_SEARCHES 2000000   /* draws x scenarios re-evaluated, at most */
 
 struct rp_exact {
     pascal_spec *spec;
-    pascal_eval *ev;
-    pascal_target target;
+    const pascal_report_sizer *sizer;
+    void *searcher;
     int spec_axis[RP_MAX_AXES];   /* file axis -> spec axis */
     int64_t combos;               /* draws per scenario (product of the other axes) */
     uint64_t stride[PASCAL_NPARAM];
@@ -36,7 +37,8 @@ void pascal_report_exact_free(rp_exact *x)
 {
     if (!x)
         return;
-    pascal_eval_free(x->ev);
+    if (x->searcher)
+        x->sizer->close(x->searcher);
     pascal_spec_free(x->spec);
     free(x);
 }
@@ -60,7 +62,6 @@ static int choose_target(const rp_plan *p, rp_exact *x, char *note, size_t len)
 {
     int col = pascal_column_from_name(p->cols[p->metric].name), model;
     const pascal_monotone_info *m = col >= 0 ? pascal_search_monotone_of(col) : NULL;
-    pascal_error err = {0};
     if (!m || m->direction != PASCAL_MONO_DOWN) {
         snprintf(note, len, "%s is not monotone in C (%s)", p->cols[p->metric].name, m ? m->why : "not stated");
         return -1;
@@ -70,13 +71,8 @@ static int choose_target(const rp_plan *p, rp_exact *x, char *note, size_t len)
         snprintf(note, len, "%s replays traces: too slow to redo for every scenario and draw", p->cols[p->metric].name);
         return -1;
     }
-    x->target = (pascal_target){col, PASCAL_TARGET_LE, p->target};
-    if (pascal_size_check(x->spec, &x->target, &err) != 0) {
-        snprintf(note, len, "%s", err.msg);
-        return -1;
-    }
-    x->ev = pascal_eval_create(1u << model);
-    return x->ev ? 0 : -1;
+    x->searcher = x->sizer->open(x->spec, col, p->target, note, len);
+    return x->searcher ? 0 : -1;
 }
 
 /* File axes are the spec's axes, by name, in the same listed order. */
@@ -112,14 +108,19 @@ static int map_axes(const rp_file *f, const rp_sizing_view *v, rp_exact *x, char
 }
 
 int pascal_report_exact_open(const rp_file *f, const rp_plan *p, const rp_sizing_view *v, int64_t nscen,
-                             rp_exact **out, char *note, size_t len)
+                             const pascal_report_sizer *sizer, rp_exact **out, char *note, size_t len)
 {
-    rp_exact *x = calloc(1, sizeof *x);
+    rp_exact *x;
     *out = NULL;
-    if (!x) {
+    if (!sizer) {
+        snprintf(note, len, "this program gave the report no model to search with");
+        return -1;
+    }
+    if (!(x = calloc(1, sizeof *x))) {
         snprintf(note, len, "out of memory");
         return -1;
     }
+    x->sizer = sizer;
     if (parse_spec(f, x, note, len) || choose_target(p, x, note, len) || map_axes(f, v, x, note, len)) {
         pascal_report_exact_free(x);
         return -1;
@@ -134,29 +135,29 @@ int pascal_report_exact_open(const rp_file *f, const rp_plan *p, const rp_sizing
     return 0;
 }
 
-static int needs_more(const pascal_size_result *a, const pascal_size_result *b)
+/* More capacity (bytes when known, else blocks); no answer beats all. */
+static int needs_more(const rp_exact_result *a, const rp_exact_result *b)
 {
     if ((a->C < 0) != (b->C < 0))
         return a->C < 0;
     if (a->C < 0)
         return 0;
-    if (!isnan(a->capacity_bytes) && !isnan(b->capacity_bytes))
-        return a->capacity_bytes > b->capacity_bytes;
+    if (!isnan(a->bytes) && !isnan(b->bytes))
+        return a->bytes > b->bytes;
     return a->C > b->C;
 }
 
 /* idx holds the listed index of every scenario axis; the other axes are
  * walked (mixed radix), the capacity held at its first value. */
 int pascal_report_exact_scenario(rp_exact *x, const rp_file *f, const rp_sizing_view *v, int64_t *idx,
-                                 pascal_size_result *best)
+                                 rp_exact_result *best)
 {
     int have = 0;
     for (int64_t c = 0; c < x->combos; c++) {
         int64_t r = c;
         uint64_t raw = 0;
-        pascal_point pt;
-        pascal_size_result res;
-        int64_t lo, hi;
+        rp_exact_result res;
+        int rc;
         for (int i = f->naxes - 1; i >= 0; i--)
             if (i == v->cap)
                 idx[i] = 0;
@@ -170,11 +171,10 @@ int pascal_report_exact_scenario(rp_exact *x, const rp_file *f, const rp_sizing_
             if (!seen[dim]++)   /* zip members share a dimension and, in a row, an index */
                 raw += (uint64_t)idx[i] * x->stride[dim];
         }
-        if (pascal_spec_point(x->spec, raw, &pt, NULL) != 1)
-            continue;
-        pascal_size_range(x->spec, &pt, &lo, &hi);
-        if (pascal_size_point(x->ev, &pt, &x->target, lo, hi, &res) != 0)
+        if ((rc = x->sizer->at(x->searcher, raw, &res.C, &res.bytes, &res.value)) < 0)
             return -1;
+        if (rc == 0)
+            continue;
         if (!have || needs_more(&res, best))
             *best = res, have = 1;
     }

@@ -114,7 +114,8 @@ void expect_monotone(const std::vector<double> &v, int dir, const std::string &w
 std::string random_spec(std::mt19937_64 &rng, int64_t N, bool replay)
 {
     auto pick = [&](int64_t lo, int64_t hi) { return lo + (int64_t)(rng() % (uint64_t)(hi - lo + 1)); };
-    std::string m = std::to_string(pick(2, replay ? 6 : 40)) + ", " + std::to_string(pick(2, replay ? 9 : 48));
+    // Two distinct worker counts (a spec may not list a value twice).
+    std::string m = std::to_string(pick(2, replay ? 5 : 24)) + ", " + std::to_string(pick(replay ? 6 : 25, replay ? 9 : 48));
     std::string s = "name: fine\n";
     s += replay ? "models: [lru, lru_replay, belady]\n"
                 : "models: [ttl, lru_band, lru, sdcm, residency, che, sharing]\n";

@@ -280,6 +280,10 @@ void Grid::Write(const std::string &path) const
 
 // ---- fixture ----------------------------------------------------------------
 
+// The exact sizing searches with the engine's evaluator, as the CLI wires it.
+const pascal_report_sizer kEngineSizer = {pascal_size_searcher_open, pascal_size_searcher_at,
+                                          pascal_size_searcher_free};
+
 class ReportWrite : public pascal_test::TempDirTest {
 protected:
     void SetUp() override
@@ -300,8 +304,10 @@ protected:
         o.max_values = max_values;
         o.block_rows = block;
         o.command_line = "pascal report test";
+        o.sizer = sizer;
         return pascal_report_write(&o, &st, err);
     }
+    const pascal_report_sizer *sizer = &kEngineSizer;
     J ReportData(const Grid &g, double target = 0.05, int64_t max_values = 0)
     {
         std::string in = dir + "/in.h5", out = dir + "/out.html";
@@ -641,16 +647,17 @@ TEST_F(ReportWrite, BadInputWritesNothing)
     EXPECT_EQ(Report(dir + "/missing.h5", out, &err), PASCAL_EINPUT);
     EXPECT_EQ(std::string(err.msg).rfind(dir + "/missing.h5: cannot open", 0), 0u) << err.msg;
     EXPECT_EQ(Report(txt, out, &err), PASCAL_EINPUT);
-    EXPECT_EQ(std::string(err.msg), txt + ": expected an HDF5 sweep file (pascal run -o FILE.h5), "
-                                          "got another kind of file");
+    EXPECT_EQ(std::string(err.msg), txt + ":1: expected an HDF5 sweep file or the CSV of pascal "
+                                          "run --format csv, got a column \"not hdf5\" that is "
+                                          "neither a sweep parameter nor a result column");
     std::map<Idx, double> rho;
     Grid g = SizingGrid(rho);
     g.Write(in);
     EXPECT_EQ(Report(in, out, &err, -0.5), PASCAL_EINPUT);
     EXPECT_EQ(std::string(err.msg), "report: --target: expected a miss rate >= 0, got -0.5");
     EXPECT_EQ(Report(in, in, &err), PASCAL_EINPUT);
-    EXPECT_NE(std::string(err.msg).find("-o: expected an HTML file name other than the input"),
-              std::string::npos) << err.msg;
+    EXPECT_EQ(std::string(err.msg), in + ": -o: expected a file that is not one of the inputs, "
+                                        "got the sweep file " + in + " itself");
     EXPECT_EQ(Report(in, dir + "/no/such/dir/r.html", &err), PASCAL_EINPUT);
     EXPECT_EQ(std::string(err.msg).rfind(dir + "/no/such/dir/r.html: cannot write", 0), 0u);
     EXPECT_EQ(slurp(out), "keep me");
@@ -766,6 +773,14 @@ TEST_F(ReportWrite, ExactSizingFromTheFilesSpec)
             EXPECT_GE(row[1].n, row[6].n) << "the swept answer brackets the exact one";
     }
     pascal_spec_free(spec);
+    // A program that gives no sizer gets the swept capacities and the reason.
+    sizer = nullptr;
+    ASSERT_EQ(Report(in, out, &err, 0.1), 0) << err.msg;
+    J none = PageData(slurp(out));
+    EXPECT_FALSE(none["sizing"]["exact"].b);
+    EXPECT_EQ(none["sizing"]["exact_note"].s, "this program gave the report no model to search with");
+    EXPECT_EQ(none["sizing"]["rows"][0].a.size(), 5u);
+    sizer = &kEngineSizer;
 
     std::map<Idx, double> rho;
     J g = ReportData(SizingGrid(rho));

@@ -1,9 +1,11 @@
 /* pascal report: write a self-contained HTML report of a sweep file. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/cli/cli.h"
+#include "engine/size.h"
 #include "report/report.h"
 
 
@@ -14,7 +16,9 @@ static const char *usage_text =
     "vs capacity with the LRU band, the residency bound and the Che baseline; a\n"
     "heatmap over any two swept axes; dynamic predictions vs horizon; a sizing\n"
     "table; the spec and provenance; and the cache lab.  Large sweeps are\n"
-    "averaged over random draws and down-sampled for plotting; the page says so.";
+    "averaged over random draws and down-sampled for plotting; the page says so.\n"
+    "RESULT may also be the CSV of pascal run (-o NAME.csv, or --format csv): the\n"
+    "same page, without the spec and provenance a CSV does not carry.";
 
 static char *join_args(int argc, char **argv)
 {
@@ -30,12 +34,18 @@ static char *join_args(int argc, char **argv)
     return s;
 }
 
+/* The sizing table's exact column searches the file's spec with the
+ * engine's evaluator (report/ does not link the engine itself). */
+static const pascal_report_sizer sizer = {pascal_size_searcher_open, pascal_size_searcher_at,
+                                          pascal_size_searcher_free};
+
 int cli_report(int argc, char **argv)
 {
     cli_flag flags[] = {
         {"output", "PATH", "the HTML page (alias -o); written as PATH.tmp.PID, renamed when done",
          0, 0},
-        {"target", "RATE", "miss-rate target of the sizing table (default 0.05)", 0, 0},
+        {"target", "RATE", "sizing target: a miss rate (default 0.05), or for a workload's "
+                           "traffic the ratio to ideal (default 1.2)", 0, 0},
         {"max-values", "N", "plot budget, cells x columns in the page (default 600000)", 0, 0},
     };
     int nf = (int)(sizeof flags / sizeof flags[0]), npos, rc;
@@ -55,7 +65,7 @@ int cli_report(int argc, char **argv)
         return CLI_USAGE;
     }
     o.in_path = pos[0];
-    o.target = 0.05;
+    o.target = NAN;   /* the metric's default: 0.05, or 1.2 for traffic ratios */
     if (!(o.out_path = flags[0].value)) {
         fprintf(stderr, "pascal report: -o/--output: expected an output path, got nothing\n");
         return CLI_USAGE;
@@ -69,6 +79,7 @@ int cli_report(int argc, char **argv)
     }
     cmdline = join_args(argc, argv);
     o.command_line = cmdline;
+    o.sizer = &sizer;
     rc = pascal_report_write(&o, &st, &err);
     free(cmdline);
     if (rc != 0) {
