@@ -3,6 +3,8 @@
 #include "sweeps/search.h"
 #include "sweeps/spec_internal.h"
 
+#include "common/suggest.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
@@ -63,6 +65,33 @@ const pascal_monotone_info pascal_search_monotone[] = {
     {PASCAL_COL_BAND_LO, NONE, "the calibration is one device's cache (see rho_dyn)"},
     {PASCAL_COL_BAND_HI, NONE, "the calibration is one device's cache (see rho_dyn)"},
     {PASCAL_COL_FALLBACK, NONE, "a rule code, not a quantity"},
+    /* A workload's columns (docs/workloads.md).  A workload spec is refused
+     * for a search (pascal_search_check); these rows say why for each. */
+    {PASCAL_COL_STREAMS, NONE, "the workload's shape: it does not depend on C"},
+    {PASCAL_COL_UNITS, NONE, "the workload's shape: it does not depend on C"},
+    {PASCAL_COL_CTAS, NONE, "the workload's grid: it does not depend on C"},
+    {PASCAL_COL_SHARERS_A, NONE, "the workload's grid: it does not depend on C"},
+    {PASCAL_COL_SHARERS_B, NONE, "the workload's grid: it does not depend on C"},
+    {PASCAL_COL_WAVES, NONE, "ceil(ctas / M): it does not depend on C"},
+    {PASCAL_COL_REQUESTS, NONE, "the kernel's block requests: they do not depend on C"},
+    {PASCAL_COL_IDEAL_BYTES, NONE, "every block fetched once: it does not depend on C"},
+    {PASCAL_COL_TENSOR_BYTES, NONE, "the operands' bytes: they do not depend on C"},
+    {PASCAL_COL_FILL_BYTES_LRU, NONE, "summed over the kernel's waves, each cold or warm by a rule of its "
+                                      "own: not shown monotone in C"},
+    {PASCAL_COL_TRAFFIC_LRU, NONE, "fill_bytes_lru / ideal: not shown monotone in C"},
+    {PASCAL_COL_FILL_BYTES_TTL, NONE, "summed over the kernel's waves: not shown monotone in C"},
+    {PASCAL_COL_TRAFFIC_TTL, NONE, "fill_bytes_ttl / ideal: not shown monotone in C"},
+    {PASCAL_COL_FILL_BYTES_BOUND, NONE, "summed over the kernel's waves: not shown monotone in C"},
+    {PASCAL_COL_TRAFFIC_BOUND, NONE, "fill_bytes_bound / ideal: not shown monotone in C"},
+    {PASCAL_COL_FILL_BYTES_DYN, NONE, "the calibration is one device's cache (see rho_dyn)"},
+    {PASCAL_COL_TRAFFIC_DYN, NONE, "the calibration is one device's cache (see rho_dyn)"},
+    {PASCAL_COL_FILL_BYTES_REPLAY, NONE, "an exact LRU replay of one kernel's trace, but on a workload "
+                                         "point, which a search refuses"},
+    {PASCAL_COL_TRAFFIC_REPLAY, NONE, "fill_bytes_replay / ideal, on a workload point, which a search "
+                                      "refuses"},
+    {PASCAL_COL_CLAMP_X, NONE, "the calibration's nearest horizon: it does not depend on C"},
+    {PASCAL_COL_CLAMP_COMPUTE, NONE, "the calibration's nearest compute: it does not depend on C"},
+    {PASCAL_COL_CLAMP_DEPTH, NONE, "the calibration's nearest depth: it does not depend on C"},
 };
 const int pascal_search_nmonotone = (int)(sizeof pascal_search_monotone / sizeof pascal_search_monotone[0]);
 
@@ -103,32 +132,41 @@ static int fail_at(pascal_error *err, size_t *off, size_t at, const char *fmt, .
     return PASCAL_EINPUT;
 }
 
-static void monotone_names(char *buf, size_t len)
+/* The searchable columns, as a list for messages and as names for a
+ * suggestion; returns how many. */
+static int monotone_names(char *buf, size_t len, const char **names)
 {
     size_t off = 0;
+    int n = 0;
     buf[0] = '\0';
-    for (int i = 0; i < pascal_search_nmonotone && off < len; i++)
-        if (pascal_search_monotone[i].direction != NONE)
-            off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "",
-                                    pascal_columns[pascal_search_monotone[i].column].name);
+    for (int i = 0; i < pascal_search_nmonotone; i++)
+        if (pascal_search_monotone[i].direction != NONE) {
+            names[n] = pascal_columns[pascal_search_monotone[i].column].name;
+            if (off < len)
+                off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "", names[n]);
+            n++;
+        }
+    return n;
 }
 
 /* The column: a name with a stated direction. */
 static int parse_column(const char *s, size_t *p, pascal_target *t, size_t *off, pascal_error *err)
 {
     size_t start = *p, n;
-    char name[64], names[512];
+    char name[64], names[512], hint[96];
+    const char *list[PASCAL_NCOLUMN];
     const pascal_monotone_info *m;
+    int nlist;
     while (isalnum((unsigned char)s[*p]) || s[*p] == '_')
         (*p)++;
     n = *p - start;
-    monotone_names(names, sizeof names);
+    nlist = monotone_names(names, sizeof names, list);
     snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), s + start);
     t->column = n && n < 63 ? pascal_column_from_name(name) : -1;
     if (t->column < 0)
-        return fail_at(err, off, start, "expected a result column that is monotone in C (%s), got \"%.*s\"",
+        return fail_at(err, off, start, "expected a result column that is monotone in C (%s), got \"%.*s\"%s",
                        names, (int)(n ? (n > 40 ? 40 : n) : strlen(s + start) > 20 ? 20 : strlen(s + start)),
-                       s + start);
+                       s + start, pascal_suggest_hint(name, list, nlist, hint, sizeof hint));
     m = pascal_search_monotone_of(t->column);
     if (!m || m->direction == NONE)
         return fail_at(err, off, start, "expected a column that is monotone in C (%s), got %s: %s", names,
@@ -218,6 +256,15 @@ int pascal_search_check(const pascal_spec *spec, const pascal_target *t, pascal_
 {
     int a = pascal_search_capacity_axis(spec), rc;
     (void)t;
+    /* Every column of a workload point sums the kernel's waves, each cold
+     * or warm by its own rule (docs/workloads.md): none is shown monotone
+     * in C, so bisection could return a wrong capacity. */
+    if (!isnan(spec->fixed.v[PASCAL_P_WORKLOAD]))
+        return spec_fail_mark(err, &spec->src[PASCAL_P_WORKLOAD], PASCAL_EINPUT,
+                              "expected a spec without a workload section for a search, got one: a "
+                              "workload's columns sum its waves and are not shown monotone in C, so "
+                              "bisection could miss; size it with `pascal run` over a capacity_bytes "
+                              "axis (its summary's sizing lines)");
     if ((rc = check_rules(spec, spec->where, spec->nwhere, err)) ||
         (rc = check_rules(spec, spec->require, spec->nrequire, err)))
         return rc;

@@ -273,6 +273,8 @@ TEST(SizeSearchErrors, TargetsAreCheckedWhereWritten)
         {"shares>=1", 0, nullptr},
         {"rho_lru <= 2MiB", 0, nullptr},
         {"rho_lr <= 0.05", 0, "expected a result column that is monotone in C (K_ttl, rho_ttl"},
+        {"rho_lr <= 0.05", 0, "got \"rho_lr\" (did you mean 'rho_lru'?)"},
+        {"Kttl <= 1", 0, "got \"Kttl\" (did you mean 'K_ttl'?)"},
         {"margin <= 1", 0, "got margin: Proposition 7 counts gaps"},
         {"rho_dyn <= 0.05", 0, "got rho_dyn: the calibration is one device's cache"},
         {"P_hit <= 3", 0, "got P_hit: Theorem 6's issue period does not depend on C"},
@@ -350,6 +352,43 @@ TEST(SizeSearchErrors, SearchSectionsAreLocated)
                         "its own for a search, got it zipped with block_bytes", 0), 0u) << msg;
 }
 
+// The table states a direction, or why there is none, for every column of
+// the vocabulary (a column added without a row would be refused with "no
+// monotonicity is stated for it").
+TEST(SizeSearch, EveryColumnHasAMonotonicityRow)
+{
+    for (int k = 0; k < PASCAL_NCOLUMN; k++) {
+        const pascal_monotone_info *m = pascal_search_monotone_of(k);
+        ASSERT_NE(m, nullptr) << pascal_columns[k].name;
+        EXPECT_GT(std::strlen(m->why), 10u) << pascal_columns[k].name;
+    }
+    EXPECT_EQ(pascal_search_nmonotone, PASCAL_NCOLUMN);
+}
+
+// A workload's columns sum its waves, each cold or warm by its own rule:
+// not shown monotone in C, so a search refuses the spec, naming the key
+// where the workload is written, in a search: section and in pascal size.
+TEST(SizeSearchErrors, WorkloadSpecsAreRefused)
+{
+    const std::string wl = "name: w\nmodels: [workload, traffic, lru]\n"
+                           "workload:\n  attention: {batch: 2, q_heads: 8, kv_heads: 2, seq_q: 1, seq_kv: 1024,\n"
+                           "    head_dim: 128, dtype: bf16, tile_q: 64, tile_kv: 64}\n"
+                           "fixed: {sms: 8, occupancy: 2}\naxes:\n  capacity_bytes: [256KiB, 4MiB]\n";
+    std::string msg = parse_bad(wl + "search: {target: 'rho_lru <= 0.05'}\n");
+    EXPECT_EQ(msg.rfind("size.yaml:4:3: workload.attention: expected a spec without a workload section for a "
+                        "search, got one", 0), 0u) << msg;
+    Spec spec(wl);
+    ASSERT_NE(spec.s, nullptr);
+    pascal_size_opts o{};
+    pascal_size_stats st{};
+    pascal_error err{};
+    o.target = pascal_target{PASCAL_COL_RHO_LRU, PASCAL_TARGET_LE, 0.05};
+    EXPECT_EQ(pascal_size_run(spec.s, &o, &st, &err), PASCAL_EINPUT);
+    EXPECT_NE(std::string(err.msg).find("workload.attention: expected a spec without a workload section"),
+              std::string::npos) << err.msg;
+    EXPECT_EQ(st.scenarios, 0u);
+}
+
 class SizeCli : public pascal_test::TempDirTest {};
 
 TEST_F(SizeCli, PerScenarioWorstAndJson)
@@ -386,6 +425,15 @@ TEST_F(SizeCli, PerScenarioWorstAndJson)
     auto model = run("size " + plain + " --target 'rho_lru <= 0.5'");
     EXPECT_EQ(model.status, 2);
     EXPECT_NE(model.err.find("models: expected model lru for a target on rho_lru"), std::string::npos) << model.err;
+    std::string wl = write("w.yaml", "name: w\nmodels: [workload, lru]\nworkload:\n"
+                                     "  gemm: {gemm_m: 512, gemm_n: 512, gemm_k: 512, dtype: bf16,\n"
+                                     "         tile_m: 128, tile_n: 128, tile_k: 64}\n"
+                                     "fixed: {sms: 8, occupancy: 1}\naxes:\n  capacity_bytes: [1MiB, 2MiB]\n");
+    auto refused = run("size " + wl + " --target 'rho_lru <= 0.5' --json");
+    EXPECT_EQ(refused.status, 2);
+    EXPECT_EQ(refused.out, "");
+    EXPECT_EQ(refused.err.rfind(wl + ":4:3: workload.gemm: expected a spec without a workload section", 0), 0u)
+        << refused.err;
 }
 
 }  // namespace
