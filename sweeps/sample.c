@@ -4,6 +4,8 @@
 #include "sweeps/sample.h"
 #include "sweeps/spec_internal.h"
 
+#include "common/suggest.h"
+
 #include <gsl/gsl_qrng.h>
 #include <math.h>
 #include <pthread.h>
@@ -92,7 +94,7 @@ static int parse_count(const yaml_node_t *node, uint64_t max, uint64_t *out)
 static int parse_method(const spec_ctx *c, const yaml_node_t *val, struct spec_sample *s)
 {
     const char *t = spec_scalar_text(val);
-    char got[96];
+    char got[96], hint[96];
     for (int m = 0; t && !spec_is_null(val) && m < PASCAL_SAMPLE_COUNT; m++)
         if (strcmp(t, pascal_sample_method_names[m]) == 0) {
             s->info.method = m;
@@ -100,13 +102,16 @@ static int parse_method(const spec_ctx *c, const yaml_node_t *val, struct spec_s
         }
     spec_describe(val, got, sizeof got);
     return spec_fail(c, val, "sample.method", PASCAL_EINPUT,
-                     "expected a sampling method (random, sobol, lhs), got %s", got);
+                     "expected a sampling method (random, sobol, lhs), got %s%s", got,
+                     pascal_suggest_hint(t, pascal_sample_method_names, PASCAL_SAMPLE_COUNT, hint,
+                                         sizeof hint));
 }
 
 static int parse_key(const spec_ctx *c, const char *key, const yaml_node_t *val,
                      struct spec_sample *s)
 {
-    char path[SPEC_PATH_MAX], got[96];
+    static const char *const inner_names[] = {"sample", "grid"};
+    char path[SPEC_PATH_MAX], got[96], hint[96];
     const char *t = spec_scalar_text(val);
     spec_path_key(path, "sample", key);
     spec_describe(val, got, sizeof got);
@@ -132,7 +137,8 @@ static int parse_key(const spec_ctx *c, const char *key, const yaml_node_t *val,
     else if (!t || strcmp(t, "sample") != 0)
         return spec_fail(c, val, path, PASCAL_EINPUT,
                          "expected sample (every axis drawn) or grid (capacity-like axes enumerated "
-                         "at every draw), got %s", got);
+                         "at every draw), got %s%s", got,
+                         pascal_suggest_hint(t, inner_names, 2, hint, sizeof hint));
     return 0;
 }
 

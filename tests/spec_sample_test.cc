@@ -296,6 +296,11 @@ TEST(SpecSampleErrors, EveryBadSectionIsLocated)
         {"sample: {method: halton, n: 10}\n",
          "spec.yaml:4:18: sample.method: expected a sampling method (random, sobol, lhs), got \"halton\""},
         {"sample: {method: lhs}\n", "spec.yaml:4:9: sample.n: expected a number of draws, got nothing"},
+        {"sample: {method: Sobol, n: 10}\n",
+         "spec.yaml:4:18: sample.method: expected a sampling method (random, sobol, lhs), got \"Sobol\" "
+         "(did you mean 'sobol'?)"},
+        {"sample: {method: lsh, n: 10}\n", "spec.yaml:4:18: sample.method: expected a sampling method "
+                                           "(random, sobol, lhs), got \"lsh\" (did you mean 'lhs'?)"},
         {"sample: {n: 4}\n", "spec.yaml:4:9: sample.method: expected a sampling method"},
         {"sample: {method: lhs, n: 0}\n", "spec.yaml:4:26: sample.n: expected a number of draws"},
         {"sample: {method: lhs, n: -3}\n", "spec.yaml:4:26: sample.n: expected a number of draws"},
@@ -309,6 +314,9 @@ TEST(SpecSampleErrors, EveryBadSectionIsLocated)
          "spec.yaml:4:38: sample.seed: expected no seed with sobol (GSL's Sobol sequence is one fixed"},
         {"sample: {method: lhs, n: 10, inner: capacity}\n",
          "spec.yaml:4:37: sample.inner: expected sample (every axis drawn) or grid"},
+        {"sample: {method: lhs, n: 10, inner: gird}\n",
+         "spec.yaml:4:37: sample.inner: expected sample (every axis drawn) or grid (capacity-like axes "
+         "enumerated at every draw), got \"gird\" (did you mean 'grid'?)"},
         {"sample: {method: lhs, n: 10, sed: 1}\n",
          "spec.yaml:4:30: sample.sed: expected one of the keys method, n, seed, inner; got \"sed\""},
         {"sample: {method: lhs, n: 10, inner: grid}\n",
