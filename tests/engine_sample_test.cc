@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/run.h"
+#include "output/info.h"
 #include "output/sink.h"
 #include "sweeps/spec.h"
 #include "test_util.h"
@@ -197,6 +198,77 @@ TEST_F(SampleRun, CliRunsAndRejects)
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err.rfind(bad + ":4:28: sample.n: expected a number of draws", 0), 0u) << r.err;
     EXPECT_FALSE(pascal_test::exists(dir + "/b.h5"));
+}
+
+// A workload spec samples like any other: its draws of list axes are grid
+// points, and each sampled row has the results the grid run gives that
+// point, bit for bit (the workload's N and block_bytes derived per draw).
+// The summary does not group rows by a drawn axis.
+const char *kWorkload =
+    "name: w\nmodels: [workload, traffic, lru, ttl]\n"
+    "workload:\n  attention: {batch: 2, q_heads: 8, kv_heads: 2, seq_q: 1, seq_kv: 1024,\n"
+    "    head_dim: 128, dtype: bf16, tile_q: 64, tile_kv: 64}\n"
+    "fixed: {sms: 8, occupancy: 2, sigma: 2}\n";
+const char *kWorkloadAxes =
+    "axes:\n  seq_kv: [1024, 4096, 8192]\n  pattern: [aligned, gaussian]\n"
+    "  capacity_bytes: [256KiB, 1MiB, 4MiB]\n";
+
+TEST_F(SampleRun, WorkloadDrawsHaveTheGridsResults)
+{
+    Spec grid(std::string(kWorkload) + kWorkloadAxes);
+    Spec drawn(std::string(kWorkload) + "sample: {method: lhs, n: 4, seed: 5, inner: grid}\n" + kWorkloadAxes);
+    ASSERT_NE(grid.s, nullptr);
+    ASSERT_NE(drawn.s, nullptr);
+    std::string g = dir + "/grid.h5", d = dir + "/drawn.h5";
+    pascal_run_stats gs = run(grid.s, g, 2, 0), ds = run(drawn.s, d, 2, 5);
+    EXPECT_EQ(gs.rows, 18u);
+    EXPECT_EQ(ds.rows, 12u);   // 4 draws x 3 capacities
+    // The summary sizes the grid per context length; a drawn axis has no
+    // grid position to group rows by.
+    EXPECT_EQ(gs.group_axis, 0);
+    EXPECT_EQ(ds.group_axis, -1);
+    std::vector<double> gk = column(g, "points", "seq_kv"), gp = column(g, "points", "pattern"),
+                        gc = column(g, "points", "capacity_bytes");
+    std::vector<double> dk = column(d, "points", "seq_kv"), dp = column(d, "points", "pattern"),
+                        dc = column(d, "points", "capacity_bytes");
+    ASSERT_EQ(dk.size(), 12u);
+    for (int j = 0; j < pascal_spec_ncolumns(drawn.s); j++) {
+        const char *name = pascal_columns[pascal_spec_columns(drawn.s)[j]].name;
+        std::vector<double> gv = column(g, "results", name), dv = column(d, "results", name);
+        for (size_t r = 0; r < dk.size(); r++) {
+            size_t at = gk.size();
+            for (size_t q = 0; q < gk.size(); q++)
+                if (gk[q] == dk[r] && gp[q] == dp[r] && gc[q] == dc[r])
+                    at = q;
+            ASSERT_LT(at, gk.size()) << "row " << r << " is not a grid point";
+            EXPECT_TRUE(std::memcmp(&gv[at], &dv[r], 8) == 0) << name << " row " << r << ": " << dv[r]
+                                                               << " vs the grid's " << gv[at];
+        }
+    }
+}
+
+// A sampled file's rows are draws, not a product of the axes, even when
+// their count is the product's: /cube is then a point list, as for `where`.
+TEST_F(SampleRun, CubeViewIsAPointList)
+{
+    Spec grid(std::string(kWorkload) + kWorkloadAxes);
+    Spec drawn(std::string(kWorkload) + "sample: {method: random, n: 18, seed: 2}\n" + kWorkloadAxes);
+    ASSERT_NE(grid.s, nullptr);
+    ASSERT_NE(drawn.s, nullptr);
+    std::string g = dir + "/grid.h5", d = dir + "/drawn.h5";
+    EXPECT_EQ(run(grid.s, g, 2, 0).rows, 18u);
+    EXPECT_EQ(run(drawn.s, d, 2, 0).rows, 18u);
+    for (const std::string &path : {g, d}) {
+        pascal_file_info info{};
+        pascal_error err{};
+        ASSERT_EQ(pascal_h5_describe(path.c_str(), &info, &err), 0) << err.msg;
+        std::string view = info.view;
+        if (path == g)
+            EXPECT_EQ(view, "/cube: cube (seq_kv x pattern x capacity_bytes)");
+        else
+            EXPECT_EQ(view.rfind("/cube: points", 0), 0u) << view;
+        pascal_file_info_free(&info);
+    }
 }
 
 }  // namespace
