@@ -20,6 +20,7 @@ extern "C" size_t __sanitizer_get_current_allocated_bytes(void);
 
 #include "engine/eval.h"
 #include "engine/eval_workload.h"
+#include "engine/run.h"
 #include "model/replay.h"
 #include "model/static.h"
 #include "sweeps/spec.h"
@@ -133,6 +134,70 @@ TEST(PlanMemory, WorkloadEvaluatorBytesBoundWhatItHolds)
     pascal_point p;
     ASSERT_EQ(pascal_spec_point(wl.s, 0, &p, nullptr), 1);
     EXPECT_EQ(pascal_wl_eval_bytes(1u << PASCAL_MODEL_WORKLOAD, p.v), 0.0);
+}
+
+// The batch loop's buffers (engine/run.h: two batches of slots, one
+// evaluated while the other is written, and the exact sizing's per-slot
+// results) against the heap pascal_run holds when it reports progress 0,
+// just before its team starts: nothing else of that size is live then.
+struct HeapAtStart {
+    double before = 0, at_start = -1;
+};
+
+void note_start(void *ctx, uint64_t done, uint64_t total)
+{
+    HeapAtStart *h = static_cast<HeapAtStart *>(ctx);
+    (void)total;
+    if (done == 0)
+        h->at_start = heap_bytes();
+}
+
+const char *kBatchSpec = "name: b\nmodels: [ttl, lru_band, lru, residency, che]\n"
+                         "fixed: {N: 1000, M: 8}\naxes:\n  pattern: [uniform, gaussian]\n"
+                         "  seed: {from: 1, to: 400, step: 1}\n  C: {from: 10, to: 1000, num: 200}\n";
+
+TEST(PlanMemory, RunBufferBytesAreWhatTheBatchLoopHolds)
+{
+    Spec spec(kBatchSpec);   // 160000 points: two full batches of 65536
+    ASSERT_TRUE(spec.s) << spec.err;
+    pascal_run_opts o{};
+    pascal_run_stats st{};
+    pascal_error err{};
+    HeapAtStart h;
+    o.threads = 1;
+    o.progress = note_start;
+    o.progress_ctx = &h;
+    ASSERT_EQ(pascal_run(spec.s, &o, &st, &err), 0) << err.msg;   // the runtime's own first allocations
+    ASSERT_EQ(st.sizing_exact, 1) << st.sizing_note;
+    h.before = heap_bytes();
+    ASSERT_EQ(pascal_run(spec.s, &o, &st, &err), 0) << err.msg;
+    double used = h.at_start - h.before, bytes = pascal_run_buffer_bytes(spec.s, &o, 0, 160000);
+    // Two batches of 65536 slots of 5 point and 14 result columns (16 bytes
+    // each: slot and compacted copy) are 38 MiB; the sizing slots add more.
+    EXPECT_GT(bytes, 2.0 * 65536 * 19 * 16);
+    EXPECT_GE(used, bytes);
+    EXPECT_LE(used, bytes + kSlackBytes);
+}
+
+// The planner holds the buffers against --memory beside the workspaces:
+// a budget that fits the workspaces but not the buffers is refused.
+TEST(PlanMemory, PlannerCountsTheRunBuffers)
+{
+    Spec spec(kBatchSpec);
+    ASSERT_TRUE(spec.s) << spec.err;
+    pascal_run_opts o{};
+    pascal_run_stats st{};
+    pascal_error err{};
+    o.threads = 2;
+    o.dry_run = 1;
+    double buffers = pascal_run_buffer_bytes(spec.s, &o, 0, 160000);
+    double work = 2 * pascal_eval_bytes(pascal_spec_models(spec.s), 1000, 8);
+    o.memory_bytes = work + buffers + 1024;
+    EXPECT_EQ(pascal_run(spec.s, &o, &st, &err), 0) << err.msg;
+    o.memory_bytes = work + buffers / 2;
+    ASSERT_EQ(pascal_run(spec.s, &o, &st, &err), PASCAL_EINPUT);
+    EXPECT_NE(std::string(err.msg).find("for 2 threads plus "), std::string::npos) << err.msg;
+    EXPECT_NE(std::string(err.msg).find(" of batch buffers (fewer --threads"), std::string::npos) << err.msg;
 }
 
 } // namespace
