@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "engine/cli/cli.h"
 #include "engine/size.h"
 #include "model/phases.h"
@@ -30,26 +31,16 @@ typedef struct printer {
 
 static void text_value(int id, double v, char *buf, size_t len)
 {
+    int nlabels;
+    const char *const *labels = pascal_param_labels(id, &nlabels);
     if (isnan(v))
         snprintf(buf, len, "unset");
     else if (pascal_params[id].type == PASCAL_T_SIZE)
         pascal_size_format(v, buf, (int)len);
-    else if (pascal_params[id].type == PASCAL_T_PATTERN && v >= 0 && v < PASCAL_PATTERN_COUNT)
-        snprintf(buf, len, "%s", pascal_pattern_names[(int)v]);
-    else if (pascal_params[id].type == PASCAL_T_PATH)
-        snprintf(buf, len, "%s", pascal_path_names[v == 1]);
+    else if (labels && v >= 0 && v < nlabels) /* patterns, paths, names */
+        snprintf(buf, len, "%s", labels[(int)v]);
     else
         snprintf(buf, len, "%.10g", v);
-}
-
-static void json_number(FILE *f, double v)
-{
-    if (!isfinite(v))
-        fputs("null", f);
-    else if (v == floor(v) && fabs(v) < 9007199254740992.0)
-        fprintf(f, "%.0f", v);
-    else
-        fprintf(f, "%.17g", v);
 }
 
 static void print_json(const printer *pr, const pascal_size_result *r, FILE *f)
@@ -60,22 +51,23 @@ static void print_json(const printer *pr, const pascal_size_result *r, FILE *f)
         double v = r->point.v[id];
         if (a == pr->cap_axis)
             continue;
-        fprintf(f, "\"%s\": ", pascal_params[id].name);
-        if (t == PASCAL_T_PATTERN || t == PASCAL_T_PATH) {
-            char buf[32];
+        pascal_json_str(f, pascal_params[id].name);
+        fputs(": ", f);
+        if (t == PASCAL_T_PATTERN || t == PASCAL_T_PATH || t == PASCAL_T_NAME) {
+            char buf[64];
             text_value(id, v, buf, sizeof buf);
-            fprintf(f, "\"%s\", ", buf);
+            pascal_json_str(f, buf);
         } else {
-            json_number(f, v);
-            fputs(", ", f);
+            pascal_json_num(f, v, 17);
         }
+        fputs(", ", f);
     }
     fputs("\"C\": ", f);
-    json_number(f, r->C >= 0 ? (double)r->C : NAN);
+    pascal_json_num(f, r->C >= 0 ? (double)r->C : NAN, 17);
     fputs(", \"capacity_bytes\": ", f);
-    json_number(f, r->capacity_bytes);
+    pascal_json_num(f, r->capacity_bytes, 17);
     fputs(", \"value\": ", f);
-    json_number(f, r->value);
+    pascal_json_num(f, r->value, 17);
     fprintf(f, ", \"range\": [%lld, %lld]}\n", (long long)r->lo, (long long)r->hi);
 }
 
@@ -118,6 +110,9 @@ static int emit(void *ctx, const pascal_size_result *r)
     return ferror(stdout) ? PASCAL_EIO : 0;
 }
 
+/* Ctrl-C or SIGTERM: the search stops within a scenario (nothing of the
+ * unfinished batch is printed) and exits 130; a second signal ends the
+ * process at once. */
 static volatile sig_atomic_t stop_requested;
 
 static void on_signal(int sig)
@@ -127,12 +122,6 @@ static void on_signal(int sig)
         raise(sig);
     }
     stop_requested = 1;
-}
-
-static int should_stop(void *ctx)
-{
-    (void)ctx;
-    return stop_requested;
 }
 
 /* The target: --target, else the spec's search: section. */
@@ -189,7 +178,6 @@ int cli_size_command(int argc, char **argv)
     };
     int nf = (int)(sizeof flags / sizeof flags[0]), npos, rc, worst;
     char *pos[1];
-    int64_t n;
     pascal_spec *spec = NULL;
     pascal_error err = {0};
     pascal_size_opts o = {0};
@@ -202,11 +190,8 @@ int cli_size_command(int argc, char **argv)
         fprintf(stderr, "pascal size: expected a spec file, got nothing (see pascal size --help)\n");
         return CLI_USAGE;
     }
-    if (flags[3].given) {
-        if (cli_int("size", &flags[3], 1, &n) != CLI_OK)
-            return CLI_USAGE;
-        o.threads = (int)(n > 4096 ? 4096 : n);
-    }
+    if (flags[3].given && cli_threads("size", &flags[3], &o.threads) != CLI_OK)
+        return CLI_USAGE;
     if (pascal_spec_load(pos[0], &spec, &err) != 0) {
         fprintf(stderr, "%s\n", err.msg);
         return CLI_USAGE;
@@ -219,7 +204,7 @@ int cli_size_command(int argc, char **argv)
     pr = (printer){spec, &o.target, pascal_search_capacity_axis(spec), flags[2].given};
     o.emit = worst ? NULL : emit;
     o.emit_ctx = &pr;
-    o.should_stop = should_stop;
+    o.stop_flag = &stop_requested;
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     rc = pascal_size_run(spec, &o, &st, &err);
