@@ -385,11 +385,12 @@ static double map_axis(const struct spec_sample *s, const pascal_axis *a, double
 {
     int kind = s->kind[a->param], type = pascal_params[a->param].type;
     int whole = type == PASCAL_T_INT || type == PASCAL_T_SIZE;
-    double from = a->values[0], to = a->values[1], x;
-    if (kind == KIND_GRID) {
+    double from, to, x;
+    if (kind == KIND_GRID) {   /* a list of any length, one value included */
         int64_t k = (int64_t)(u * (double)a->count);
         return a->values[k < a->count ? k : a->count - 1];
     }
+    from = a->values[0], to = a->values[1];   /* an interval: its two ends */
     if (kind == KIND_LOG) {
         double top = whole ? to + 1 : to;
         x = exp(log(from) + u * (log(top) - log(from)));
