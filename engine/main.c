@@ -21,6 +21,7 @@ static const struct {
     {"capacity-scan", cli_capacity_scan, "measure a GPU's effective L2 capacity (Figure 2)"},
     {"spotcheck", cli_spotcheck, "measure chosen sweep points on a GPU beside the model"},
     {"measure-refs", cli_measure_refs, "measure dynamic-model reference runs on a GPU"},
+    {"simulate", cli_simulate, "simulate the open scan on a device profile's timing"},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 

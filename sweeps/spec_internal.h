@@ -103,6 +103,11 @@ int spec_load_yaml(const char *text, size_t len, const char *file, yaml_document
 /* Reads the device profile named by node (a path relative to the spec). */
 int spec_load_device(const spec_ctx *c, const yaml_node_t *node);
 
+/* device_sim.c: checks a profile's `sim` section (node: its value) and,
+ * when out is not NULL, stores the timing. */
+struct pascal_sim_timing;
+int spec_device_sim(const spec_ctx *c, const yaml_node_t *node, struct pascal_sim_timing *out);
+
 /* spec_values.c */
 /* The value a parameter takes in messages: "a positive integer", ... */
 const char *spec_expected(int param);

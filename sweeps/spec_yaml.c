@@ -283,8 +283,8 @@ int spec_load_yaml(const char *text, size_t len, const char *file, yaml_document
 
 /* Device profile keys; unknown keys are errors. */
 static const char *const device_keys[] = {"name", "sms", "l2_bytes", "effective_l2_bytes",
-                                          "compute_capability", "notes"};
-enum { DK_NAME, DK_SMS, DK_L2, DK_EFFECTIVE, DK_CC, DK_NOTES, DK_COUNT };
+                                          "compute_capability", "notes", "sim"};
+enum { DK_NAME, DK_SMS, DK_L2, DK_EFFECTIVE, DK_CC, DK_NOTES, DK_SIM, DK_COUNT };
 
 static int parse_device(const spec_ctx *d)
 {
@@ -296,7 +296,7 @@ static int parse_device(const spec_ctx *d)
     char *s = NULL;
     int rc = spec_check_mapping(d, root, "",
                                 "a device profile mapping (name, sms, l2_bytes, effective_l2_bytes, "
-                                "compute_capability, notes)",
+                                "compute_capability, notes, sim)",
                                 device_keys, DK_COUNT);
     if (rc)
         return rc;
@@ -322,6 +322,9 @@ static int parse_device(const spec_ctx *d)
             break;
         case DK_L2:
             rc = spec_scalar_value(d, val[k], PASCAL_P_CAPACITY_BYTES, "l2_bytes", &l2);
+            break;
+        case DK_SIM: /* the simulator's timing (sweeps/device.h) */
+            rc = spec_device_sim(d, val[k], NULL);
             break;
         default:
             rc = spec_scalar_value(d, val[k], PASCAL_P_CAPACITY_BYTES, "effective_l2_bytes", &eff);

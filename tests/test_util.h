@@ -10,13 +10,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -131,6 +134,17 @@ inline int64_t naive_rd(const std::vector<int64_t> &trace, size_t t)
         seen.insert(trace[u]);
     }
     return -1;
+}
+
+// Value of "key": in a JSON object printed by pascal (numbers or null); NaN
+// for null; throws when the key is absent.
+inline double json_number(const std::string &json, const std::string &key)
+{
+    std::smatch m;
+    std::regex re("\"" + key + "\": (null|-?[0-9.eE+-]+)");
+    if (!std::regex_search(json, m, re))
+        throw std::runtime_error("missing key " + key);
+    return m[1] == "null" ? NAN : std::stod(m[1]);
 }
 
 } // namespace pascal_test

@@ -40,5 +40,6 @@ int cli_validate(int argc, char **argv);       /* engine/cli/validate.c */
 int cli_capacity_scan(int argc, char **argv);  /* engine/cli/capacity_scan.c */
 int cli_spotcheck(int argc, char **argv);      /* engine/cli/spotcheck.c */
 int cli_measure_refs(int argc, char **argv);   /* engine/cli/measure_refs.c */
+int cli_simulate(int argc, char **argv);       /* engine/cli/simulate.c */
 
 #endif
