@@ -13,9 +13,19 @@
 #include "engine/eval.h"
 #include "engine/progress.h"
 #include "model/phases.h"
+#include "model/sim.h"
+#include "sweeps/device.h"
 
 #define DEFAULT_BATCH 65536
 #define SCHED_CHUNK 512
+/* A slow model (a simulation per point): a few points per thread per
+ * batch, handed out one at a time, so the bar moves and Ctrl-C is heard. */
+#define SLOW_POINTS_PER_THREAD 2
+
+static int slow_spec(const pascal_spec *spec)
+{
+    return (pascal_spec_models(spec) >> PASCAL_MODEL_SIMULATE) & 1u;
+}
 
 int pascal_run_point_params(const pascal_spec *spec, int ids[PASCAL_NPARAM])
 {
@@ -159,7 +169,8 @@ static void headline_init(headline *h, const pascal_spec *spec, pascal_run_stats
     /* A dynamic sweep is about rho_dyn; a static one about its most exact
      * miss rate. */
     static const int prefer[] = {PASCAL_COL_RHO_DYN, PASCAL_COL_RHO_LRU, PASCAL_COL_RHO_TTL,
-                                 PASCAL_COL_RHO_SDCM, PASCAL_COL_RHO_BOUND, PASCAL_COL_RHO_CHE};
+                                 PASCAL_COL_RHO_SDCM, PASCAL_COL_RHO_BOUND, PASCAL_COL_RHO_CHE,
+                                 PASCAL_COL_RHO_SIM};
     const int *cols = pascal_spec_columns(spec);
     size_t n;
     memset(h, 0, sizeof *h);
@@ -377,13 +388,14 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
     return rc;
 }
 
-/* Evaluates raw indices [b0, b1) into the batch slots (parallel part). */
+/* Evaluates raw indices [b0, b1) into the batch slots (parallel part).
+ * *interrupted is set when a stop request cut a simulation short. */
 static void eval_batch(const pascal_spec *spec, pascal_eval *ev, const sink_plan *sp,
-                       batch *b, uint64_t b0, uint64_t b1, int *failed)
+                       batch *b, uint64_t b0, uint64_t b1, int *failed, int *interrupted)
 {
     const int *cols = pascal_spec_columns(spec);
-    int nrc = pascal_spec_ncolumns(spec);
-#pragma omp for schedule(dynamic, SCHED_CHUNK)
+    int nrc = pascal_spec_ncolumns(spec), chunk = slow_spec(spec) ? 1 : SCHED_CHUNK;
+#pragma omp for schedule(dynamic, chunk)
     for (uint64_t i = b0; i < b1; i++) {
         pascal_point p;
         double out[PASCAL_NCOLUMN];
@@ -393,9 +405,13 @@ static void eval_batch(const pascal_spec *spec, pascal_eval *ev, const sink_plan
             continue;
         /* The plan checked every point, so a phase vector that cannot be
          * built here is out of memory or a bug: stop rather than write NaN. */
-        if (pascal_eval_point(ev, &p, cols, nrc, out) != 0) {
+        int rc = pascal_eval_point(ev, &p, cols, nrc, out);
+        if (rc < 0) {
 #pragma omp atomic write
             *failed = 1;
+        } else if (rc > 0) {
+#pragma omp atomic write
+            *interrupted = 1;
         }
         for (int j = 0; j < sp->npc; j++)
             b->pv[j][s] = p.v[sp->pids[j]];
@@ -479,11 +495,14 @@ static int batches_outcome(int rc, int nomem, int failed, int stopped,
 
 static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int threads,
                        sink_plan *sp, pascal_sink *sink, pascal_run_stats *st,
-                       const pascal_dyn_model *dyn, pascal_error *err)
+                       const pascal_dyn_model *dyn, const pascal_sim_timing *tm,
+                       pascal_error *err)
 {
     uint64_t begin = st->raw_begin, n = st->raw_end;
-    uint64_t bsize = (uint64_t)(o->batch_points > 0 ? o->batch_points : DEFAULT_BATCH);
-    int failed = 0, nomem = 0, rc = 0, stopped = 0;
+    uint64_t bsize = (uint64_t)(o->batch_points > 0 ? o->batch_points
+                                : slow_spec(spec) ? SLOW_POINTS_PER_THREAD * threads
+                                                  : DEFAULT_BATCH);
+    int failed = 0, nomem = 0, rc = 0, stopped = 0, interrupted = 0;
     uint64_t rows = st->rows_resumed;
     batch b;
     headline h;
@@ -505,8 +524,10 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
 #pragma omp parallel num_threads(threads)
     {
         pascal_eval *ev = pascal_eval_create(pascal_spec_models(spec));
-        if (ev)
+        if (ev) {
             pascal_eval_set_dynamic(ev, dyn);
+            pascal_eval_set_sim(ev, tm, o->should_stop, o->stop_ctx);
+        }
         if (!ev) {
 #pragma omp atomic write
             nomem = 1;
@@ -515,16 +536,18 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
         for (uint64_t b0 = begin; b0 < n && !nomem && !failed && !stopped && rc == 0;
              b0 += bsize) {
             uint64_t b1 = b0 + bsize < n ? b0 + bsize : n;
-            eval_batch(spec, ev, sp, &b, b0, b1, &failed);
+            eval_batch(spec, ev, sp, &b, b0, b1, &failed, &interrupted);
 #pragma omp single
             {
-                int64_t k = failed ? 0 : compact_batch(sp, &b, b0, b1, &h, st);
+                /* A batch a stop request cut short is not kept: --resume
+                 * evaluates it again. */
+                int64_t k = failed || interrupted ? 0 : compact_batch(sp, &b, b0, b1, &h, st);
                 if (k > 0 && sink)
                     rc = pascal_sink_append(sink, k, (const void *const *)b.out_p,
                                             (const double *const *)b.out_r, err);
                 rows += (uint64_t)k;
                 pascal_progress_update(&pr, b1 - begin);
-                if (o->should_stop && o->should_stop(o->stop_ctx))
+                if (interrupted || (o->should_stop && o->should_stop(o->stop_ctx)))
                     stopped = 1;
             }
         }
@@ -554,7 +577,30 @@ static int load_calibration(const pascal_spec *spec, pascal_dyn_model **dyn, pas
 }
 
 static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_stats *st,
-                      const pascal_dyn_model *dyn, pascal_error *err);
+                      const pascal_dyn_model *dyn, const pascal_sim_timing *tm,
+                      pascal_error *err);
+
+/* The simulator's timing from the spec's device profile, when the spec asks
+ * for the simulate model. */
+static int load_sim_timing(const pascal_spec *spec, pascal_sim_timing *tm, int *have,
+                           pascal_error *err)
+{
+    const char *text = pascal_spec_device_text(spec);
+    pascal_error sub = {0};
+    *have = 0;
+    if (!slow_spec(spec))
+        return 0;
+    if (!text[0])
+        return pascal_error_set(err, PASCAL_EINPUT, "%s: models: simulate needs a device profile "
+                                "with a sim section: expected a top-level key device: PROFILE, "
+                                "got none", pascal_spec_filename(spec));
+    if (pascal_device_sim_parse(text, strlen(text), pascal_spec_device_path(spec), tm, &sub) != 0)
+        return pascal_error_set(err, sub.code == PASCAL_ENOMEM ? sub.code : PASCAL_EINPUT,
+                                "%s: models: simulate needs the device's timing: %s",
+                                pascal_spec_filename(spec), sub.msg);
+    *have = 1;
+    return 0;
+}
 
 void pascal_run_shard_range(uint64_t size, int k, int n, uint64_t *begin, uint64_t *end)
 {
@@ -566,17 +612,20 @@ int pascal_run(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_sta
                pascal_error *err)
 {
     pascal_dyn_model *dyn = NULL;
-    int rc;
+    pascal_sim_timing tm;
+    int rc, have_tm;
     memset(st, 0, sizeof *st);
-    if ((rc = load_calibration(spec, &dyn, err)) != 0)
+    if ((rc = load_sim_timing(spec, &tm, &have_tm, err)) != 0 ||
+        (rc = load_calibration(spec, &dyn, err)) != 0)
         return rc;
-    rc = run_loaded(spec, o, st, dyn, err);
+    rc = run_loaded(spec, o, st, dyn, have_tm ? &tm : NULL, err);
     pascal_dyn_model_free(dyn);
     return rc;
 }
 
 static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_stats *st,
-                      const pascal_dyn_model *dyn, pascal_error *err)
+                      const pascal_dyn_model *dyn, const pascal_sim_timing *tm,
+                      pascal_error *err)
 {
     int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
     double t0 = pascal_now(), t1;
@@ -606,7 +655,7 @@ static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_
         err->code = rc = PASCAL_EINPUT;
     if (rc != 0)
         return rc;
-    rc = run_batches(spec, o, threads, &sp, sink, st, dyn, err);
+    rc = run_batches(spec, o, threads, &sp, sink, st, dyn, tm, err);
     st->eval_seconds = pascal_now() - t1;
     if (rc == PASCAL_EINTR && sink) { /* keep the whole chunks for --resume */
         int64_t kept = 0;

@@ -74,6 +74,9 @@ const pascal_model_info pascal_models[PASCAL_NMODEL] = {
     [PASCAL_MODEL_BELADY] = {"belady", "Belady/OPT replay of the empty-cache trace of `rounds` rounds (default 6N)", {END}},
     [PASCAL_MODEL_DYNAMIC] = {"dynamic", "section 4 calibrated whole-run fills (spec key `calibration`)",
                               {PASCAL_P_OCCUPANCY, PASCAL_P_PATH, PASCAL_P_COMPUTE, PASCAL_P_W, END}},
+    [PASCAL_MODEL_SIMULATE] = {"simulate", "progress simulator: the open scan on the device profile's "
+                               "timing (slow; docs/simulate.md)",
+                               {PASCAL_P_OCCUPANCY, PASCAL_P_PATH, PASCAL_P_COMPUTE, PASCAL_P_W, END}},
 };
 
 const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
@@ -132,6 +135,12 @@ const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
                              "compute, 3 across depth; K_dyn NaN: 10 unsupported (occupancy, path), "
                              "11 unsampled class (Prop. 8), 12 invalid point, 13 device differs from "
                              "the calibration"},
+    [PASCAL_COL_K_SIM] = {"K_sim", PASCAL_MODEL_SIMULATE, "fills/work",
+                          "simulated whole-run fill count K_H = A(H)/H of the open scan; NaN outside "
+                          "the simulator's range"},
+    [PASCAL_COL_RHO_SIM] = {"rho_sim", PASCAL_MODEL_SIMULATE, "misses/request", "K_sim / M"},
+    [PASCAL_COL_NS_PER_ROUND_SIM] = {"ns_per_round_sim", PASCAL_MODEL_SIMULATE, "ns/round",
+                                     "simulated run time per round of work (makespan / W N)"},
 };
 
 static int find_name(const char *name, const void *table, int n, size_t stride)

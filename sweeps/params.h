@@ -88,6 +88,7 @@ typedef enum pascal_model_id {
     PASCAL_MODEL_LRU_REPLAY, /* exact LRU by trace replay (steady state) */
     PASCAL_MODEL_BELADY,     /* Belady/OPT replay, empty-cache finite trace */
     PASCAL_MODEL_DYNAMIC,    /* section 4: calibrated prediction (needs `calibration`) */
+    PASCAL_MODEL_SIMULATE,   /* progress simulator on the device's timing (slow) */
     PASCAL_NMODEL
 } pascal_model_id;
 
@@ -135,6 +136,9 @@ typedef enum pascal_column_id {
     PASCAL_COL_BAND_LO,   /* dynamic: band, rate */
     PASCAL_COL_BAND_HI,   /* dynamic: band, rate */
     PASCAL_COL_FALLBACK,  /* dynamic: rule code */
+    PASCAL_COL_K_SIM,     /* simulate: K_H */
+    PASCAL_COL_RHO_SIM,   /* simulate: K_H / M */
+    PASCAL_COL_NS_PER_ROUND_SIM, /* simulate: time per round */
     PASCAL_NCOLUMN
 } pascal_column_id;
 

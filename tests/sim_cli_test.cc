@@ -177,4 +177,44 @@ TEST_F(SimCli, Gb10PaperFacts)
     EXPECT_EQ(sim("--o 1 --path sync --W 16", "K_H"), 1);
 }
 
+// The sweep model: every thread count writes the same bytes, and each row is
+// the single run `pascal simulate` prints for that point.
+TEST_F(SimCli, SweepModelMatchesSingleRuns)
+{
+    std::string spec = write("s.yaml", "name: s\ndevice: " + gb10 +
+                                           "\nmodels: [simulate]\n"
+                                           "fixed: {N: 512, C: 160, compute: 3, seed: 7}\n"
+                                           "axes:\n  occupancy: [1, 2]\n  path: [sync, tma]\n"
+                                           "  depth: [2, 4]\n  W: [1, 3]\n"
+                                           "where: 'path == \"tma\" || depth == 2'\n");
+    auto r1 = run("run " + spec + " -o " + dir + "/t1.csv --format csv --threads 1");
+    ASSERT_EQ(r1.status, 0) << r1.err;
+    auto r2 = run("run " + spec + " -o " + dir + "/t2.csv --format csv --threads 2");
+    ASSERT_EQ(r2.status, 0) << r2.err;
+    std::string csv = pascal_test::slurp(dir + "/t1.csv");
+    EXPECT_EQ(csv, pascal_test::slurp(dir + "/t2.csv"));
+    EXPECT_EQ(csv.substr(0, csv.find('\n')), "occupancy,path,W,depth,N,M,C,K_sim,rho_sim,ns_per_round_sim");
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 12);
+    // Row (occupancy 2, tma, W 3, depth 4) against the single run.
+    std::string row = "2,tma,3,4,512,96,160,";
+    size_t at = csv.find(row);
+    ASSERT_NE(at, std::string::npos) << csv;
+    double K = std::stod(csv.substr(at + row.size()));
+    auto s = run("simulate --device " + gb10 +
+                 " --o 2 --path tma --d 4 --m 3 --N 512 --W 3 --C 160 --seed 7 --json");
+    ASSERT_EQ(s.status, 0) << s.err;
+    EXPECT_EQ(K, json_number(s.out, "K_H"));
+    // Without the device's timing the model cannot run: rejected before output.
+    std::string text = pascal_test::slurp(gb10);
+    std::string dev = write("nosim.yaml", text.substr(0, text.find("\nsim:") + 1));
+    std::string bad = write("b.yaml", "name: b\ndevice: " + dev +
+                                          "\nmodels: [simulate]\nfixed: {N: 64, C: 16, occupancy: 1, "
+                                          "path: sync, compute: 0, W: 1}\naxes: {seed: [1]}\n");
+    auto r = run("run " + bad + " -o " + dir + "/b.h5");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("models: simulate needs the device's timing: " + dev), std::string::npos)
+        << r.err;
+    EXPECT_FALSE(pascal_test::exists(dir + "/b.h5"));
+}
+
 } // namespace
