@@ -9,7 +9,10 @@
  *                 REFILL (request block j + d - 1, compute)
  *                                            -> WAIT at max(done, arrival).
  * A request is served when its event is handled, at its own time, so the
- * cache sees requests in time order and the FCFS servers are FCFS.
+ * cache sees requests in time order and the FCFS servers are FCFS.  A WAIT
+ * touches nothing shared but its SM's server; with one CTA per SM that
+ * server is the CTA's own, so the WAIT is handled at once by the event
+ * before it (one event per block, same result).
  *
  * Speed: the rescheduled event is usually later than most others, so the
  * heap sifts its hole down to a leaf along the smallest children and then
@@ -80,6 +83,7 @@ typedef struct scan {
     double consume_ns, job_work, job_lat, cmp_work, cmp_lat, first_wave_end, makespan;
     int tma;                    /* tma with d >= 2 */
     int compute;                /* m > 0 */
+    int fuse;                   /* one CTA per SM: a wake-up is no event */
 } scan;
 
 /* Requests block j for the CTA in slot s at time t; its arrival goes to the
@@ -146,6 +150,41 @@ static double finish(scan *x, int32_t s, double t)
     return x->next_cta < x->ctas ? t + x->tm->launch_ns : INFINITY;
 }
 
+/* Slot s's CTA has block j's data at t on the sync path: it consumes it
+ * and computes; then it issues block j + 1 (or ends). */
+static double consume_sync(scan *x, int32_t s, int64_t j, double t)
+{
+    pascal_sim *w = x->w;
+    double next = sim_sm_job(w, w->sm[s], t, x->job_work, x->job_lat) + w->ovh[s];
+    if (x->c->traj_max > 0)
+        sample(x, t);
+    w->j[s] = (int32_t)(j + 1);
+    if (j + 1 == x->N)
+        return finish(x, s, next);
+    w->kind[s] = EV_ISSUE;
+    return next;
+}
+
+/* Slot s's CTA has its next block's data at t on the tma path: it consumes
+ * it; the refill follows. */
+static double consume_tma(scan *x, int32_t s, double t)
+{
+    x->w->kind[s] = EV_REFILL;
+    return sim_sm_job(x->w, x->w->sm[s], t, x->consume_ns, x->consume_ns);
+}
+
+/* The CTA in slot s resumes at t with the data it waits for.  With one CTA
+ * per SM nothing else uses its SM's server, so the consumption is decided
+ * now, exactly, and the wake-up costs no event of its own. */
+static double resume(scan *x, int32_t s, int64_t j, double t)
+{
+    if (!x->fuse) {
+        x->w->kind[s] = EV_WAIT;
+        return t;
+    }
+    return x->tma ? consume_tma(x, s, t) : consume_sync(x, s, j, t);
+}
+
 /* A CTA starts in slot s at t: it primes d - 1 stages on the tma path. */
 static double start(scan *x, int32_t s, double t)
 {
@@ -160,8 +199,7 @@ static double start(scan *x, int32_t s, double t)
     }
     for (int64_t k = 0; k < x->d - 1 && k < x->N; k++)
         request(x, s, k, t);
-    w->kind[s] = EV_WAIT;
-    return t > arrival(x, s, 0) ? t : arrival(x, s, 0);
+    return resume(x, s, 0, t > arrival(x, s, 0) ? t : arrival(x, s, 0));
 }
 
 /* Handles slot s's event at time t; returns the time of its next event
@@ -176,21 +214,9 @@ static inline double step(scan *x, int32_t s, double t)
         return start(x, s, t);
     case EV_ISSUE:
         request(x, s, j, t);
-        w->kind[s] = EV_WAIT;
-        return arrival(x, s, j);
+        return resume(x, s, j, arrival(x, s, j));
     case EV_WAIT:
-        if (x->tma) { /* consume only; the refill follows it */
-            w->kind[s] = EV_REFILL;
-            return sim_sm_job(w, w->sm[s], t, x->consume_ns, x->consume_ns);
-        }
-        next = sim_sm_job(w, w->sm[s], t, x->job_work, x->job_lat) + w->ovh[s];
-        if (x->c->traj_max > 0)
-            sample(x, t);
-        w->j[s] = (int32_t)(j + 1);
-        if (j + 1 == x->N)
-            return finish(x, s, next);
-        w->kind[s] = EV_ISSUE;
-        return next;
+        return x->tma ? consume_tma(x, s, t) : consume_sync(x, s, j, t);
     default: /* EV_REFILL */
         if (j + x->d - 1 < x->N)
             request(x, s, j + x->d - 1, t);
@@ -200,8 +226,7 @@ static inline double step(scan *x, int32_t s, double t)
         w->j[s] = (int32_t)(j + 1);
         if (j + 1 == x->N)
             return finish(x, s, next);
-        w->kind[s] = EV_WAIT;
-        return next > arrival(x, s, j + 1) ? next : arrival(x, s, j + 1);
+        return resume(x, s, j + 1, next > arrival(x, s, j + 1) ? next : arrival(x, s, j + 1));
     }
 }
 
@@ -221,6 +246,7 @@ static void scan_init(scan *x, pascal_sim *w, const pascal_sim_timing *tm,
     x->cmp_work = m * tm->wmma_sm_ns;
     x->cmp_lat = m * tm->wmma_ns;
     x->compute = c->compute > 0;
+    x->fuse = c->occupancy == 1;
     x->job_work = x->consume_ns + x->cmp_work;
     x->job_lat = x->consume_ns + x->cmp_lat;
     x->next_sample = c->traj_every > 0 ? c->traj_every : INT64_MAX;

@@ -28,7 +28,7 @@ protected:
         // Points of about a million events each, so a simulation polls.
         std::string text = "name: s\ndevice: " + std::string(PASCAL_SOURCE_DIR) +
                            "/configs/devices/gb10.yaml\nmodels: [simulate]\n"
-                           "fixed: {N: 4096, block_bytes: 16KiB, occupancy: 1, path: tma, compute: 0, W: 4}\n"
+                           "fixed: {N: 4096, block_bytes: 16KiB, occupancy: 1, path: tma, compute: 0, W: 8}\n"
                            "axes:\n  depth: [2, 3, 4, 5]\n  seed: [1, 2]\n"
                            "output: {chunk_rows: 1}\n";
         pascal_error err{};
