@@ -41,5 +41,7 @@ int cli_capacity_scan(int argc, char **argv);  /* engine/cli/capacity_scan.c */
 int cli_spotcheck(int argc, char **argv);      /* engine/cli/spotcheck.c */
 int cli_measure_refs(int argc, char **argv);   /* engine/cli/measure_refs.c */
 int cli_simulate(int argc, char **argv);       /* engine/cli/simulate.c */
+/* measure-refs --simulate, with measure-refs' parsed flags. */
+int cli_measure_refs_simulated(cli_flag *flags, int nflags, int argc, char **argv);
 
 #endif
