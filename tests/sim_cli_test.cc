@@ -8,6 +8,7 @@
 #include "test_util.h"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace {
@@ -215,6 +216,50 @@ TEST_F(SimCli, SweepModelMatchesSingleRuns)
     EXPECT_NE(r.err.find("models: simulate needs the device's timing: " + dev), std::string::npos)
         << r.err;
     EXPECT_FALSE(pascal_test::exists(dir + "/b.h5"));
+}
+
+// The table below the `#` lines of a simulated reference CSV.
+std::string table_of(const std::string &csv)
+{
+    return csv.substr(csv.find("o,path,d,m,N,W,K"));
+}
+
+TEST_F(SimCli, MeasureRefsSimulated)
+{
+    std::string keys = " --occupancy 1 --path sync,tma --depth 2 --compute 0,5 --N 128 --W 1,3 "
+                       "--repeat 2 --seed 4 --device " + gb10;
+    auto r = run("measure-refs --simulate" + keys + " --threads 2 -o " + dir + "/refs.csv");
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::string csv = pascal_test::slurp(dir + "/refs.csv");
+    EXPECT_EQ(csv.rfind("# SIMULATED reference runs: no GPU measured these numbers", 0), 0u) << csv;
+    EXPECT_NE(csv.find("# device profile: " + gb10 + " (NVIDIA GB10)"), std::string::npos);
+    EXPECT_NE(pascal_test::slurp(dir + "/refs.csv.provenance.txt").find("SIMULATED"),
+              std::string::npos);
+    std::string t = table_of(csv);
+    EXPECT_EQ(std::count(t.begin(), t.end(), '\n'), 1 + 4 * 2 * 2); // keys x W x repetitions
+    // The second repetition of (1, tma, 2, 5, 128, 3) is the single run with seed 5.
+    auto s = run("simulate --device " + gb10 + " --o 1 --path tma --d 2 --m 5 --N 128 --W 3 --seed 5 --json");
+    ASSERT_EQ(s.status, 0) << s.err;
+    char row[128];
+    std::snprintf(row, sizeof row, "1,tma,2,5,128,3,%.17g\n", json_number(s.out, "K_H"));
+    EXPECT_NE(t.find(row), std::string::npos) << row << t;
+    // One thread, the same table; calibrate reads the file unchanged.
+    r = run("measure-refs --simulate" + keys + " --threads 1 -o " + dir + "/refs1.csv");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(table_of(pascal_test::slurp(dir + "/refs1.csv")), t);
+    r = run("calibrate " + dir + "/refs.csv --device " + gb10 + " -o " + dir + "/m.h5");
+    EXPECT_EQ(r.status, 0) << r.err;
+    // The paper's key space by default.
+    r = run("measure-refs --simulate --device " + gb10 + " --dry-run");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("1188 runs"), std::string::npos) << r.out; // 11 families x 9 m x 12 (N, W)
+    r = run("measure-refs --simulate -o " + dir + "/x.csv");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--device: expected a device profile"), std::string::npos) << r.err;
+    r = run("measure-refs --simulate --device " + gb10 + " --meter ncu -o " + dir + "/x.csv");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--meter: expected no GPU option with --simulate"), std::string::npos);
+    EXPECT_FALSE(pascal_test::exists(dir + "/x.csv"));
 }
 
 } // namespace
