@@ -41,7 +41,7 @@ void pascal_sim_free(pascal_sim *w)
     free(w->cta), free(w->j), free(w->sm), free(w->kind), free(w->ovh), free(w->arr);
     free(w->sm_free);
     free(w->port_free), free(w->tx_port);
-    free(w->heap);
+    free(w->queue.head), free(w->queue.bits), free(w->queue.next), free(w->queue.t);
     free(w);
 }
 
@@ -77,10 +77,18 @@ pascal_sim *pascal_sim_create(int64_t max_blocks, int64_t max_slots, int64_t max
     w->sm_free = malloc(ns * sizeof *w->sm_free);
     w->port_free = malloc(ns * sizeof *w->port_free);
     w->tx_port = malloc(ns * sizeof *w->tx_port);
-    w->heap = malloc(ns * sizeof *w->heap);
+    /* Eight buckets per slot (sim_scan.c chooses the width). */
+    w->max_buckets = 64;
+    while (w->max_buckets < 8 * max_slots)
+        w->max_buckets *= 2;
+    w->queue.head = malloc((size_t)w->max_buckets * sizeof *w->queue.head);
+    w->queue.bits = malloc((size_t)(w->max_buckets / 64) * sizeof *w->queue.bits);
+    w->queue.next = malloc(ns * sizeof *w->queue.next);
+    w->queue.t = malloc(ns * sizeof *w->queue.t);
     if (!w->cache.prev || !w->cache.next || !w->cache.ready || !w->cache.set || !w->cache.head ||
         !w->cache.tail || !w->cache.count || !w->cta || !w->j || !w->sm || !w->kind || !w->ovh ||
-        !w->arr || !w->sm_free || !w->port_free || !w->tx_port || !w->heap) {
+        !w->arr || !w->sm_free || !w->port_free || !w->tx_port || !w->queue.head || !w->queue.bits ||
+        !w->queue.next || !w->queue.t) {
         pascal_sim_free(w);
         return NULL;
     }

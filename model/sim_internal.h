@@ -26,11 +26,28 @@ typedef struct sim_cache {
     int32_t *head, *tail, *count; /* per set */
 } sim_cache;
 
-/* A pending event: its time and its slot. */
-typedef struct sim_event {
-    double t;
-    int32_t s;
-} sim_event;
+/* The event queue: a calendar (bucket) queue over the slots, each slot
+ * holding at most one pending event.  Bucket b holds the events with
+ * floor(t / width) = b mod nbuckets, in a list sorted by (time, slot); a
+ * bitmap marks the buckets that hold any.  Events leave in (time, slot)
+ * order, exactly as from a heap, at O(1) cost when the width is near the
+ * spacing of events (sim_queue.c). */
+typedef struct sim_queue {
+    int64_t nb, mask;       /* buckets in use (a power of two >= 64) */
+    double width, inv_width;/* ns per bucket */
+    int64_t cur;            /* absolute bucket of the last event taken */
+    int64_t n;              /* pending events */
+    int32_t *head;          /* per bucket: first slot, -1: empty */
+    uint64_t *bits;         /* per bucket: holds an event */
+    int32_t *next;          /* per slot: the next slot in its bucket */
+    double *t;              /* per slot: its pending event's time */
+} sim_queue;
+
+void sim_queue_reset(sim_queue *q, int64_t nb, double width);
+void sim_queue_push(sim_queue *q, int32_t s, double t);
+/* The earliest event (by time, then slot): its slot, its time in *t; -1
+ * when the queue is empty. */
+int32_t sim_queue_pop(sim_queue *q, double *t);
 
 /* The FCFS servers of the memory system. */
 typedef struct sim_mem {
@@ -54,9 +71,9 @@ struct pascal_sim {
     double *sm_free;        /* per SM (at most max_slots SMs): issue server */
     double *port_free;      /* per SM: port from the L2 */
     double *tx_port;        /* per SM: port time of one block, ns */
-    /* event heap: one pending event per active slot */
-    sim_event *heap;
-    int64_t hn;
+    /* event queue: one pending event per active slot */
+    sim_queue queue;
+    int64_t max_buckets;
 };
 
 /* Empties the cache and sets its geometry (S sets of A ways) for ids

@@ -1,7 +1,6 @@
 /* The open scan (paper Algorithm 2) as a discrete-event simulation
- * (model/sim.h).  Every resident slot has exactly one pending event, so the
- * event queue is a binary heap of at most M entries keyed by (time, slot),
- * and handling an event replaces the heap's top by the slot's next event.
+ * (model/sim.h).  Every resident slot has exactly one pending event; the
+ * queue (sim_queue.c) hands them out in (time, slot) order.
  * Per block a CTA takes two events:
  *   sync, d = 1:  ISSUE (request block j)  -> WAIT at its arrival;
  *                 WAIT (consume + compute)  -> ISSUE of block j + 1;
@@ -14,11 +13,8 @@
  * server is the CTA's own, so the WAIT is handled at once by the event
  * before it (one event per block, same result).
  *
- * Speed: the rescheduled event is usually later than most others, so the
- * heap sifts its hole down to a leaf along the smallest children and then
- * lets the new entry rise (Floyd's bottom-up variant); slot data sit in per-slot arrays with the SM index
- * and the overhead precomputed, and the arrival ring has a power-of-two
- * length. */
+ * Speed: slot data sit in per-slot arrays with the SM index and the
+ * overhead precomputed, and the arrival ring has a power-of-two length. */
 #include <math.h>
 #include <string.h>
 
@@ -28,49 +24,6 @@
 enum { EV_START, EV_ISSUE, EV_WAIT, EV_REFILL };
 
 #define STOP_POLL_MASK ((1u << 20) - 1)
-
-/* ---- event heap ----------------------------------------------------------- */
-
-static inline int before(double ta, int32_t sa, double tb, int32_t sb)
-{
-    /* Times are >= 0, where IEEE doubles order as their bit patterns. */
-    int64_t a, b;
-    memcpy(&a, &ta, sizeof a);
-    memcpy(&b, &tb, sizeof b);
-    return (a < b) | ((a == b) & (sa < sb));
-}
-
-/* Replaces the top entry by (t, s), or removes it when t is INFINITY. */
-static void heap_replace_top(pascal_sim *w, double t, int32_t s)
-{
-    sim_event *h = w->heap;
-    size_t n = (size_t)w->hn, i = 0, c;
-    if (t == INFINITY) {
-        n = (size_t)--w->hn;
-        if (n == 0)
-            return;
-        t = h[n].t, s = h[n].s;
-    }
-    /* Down to a leaf along the smaller children ... */
-    while ((c = 2 * i + 1) + 1 < n) {
-        c += before(h[c + 1].t, h[c + 1].s, h[c].t, h[c].s);
-        h[i] = h[c];
-        i = c;
-    }
-    if (c < n) {
-        h[i] = h[c];
-        i = c;
-    }
-    /* ... then up to where (t, s) belongs. */
-    while (i > 0) {
-        size_t p = (i - 1) / 2;
-        if (!before(t, s, h[p].t, h[p].s))
-            break;
-        h[i] = h[p];
-        i = p;
-    }
-    h[i].t = t, h[i].s = s;
-}
 
 /* ---- one run -------------------------------------------------------------- */
 
@@ -230,6 +183,28 @@ static inline double step(scan *x, int32_t s, double t)
     }
 }
 
+/* Buckets of the event queue: eight per slot, at most the workspace's. */
+static int64_t buckets(const pascal_sim *w, int64_t M)
+{
+    int64_t nb = 64;
+    while (nb < 8 * M && nb < w->max_buckets)
+        nb *= 2;
+    return nb;
+}
+
+/* Bucket width: about a CTA's unloaded time per block shared by the 2 M
+ * events it holds, so a bucket holds about one event and the calendar spans
+ * a few periods.  Any width gives the same simulation; this one makes it
+ * fast. */
+static double bucket_width(const pascal_sim_timing *tm, const pascal_sim_config *c, int64_t M)
+{
+    double b = c->block_bytes;
+    double P = tm->hit_ns + tm->consume_ns * b / 16384.0 + tm->loop_ns +
+               (double)c->compute * tm->wmma_ns + b / tm->sm_bytes_per_ns + b / tm->l2_bytes_per_ns;
+    double w = P / (2.0 * (double)M);
+    return w > 1e-3 ? (w < 1e6 ? w : 1e6) : 1e-3;
+}
+
 static void scan_init(scan *x, pascal_sim *w, const pascal_sim_timing *tm,
                       const pascal_sim_config *c)
 {
@@ -252,18 +227,16 @@ static void scan_init(scan *x, pascal_sim *w, const pascal_sim_timing *tm,
     x->next_sample = c->traj_every > 0 ? c->traj_every : INT64_MAX;
     for (int64_t v = 0; c->K_wave && v < c->max_waves; v++)
         c->K_wave[v] = 0;
+    sim_queue_reset(&w->queue, buckets(w, x->M), bucket_width(tm, c, x->M));
     /* The first wave: CTA s in slot s at time 0 (slots beyond the grid idle). */
-    w->hn = 0;
-    for (int64_t s = 0; s < x->M; s++) { /* all at 0 in slot order: a heap */
+    for (int64_t s = 0; s < x->M; s++) {
         w->cta[s] = -1;
         w->j[s] = 0;
         w->sm[s] = (int32_t)(s % c->sms);
         w->kind[s] = EV_START;
         w->ovh[s] = tm->loop_ns + (c->slot_extra_ns ? c->slot_extra_ns[s] : 0);
-        if (s < x->ctas) {
-            w->heap[w->hn].t = 0;
-            w->heap[w->hn++].s = (int32_t)s;
-        }
+        if (s < x->ctas)
+            sim_queue_push(&w->queue, (int32_t)s, 0);
     }
 }
 
@@ -291,10 +264,13 @@ int sim_open_scan(pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim_c
 {
     scan x;
     uint64_t events = 0;
+    double t;
+    int32_t s;
     scan_init(&x, w, tm, c);
-    while (w->hn > 0) {
-        int32_t s = w->heap[0].s;
-        heap_replace_top(w, step(&x, s, w->heap[0].t), s);
+    while ((s = sim_queue_pop(&w->queue, &t)) >= 0) {
+        double next = step(&x, s, t);
+        if (next != INFINITY)
+            sim_queue_push(&w->queue, s, next);
         if ((++events & STOP_POLL_MASK) == 0 && c->should_stop && c->should_stop(c->stop_ctx)) {
             scan_finish(&x, out);
             return PASCAL_SIM_STOPPED;
