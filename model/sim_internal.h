@@ -40,10 +40,11 @@ typedef struct sim_queue {
     int32_t *head;          /* per bucket: first slot, -1: empty */
     uint64_t *bits;         /* per bucket: holds an event */
     int32_t *next;          /* per slot: the next slot in its bucket */
-    double *t;              /* per slot: its pending event's time */
+    double *t;              /* per slot: its pending event's time, INFINITY
+                               when it has none */
 } sim_queue;
 
-void sim_queue_reset(sim_queue *q, int64_t nb, double width);
+void sim_queue_reset(sim_queue *q, int64_t nb, double width, int64_t slots);
 void sim_queue_push(sim_queue *q, int32_t s, double t);
 /* The earliest event (by time, then slot): its slot, its time in *t; -1
  * when the queue is empty. */

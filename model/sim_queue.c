@@ -5,6 +5,8 @@
  * whose first event belongs to a later turn of the calendar is passed over.
  * Ties in time go to the smaller slot, as the heap it replaces did, so the
  * simulation is the same event for event. */
+#include <math.h>
+
 #include "model/sim_internal.h"
 
 static inline int earlier(double ta, int32_t sa, double tb, int32_t sb)
@@ -17,7 +19,7 @@ static inline int64_t bucket_of(const sim_queue *q, double t)
     return (int64_t)(t * q->inv_width);
 }
 
-void sim_queue_reset(sim_queue *q, int64_t nb, double width)
+void sim_queue_reset(sim_queue *q, int64_t nb, double width, int64_t slots)
 {
     q->nb = nb;
     q->mask = nb - 1;
@@ -29,6 +31,8 @@ void sim_queue_reset(sim_queue *q, int64_t nb, double width)
         q->head[b] = -1;
     for (int64_t k = 0; k < nb / 64; k++)
         q->bits[k] = 0;
+    for (int64_t s = 0; s < slots; s++)
+        q->t[s] = INFINITY;
 }
 
 void sim_queue_push(sim_queue *q, int32_t s, double t)
@@ -87,6 +91,7 @@ int32_t sim_queue_pop(sim_queue *q, double *t)
                 q->bits[j >> 6] &= ~(1ULL << (j & 63));
             q->n--;
             *t = q->t[h];
+            q->t[h] = INFINITY; /* no pending event */
             return h;
         }
         if (passed >= q->nb) {

@@ -9,9 +9,10 @@
  *                                            -> WAIT at max(done, arrival).
  * A request is served when its event is handled, at its own time, so the
  * cache sees requests in time order and the FCFS servers are FCFS.  A WAIT
- * touches nothing shared but its SM's server; with one CTA per SM that
- * server is the CTA's own, so the WAIT is handled at once by the event
- * before it (one event per block, same result).
+ * touches nothing shared but its SM's server; when no other CTA of the SM
+ * has an event before it (always with one CTA per SM), the event before it
+ * handles it at once (one event per block, the same result): every SM
+ * server still takes its jobs in time order.
  *
  * Speed: slot data sit in per-slot arrays with the SM index and the
  * overhead precomputed, and the arrival ring has a power-of-two length. */
@@ -126,12 +127,25 @@ static double consume_tma(scan *x, int32_t s, double t)
     return sim_sm_job(x->w, x->w->sm[s], t, x->consume_ns, x->consume_ns);
 }
 
-/* The CTA in slot s resumes at t with the data it waits for.  With one CTA
- * per SM nothing else uses its SM's server, so the consumption is decided
- * now, exactly, and the wake-up costs no event of its own. */
+/* Whether every other CTA on slot s's SM has its next event after (t, s):
+ * then none of them can use the SM's server before s does at t. */
+static int sm_quiet_until(const scan *x, int32_t s, double t)
+{
+    const double *qt = x->w->queue.t;
+    for (int64_t k = x->w->sm[s]; k < x->M; k += x->c->sms)
+        if (k != s && !(qt[k] > t || (qt[k] == t && k > s)))
+            return 0;
+    return 1;
+}
+
+/* The CTA in slot s resumes at t with the data it waits for.  The wake-up
+ * touches nothing shared but its SM's server; when no other CTA of that SM
+ * can reach the server first (always, with one CTA per SM), the consumption
+ * is decided now, exactly as its own event would decide it, and costs no
+ * event. */
 static double resume(scan *x, int32_t s, int64_t j, double t)
 {
-    if (!x->fuse) {
+    if (!x->fuse && !sm_quiet_until(x, s, t)) {
         x->w->kind[s] = EV_WAIT;
         return t;
     }
@@ -227,7 +241,7 @@ static void scan_init(scan *x, pascal_sim *w, const pascal_sim_timing *tm,
     x->next_sample = c->traj_every > 0 ? c->traj_every : INT64_MAX;
     for (int64_t v = 0; c->K_wave && v < c->max_waves; v++)
         c->K_wave[v] = 0;
-    sim_queue_reset(&w->queue, buckets(w, x->M), bucket_width(tm, c, x->M));
+    sim_queue_reset(&w->queue, buckets(w, x->M), bucket_width(tm, c, x->M), x->M);
     /* The first wave: CTA s in slot s at time 0 (slots beyond the grid idle). */
     for (int64_t s = 0; s < x->M; s++) {
         w->cta[s] = -1;
