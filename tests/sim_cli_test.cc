@@ -262,4 +262,28 @@ TEST_F(SimCli, MeasureRefsSimulated)
     EXPECT_FALSE(pascal_test::exists(dir + "/x.csv"));
 }
 
+// Every committed simulated reference set says so in its first line, names
+// the command that made it, and is a valid calibration input.
+TEST_F(SimCli, CommittedSimulatedSetsSaySo)
+{
+    int seen = 0;
+    for (const std::string &name : pascal_test::list_dir(std::string(PASCAL_SOURCE_DIR) +
+                                                         "/configs/calibration")) {
+        if (name.rfind("simulated-", 0) != 0 || name.size() < 4 ||
+            name.compare(name.size() - 4, 4, ".csv") != 0)
+            continue;
+        std::string path = std::string(PASCAL_SOURCE_DIR) + "/configs/calibration/" + name;
+        std::string text = pascal_test::slurp(path);
+        EXPECT_EQ(text.rfind("# SIMULATED reference runs", 0), 0u) << name;
+        EXPECT_NE(text.find("\n# command: pascal measure-refs --simulate"), std::string::npos) << name;
+        EXPECT_TRUE(pascal_test::exists(path + ".provenance.txt")) << name;
+        std::string dev = name.find("h200") != std::string::npos ? "h200" : "gb10";
+        auto r = run("calibrate " + path + " --device " + std::string(PASCAL_SOURCE_DIR) +
+                     "/configs/devices/" + dev + ".yaml -o " + dir + "/m.h5");
+        EXPECT_EQ(r.status, 0) << name << r.err;
+        seen++;
+    }
+    EXPECT_GE(seen, 2);
+}
+
 } // namespace
