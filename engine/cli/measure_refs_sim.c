@@ -201,9 +201,16 @@ static int simulate_runs(const char *out, const char *profile, const simrefs_cli
     if (rc == PASCAL_EINTR) { /* keep what is done, apart from the file asked for */
         char part[4096];
         pascal_error sub = {0};
+        int64_t done = 0;
+        for (int64_t i = 0; i < n; i++)
+            done += !isnan(runs[i].K);
         snprintf(part, sizeof part, "%s.partial", out);
-        if (write_files(part, prov, runs, n, &sub) == 0)
+        if (done == 0)
+            fprintf(stderr, "pascal measure-refs: %s; nothing written\n", err.msg);
+        else if (write_files(part, prov, runs, n, &sub) == 0)
             fprintf(stderr, "pascal measure-refs: %s; the finished runs are in %s\n", err.msg, part);
+        else
+            fprintf(stderr, "pascal measure-refs: %s; %s\n", err.msg, sub.msg);
         return 130;
     }
     if (rc == 0)
