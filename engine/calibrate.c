@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/progress.h"
+#include "engine/clock.h"
 #include "output/calibration.h"
+#include "output/lock.h"
+#include "output/tmpfile.h"
 
 pascal_calibrate_opts pascal_calibrate_default_opts(void)
 {
@@ -96,10 +98,14 @@ static int fit_all(pascal_calibrate_result *r, pascal_error *err)
     return 0;
 }
 
+static int fit_and_save(const pascal_calibrate_opts *o, pascal_calibrate_result *r,
+                        pascal_error *err);
+
 int pascal_calibrate_run(const pascal_calibrate_opts *o, pascal_calibrate_result *r,
                          pascal_error *err)
 {
     double t0 = pascal_now();
+    pascal_lock *lock = NULL;
     int rc;
     memset(r, 0, sizeof *r);
     r->prov.cv = o->cv;
@@ -109,6 +115,26 @@ int pascal_calibrate_run(const pascal_calibrate_opts *o, pascal_calibrate_result
              o->command_line ? o->command_line : "");
     if (!(o->block_bytes >= 1) || !(o->eta >= 0))
         return pascal_error_set(err, PASCAL_EINPUT, "calibrate: expected block_bytes >= 1 and eta >= 0");
+    if (o->out_path) {
+        /* Before any work: the model file is no input, and no one else
+         * writes it (output/lock.h). */
+        pascal_input in[2] = {{"reference file", o->refs_path}, {"device profile", o->device_path}};
+        if ((rc = pascal_output_claim(o->out_path, in, 2,
+                                      o->command_line ? o->command_line : "pascal calibrate",
+                                      &lock, err)))
+            return rc;
+        pascal_tmpfile_clean(o->out_path, NULL);
+    }
+    rc = fit_and_save(o, r, err);
+    pascal_output_release(lock);
+    r->seconds = pascal_now() - t0;
+    return rc;
+}
+
+static int fit_and_save(const pascal_calibrate_opts *o, pascal_calibrate_result *r,
+                        pascal_error *err)
+{
+    int rc;
     if ((rc = device_facts(o, r, err)) ||
         (rc = pascal_calibrate_read_refs(o->refs_path, r->par.sms, &r->refs, err)) ||
         (rc = pascal_sha256_file(o->refs_path, r->prov.input_sha256, err)) ||
@@ -116,11 +142,9 @@ int pascal_calibrate_run(const pascal_calibrate_opts *o, pascal_calibrate_result
         (rc = pascal_calibrate_cv(&r->refs, r->agg, &r->par, &o->cv, &r->cv, err)))
         return rc;
     pascal_dyn_model_set_band(r->model, r->cv.band_radius);
-    if (o->out_path) {
+    /* The claim found the destination writable: a failure now (a full
+     * disk) is a failure while running. */
+    if (o->out_path)
         rc = pascal_calibrate_save(o->out_path, r->model, &r->refs, &r->cv, &r->prov, err);
-        if (rc == PASCAL_EIO) /* an unwritable destination is bad input */
-            err->code = rc = PASCAL_EINPUT;
-    }
-    r->seconds = pascal_now() - t0;
     return rc;
 }

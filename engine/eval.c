@@ -9,10 +9,12 @@
 #include <string.h>
 
 #include "engine/calibrate.h"
+#include "engine/eval_workload.h"
 #include "model/progress.h"
 #include "model/replay.h"
 #include "model/sim.h"
 #include "model/static.h"
+#include "sweeps/workload.h"
 
 static const int key_params[] = {
     PASCAL_P_N, PASCAL_P_M, PASCAL_P_PATTERN, PASCAL_P_CLUSTERS, PASCAL_P_SPREAD,
@@ -22,6 +24,8 @@ static const int key_params[] = {
 
 struct pascal_eval {
     unsigned what;          /* PASCAL_STATIC_* flags for prepare */
+    unsigned models;        /* the spec's models (1u << pascal_model_id) */
+    pascal_wl_eval *wl;     /* workload points (eval_workload.h), made on demand */
     pascal_static *ws;
     int64_t cap_M;          /* workers ws and phases can hold */
     int64_t *phases;
@@ -29,6 +33,7 @@ struct pascal_eval {
     double key[NKEY];
     const int64_t *key_list;
     const pascal_dyn_model *dyn; /* dynamic model's calibration (borrowed) */
+    unsigned dyn_flags;     /* PASCAL_DYN_* query flags */
     /* Replay models (lru_replay, belady): one workspace, grown on demand. */
     pascal_replay *rp;
     int64_t rp_N, rp_M;     /* sizes rp can hold */
@@ -50,6 +55,7 @@ pascal_eval *pascal_eval_create(unsigned models)
     pascal_eval *ev = calloc(1, sizeof *ev);
     if (!ev)
         return NULL;
+    ev->models = models;
     if (models & ((1u << PASCAL_MODEL_LRU) | (1u << PASCAL_MODEL_SDCM)))
         ev->what |= PASCAL_STATIC_RD;
     if (models & (1u << PASCAL_MODEL_RESIDENCY))
@@ -62,6 +68,7 @@ void pascal_eval_free(pascal_eval *ev)
     if (!ev)
         return;
     pascal_static_free(ev->ws);
+    pascal_wl_eval_free(ev->wl);
     free(ev->phases);
     pascal_replay_free(ev->rp);
     free(ev->rd_sorted);
@@ -131,6 +138,23 @@ static int grow(pascal_eval *ev, int64_t M)
     ev->rd_sorted = malloc((size_t)cap * sizeof *ev->rd_sorted);
     ev->cap_M = (ev->ws && ev->phases && ev->rd_sorted) ? cap : 0;
     return ev->cap_M ? 0 : -1;
+}
+
+double pascal_eval_bytes(unsigned models, int64_t N, int64_t M)
+{
+    unsigned replay = (1u << PASCAL_MODEL_LRU_REPLAY) | (1u << PASCAL_MODEL_BELADY);
+    unsigned phaseless = (1u << PASCAL_MODEL_SHARING) | (1u << PASCAL_MODEL_CATCHUP) |
+                         (1u << PASCAL_MODEL_DYNAMIC);
+    int64_t cap = 64; /* grow() doubles from 64 */
+    double bytes = sizeof(pascal_eval);
+    if (!(models & ~phaseless))
+        return bytes;
+    while (cap < M)
+        cap *= 2;
+    bytes += pascal_static_bytes(cap) + 2.0 * 8.0 * (double)cap; /* phases, rd_sorted */
+    if (models & replay)
+        bytes += pascal_replay_bytes(N, M);
+    return bytes;
 }
 
 static int prepare(pascal_eval *ev, const pascal_point *p)
@@ -292,6 +316,11 @@ void pascal_eval_set_dynamic(pascal_eval *ev, const struct pascal_dyn_model *dyn
     ev->dyn = dyn;
 }
 
+void pascal_eval_set_dynamic_flags(pascal_eval *ev, unsigned flags)
+{
+    ev->dyn_flags = flags;
+}
+
 void pascal_eval_set_sim(pascal_eval *ev, const pascal_sim_timing *tm,
                          int (*should_stop)(void *ctx), void *stop_ctx)
 {
@@ -363,11 +392,72 @@ static int needs_phases(int col)
            pascal_columns[col].model != PASCAL_MODEL_CATCHUP;
 }
 
+/* The dynamic model at v: a workload point through its open-scan view
+ * (view, *scans: eval_workload.h), else code 14; any other point as it is. */
+static void dynamic_at(const struct pascal_dyn_model *dyn, unsigned flags, const double *v,
+                       double *view, double *scans, double *out)
+{
+    *scans = NAN;
+    if (isnan(v[PASCAL_P_WORKLOAD])) {
+        pascal_calibrate_point(dyn, v, flags, out);
+    } else if (pascal_wl_dyn_view(v, view, scans) == 0) {
+        pascal_calibrate_point(dyn, view, flags, out);
+    } else {
+        for (int k = 0; k < PASCAL_CALIBRATE_NCOLS; k++)
+            out[k] = NAN;
+        out[pascal_calibrate_slot(PASCAL_COL_FALLBACK)] = PASCAL_DYN_FALLBACK_WORKLOAD;
+    }
+}
+
+void pascal_eval_dynamic(const struct pascal_dyn_model *dyn, unsigned flags, const double *v,
+                         double *out)
+{
+    double view[PASCAL_NPARAM], scans;
+    dynamic_at(dyn, flags, v, view, &scans, out);
+}
+
+/* A workload point: its waves (eval_workload.c) give every column but the
+ * phase-free ones (Theorems 5 and 6, the dynamic model), computed here as
+ * for any point. */
+static int workload_point(pascal_eval *ev, const pascal_point *p, const int *cols,
+                          int ncols, double *out)
+{
+    double dyn[PASCAL_CALIBRATE_NCOLS], view[PASCAL_NPARAM], scans = NAN;
+    int dyn_done = 0;
+    if (!ev->wl && !(ev->wl = pascal_wl_eval_create(ev->models)))
+        return -1;
+    int rc = pascal_wl_eval_point(ev->wl, p, ev->dyn, cols, ncols, out);
+    for (int j = 0; j < ncols; j++) {
+        int m = pascal_columns[cols[j]].model, c = cols[j];
+        int dyn_col = m == PASCAL_MODEL_DYNAMIC || c == PASCAL_COL_FILL_BYTES_DYN ||
+                      c == PASCAL_COL_TRAFFIC_DYN;
+        /* Each KV head's CTAs as one open scan of W = sharers / M. */
+        if (dyn_col && !dyn_done++)
+            dynamic_at(ev->dyn, ev->dyn_flags, p->v, view, &scans, dyn);
+        if (m == PASCAL_MODEL_DYNAMIC) {
+            out[j] = dyn[pascal_calibrate_slot(c)];
+        } else if (dyn_col) {
+            /* Fills = scans x K_H x H blocks of the view, H = W N. */
+            double K = (ev->models >> PASCAL_MODEL_DYNAMIC & 1u) ? dyn[0] : NAN;
+            double bytes = scans * K * view[PASCAL_P_W] * view[PASCAL_P_N] *
+                           view[PASCAL_P_BLOCK_BYTES];
+            pascal_workload w;
+            double ideal = pascal_workload_of_point(p->v, &w) == 0 ? (double)w.ideal_bytes : NAN;
+            out[j] = isnan(scans) ? NAN : c == PASCAL_COL_FILL_BYTES_DYN ? bytes : bytes / ideal;
+        } else if (m == PASCAL_MODEL_SHARING || m == PASCAL_MODEL_CATCHUP) {
+            out[j] = progress_column(c, p->v);
+        }
+    }
+    return rc;
+}
+
 int pascal_eval_point(pascal_eval *ev, const pascal_point *p, const int *cols,
                       int ncols, double *out)
 {
     int phased = 0, ok = 1, dyn_done = 0, sim_done = 0, sim_rc = 0;
     double dyn[PASCAL_CALIBRATE_NCOLS], sim[3];
+    if (!isnan(p->v[PASCAL_P_WORKLOAD]))
+        return workload_point(ev, p, cols, ncols, out);
     for (int j = 0; j < ncols; j++)
         phased |= needs_phases(cols[j]);
     if (phased && prepare(ev, p) != 0)
@@ -375,8 +465,8 @@ int pascal_eval_point(pascal_eval *ev, const pascal_point *p, const int *cols,
     for (int j = 0; j < ncols; j++) {
         if (pascal_columns[cols[j]].model == PASCAL_MODEL_DYNAMIC) {
             if (!dyn_done++) /* section 4 columns: one prediction per point */
-                pascal_calibrate_point(ev->dyn, p->v, dyn);
-            out[j] = dyn[cols[j] - PASCAL_COL_K_DYN];
+                pascal_calibrate_point(ev->dyn, p->v, ev->dyn_flags, dyn);
+            out[j] = dyn[pascal_calibrate_slot(cols[j])];
         } else if (pascal_columns[cols[j]].model == PASCAL_MODEL_SIMULATE) {
             if (!sim_done++) /* one simulation per point */
                 sim_rc = sim_columns(ev, p->v, sim);

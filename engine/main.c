@@ -1,9 +1,13 @@
 /* pascal: the command-line front end.  Dispatches to one function per
  * subcommand (engine/cli/); all logic lives in libpascal. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "common/suggest.h"
 #include "engine/cli/cli.h"
+#include "output/tmpfile.h"
 
 static const struct {
     const char *name;
@@ -21,9 +25,24 @@ static const struct {
     {"capacity-scan", cli_capacity_scan, "measure a GPU's effective L2 capacity (Figure 2)"},
     {"spotcheck", cli_spotcheck, "measure chosen sweep points on a GPU beside the model"},
     {"measure-refs", cli_measure_refs, "measure dynamic-model reference runs on a GPU"},
+    {"list", cli_list, "what pascal knows: models, columns, axes, patterns, devices, units"},
+    {"info", cli_info, "what a sweep, shard, partial, calibration or reference file holds"},
     {"simulate", cli_simulate, "simulate the open scan on a device profile's timing"},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
+
+/* Ctrl-C or SIGTERM: a command that is writing a file removes its
+ * temporary and lock files and exits 130 (`run` installs its own handler,
+ * which stops after the current batch and keeps the rows for --resume). */
+static void on_interrupt(int sig)
+{
+    static const char msg[] = "pascal: interrupted; nothing written\n";
+    (void)sig;
+    pascal_tmpfile_remove_all();
+    if (write(2, msg, sizeof msg - 1) < 0)
+        _exit(130);
+    _exit(130);
+}
 
 static void usage(FILE *f)
 {
@@ -35,8 +54,23 @@ static void usage(FILE *f)
     fprintf(f, "\n  --version  print the version\n  --help     show this help\n");
 }
 
+/* " (did you mean 'run'?)" for a mistyped command, else "". */
+static const char *command_hint(const char *name)
+{
+    static char hint[96];
+    const char *names[NCOMMANDS];
+    for (int i = 0; i < NCOMMANDS; i++)
+        names[i] = commands[i].name;
+    return pascal_suggest_hint(name, names, NCOMMANDS, hint, sizeof hint);
+}
+
 int main(int argc, char **argv)
 {
+    /* A file size limit (ulimit -f) makes a write fail with EFBIG, which is
+     * reported like a full disk, rather than kill the process. */
+    signal(SIGXFSZ, SIG_IGN);
+    signal(SIGINT, on_interrupt);
+    signal(SIGTERM, on_interrupt);
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;
@@ -49,10 +83,15 @@ int main(int argc, char **argv)
         usage(stdout);
         return CLI_OK;
     }
+    if (strcmp(argv[1], "--complete") == 0) { /* hidden: commands for shell completion */
+        for (int i = 0; i < NCOMMANDS; i++)
+            printf("%s\n", commands[i].name);
+        return CLI_OK;
+    }
     for (int i = 0; i < NCOMMANDS; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].fn(argc - 2, argv + 2);
-    fprintf(stderr, "pascal: unknown command \"%s\"; commands:", argv[1]);
+    fprintf(stderr, "pascal: unknown command \"%s\"%s; commands:", argv[1], command_hint(argv[1]));
     for (int i = 0; i < NCOMMANDS; i++)
         fprintf(stderr, " %s", commands[i].name);
     fprintf(stderr, "\n");

@@ -4,14 +4,16 @@
 #include "engine/run.h"
 
 #include <math.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/calibrate.h"
+#include "engine/clock.h"
 #include "engine/eval.h"
-#include "engine/progress.h"
+#include "engine/parallel.h"
+#include "engine/plan.h"
+#include "engine/run_guard.h"
 #include "model/phases.h"
 #include "model/sim.h"
 #include "sweeps/device.h"
@@ -30,13 +32,15 @@ static int slow_spec(const pascal_spec *spec)
 int pascal_run_point_params(const pascal_spec *spec, int ids[PASCAL_NPARAM])
 {
     int n = 0, seen[PASCAL_NPARAM] = {0};
-    static const int derived[] = {PASCAL_P_N, PASCAL_P_M, PASCAL_P_C};
+    /* A workload derives block_bytes too (docs/workloads.md). */
+    static const int derived[] = {PASCAL_P_N, PASCAL_P_M, PASCAL_P_C, PASCAL_P_BLOCK_BYTES};
+    int nderived = isnan(pascal_spec_fixed(spec)->v[PASCAL_P_WORKLOAD]) ? 3 : 4;
     for (int i = 0; i < pascal_spec_naxes(spec); i++) {
         int id = pascal_spec_axis(spec, i)->param;
         seen[id] = 1;
         ids[n++] = id;
     }
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < nderived; k++)
         if (!seen[derived[k]])
             ids[n++] = derived[k];
     return n;
@@ -48,38 +52,35 @@ static pascal_coltype param_coltype(int id)
     case PASCAL_T_REAL: return PASCAL_COLTYPE_F64;
     case PASCAL_T_PATTERN: return PASCAL_COLTYPE_ENUM;
     case PASCAL_T_PATH: return PASCAL_COLTYPE_ENUM;
+    case PASCAL_T_NAME: return PASCAL_COLTYPE_ENUM;
     default: return PASCAL_COLTYPE_I64;
     }
 }
 
-/* Pass 1: every point is expanded and checked before any output exists.  The
- * reported error is the one at the smallest index, whatever the thread count. */
-static int plan(const pascal_spec *spec, int threads, pascal_run_stats *st,
-                pascal_error *err)
+/* Pass 1 (engine/plan.c): the estimate, then every check before any output
+ * exists.  The reported error is the one at the smallest index, whatever
+ * the thread count. */
+static int plan(const pascal_spec *spec, int threads, const pascal_run_opts *o,
+                const pascal_dyn_model *dyn, pascal_run_stats *st, pascal_error *err)
 {
-    uint64_t begin = st->raw_begin, end = st->raw_end, kept = 0, bad = UINT64_MAX;
-    int64_t max_M = 0;
-#pragma omp parallel for num_threads(threads) schedule(static) \
-    reduction(+ : kept) reduction(max : max_M) reduction(min : bad)
-    for (uint64_t i = begin; i < end; i++) {
-        pascal_point p;
-        int rc = pascal_spec_point(spec, i, &p, NULL);
-        if (rc == 1) {
-            kept++;
-            if ((int64_t)p.v[PASCAL_P_M] > max_M)
-                max_M = (int64_t)p.v[PASCAL_P_M];
-        } else if (rc < 0 && i < bad) {
-            bad = i;
-        }
+    pascal_plan_opts po = {threads, o->memory_bytes, o->check_progress, o->progress_ctx, o->stop_flag};
+    pascal_plan_estimate e;
+    pascal_plan_result r;
+    int rc, whole = st->raw_begin == 0 && st->raw_end == pascal_spec_size(spec);
+    if (o->on_estimate) {
+        pascal_plan_estimate_run(spec, st->raw_begin, st->raw_end, &po, &e);
+        o->on_estimate(o->estimate_ctx, &e);
     }
-    if (bad != UINT64_MAX) {
-        pascal_point p;
-        return pascal_spec_point(spec, bad, &p, err);
-    }
-    st->raw_points = end - begin;
-    st->rows = kept;
-    st->max_M = max_M;
-    return 0;
+    if ((rc = pascal_plan_check(spec, st->raw_begin, st->raw_end, &po, &r, err)) != 0)
+        return rc;
+    st->raw_points = st->raw_end - st->raw_begin;
+    st->rows = r.rows;
+    st->max_M = r.max_M;
+    /* A shard may hold no kept point; the whole sweep must hold one. */
+    if (r.rows == 0 && whole)
+        return pascal_spec_where_error(spec, err, "expected at least one point to pass `where`, got "
+                                       "none of the %llu points", (unsigned long long)st->raw_points);
+    return pascal_plan_check_dynamic(spec, dyn, &po, err);
 }
 
 /* Per-batch slot storage, indexed by (raw index - batch start). */
@@ -146,6 +147,11 @@ typedef struct headline {
     uint64_t *worst_at;
 } headline;
 
+double pascal_run_default_target(int metric)
+{
+    return metric >= 0 && pascal_columns[metric].model == PASCAL_MODEL_TRAFFIC ? 1.2 : 0.05;
+}
+
 static uint64_t dim_stride(const pascal_spec *spec, int dim)
 {
     uint64_t stride = 1;
@@ -166,23 +172,45 @@ static int find_axis(const pascal_spec *spec, int p1, int p2, int64_t min, int64
 
 static void headline_init(headline *h, const pascal_spec *spec, pascal_run_stats *st)
 {
-    /* A dynamic sweep is about rho_dyn; a static one about its most exact
-     * miss rate. */
-    static const int prefer[] = {PASCAL_COL_RHO_DYN, PASCAL_COL_RHO_LRU, PASCAL_COL_RHO_TTL,
+    /* A workload sweep is about its DRAM traffic against the ideal (the
+     * exact kernel replay when asked for); a dynamic sweep about rho_dyn; a
+     * static one about its most exact miss rate. */
+    static const int prefer[] = {PASCAL_COL_TRAFFIC_REPLAY, PASCAL_COL_TRAFFIC_LRU,
+                                 PASCAL_COL_TRAFFIC_TTL, PASCAL_COL_TRAFFIC_DYN,
+                                 PASCAL_COL_RHO_DYN, PASCAL_COL_RHO_LRU, PASCAL_COL_RHO_TTL,
                                  PASCAL_COL_RHO_SDCM, PASCAL_COL_RHO_BOUND, PASCAL_COL_RHO_CHE,
                                  PASCAL_COL_RHO_SIM};
     const int *cols = pascal_spec_columns(spec);
+    unsigned models = pascal_spec_models(spec);
     size_t n;
     memset(h, 0, sizeof *h);
     h->slot = -1;
-    for (size_t k = 0; k < sizeof prefer / sizeof prefer[0] && h->slot < 0; k++)
+    for (size_t k = 0; k < sizeof prefer / sizeof prefer[0] && h->slot < 0; k++) {
+        /* The replay and dynamic traffic columns are NaN without their models. */
+        if ((prefer[k] == PASCAL_COL_TRAFFIC_REPLAY && !(models >> PASCAL_MODEL_LRU_REPLAY & 1u)) ||
+            (prefer[k] == PASCAL_COL_TRAFFIC_DYN && !(models >> PASCAL_MODEL_DYNAMIC & 1u)))
+            continue;
         for (int j = 0; j < pascal_spec_ncolumns(spec) && h->slot < 0; j++)
             if (cols[j] == prefer[k])
                 h->slot = j;
+    }
     st->metric = h->slot >= 0 ? cols[h->slot] : -1;
     st->min = st->max = NAN;
     h->cap_axis = h->slot >= 0 ? find_axis(spec, PASCAL_P_C, PASCAL_P_CAPACITY_BYTES, 2, 1 << 20) : -1;
-    h->group_axis = find_axis(spec, PASCAL_P_PATTERN, PASCAL_P_PATTERN, 2, PASCAL_RUN_MAX_GROUPS);
+    /* A workload's traffic is sized per value of its first swept workload
+     * field ("context length 64k needs ..."), worst over the patterns;
+     * otherwise per pattern. */
+    h->group_axis = -1;
+    for (int a = 0; h->group_axis < 0 && st->metric >= 0 &&
+                    pascal_columns[st->metric].model == PASCAL_MODEL_TRAFFIC &&
+                    a < pascal_spec_naxes(spec); a++) {
+        const pascal_axis *ax = pascal_spec_axis(spec, a);
+        if (ax->param > PASCAL_P_WORKLOAD && ax->param <= PASCAL_P_SPLIT_K && ax->count >= 2 &&
+            ax->count <= PASCAL_RUN_MAX_GROUPS)
+            h->group_axis = a;
+    }
+    if (h->group_axis < 0)
+        h->group_axis = find_axis(spec, PASCAL_P_PATTERN, PASCAL_P_PATTERN, 2, PASCAL_RUN_MAX_GROUPS);
     if (h->cap_axis < 0)
         return;
     h->cap_size = pascal_spec_axis(spec, h->cap_axis)->count;
@@ -265,6 +293,7 @@ typedef struct sink_plan {
     pascal_column_desc pcols[PASCAL_NPARAM];
     pascal_column_desc rcols[PASCAL_NCOLUMN];
     pascal_axis_desc axes[PASCAL_NPARAM];
+    int axis_dims[PASCAL_NPARAM];
 } sink_plan;
 
 static void describe_param(pascal_column_desc *d, int id)
@@ -273,9 +302,7 @@ static void describe_param(pascal_column_desc *d, int id)
     d->units = pascal_params[id].units;
     d->description = pascal_params[id].description;
     d->type = param_coltype(id);
-    int is_path = pascal_params[id].type == PASCAL_T_PATH;
-    d->labels = d->type != PASCAL_COLTYPE_ENUM ? NULL : is_path ? pascal_path_names : pascal_pattern_names;
-    d->nlabels = d->type != PASCAL_COLTYPE_ENUM ? 0 : is_path ? PASCAL_PATH_COUNT : PASCAL_PATTERN_COUNT;
+    d->labels = pascal_param_labels(id, &d->nlabels);
 }
 
 /* The sink's parallel_for: called from the batch loop's single thread, its
@@ -329,11 +356,12 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
     char shard[64], range[64];
     pascal_spec_output so = pascal_spec_output_options(spec);
     pascal_sink_meta m;
+    pascal_run_digests dg;
     int64_t nl = pascal_spec_nphase_lists(spec);
     const int64_t **lists = NULL;
     int64_t *lens = NULL;
-    int rc;
-    pascal_attr attrs[] = {
+    int rc, resume = o->resume, nres = pascal_spec_ncolumns(spec);
+    pascal_attr attrs[6 + 5] = {
         {"shard", shard},
         {"raw_range", range},
         {"spec_name", pascal_spec_name(spec)},
@@ -347,12 +375,16 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
              o->shard_count > 1 ? o->shard_count : 1);
     snprintf(range, sizeof range, "%llu %llu", (unsigned long long)st->raw_begin,
              (unsigned long long)st->raw_end);
+    if ((rc = pascal_run_digests_make(spec, sp->pcols, sp->npc, sp->rcols, nres, &dg, err)))
+        return rc;
+    memcpy(attrs + 6, dg.attrs, sizeof dg.attrs);
     for (int a = 0; a < pascal_spec_naxes(spec); a++) {
         const pascal_axis *ax = pascal_spec_axis(spec, a);
         pascal_column_desc d;
         describe_param(&d, ax->param);
         sp->axes[a] = (pascal_axis_desc){d.name, d.type, d.units, d.labels, d.nlabels,
                                          ax->count, ax->values};
+        sp->axis_dims[a] = ax->dim;
     }
     if (nl > 0) {
         lists = malloc((size_t)nl * sizeof *lists);
@@ -382,16 +414,39 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
     m.phase_lists = lists;
     m.phase_list_lens = lens;
     m.parallel_for = team_parallel_for;
-    rc = attach_sink(&m, sp, pascal_spec_ncolumns(spec), o->resume, st, sink, err);
+    m.expected_rows = (int64_t)st->rows;
+    m.axis_dims = sp->axis_dims;
+    m.journal = o->format == PASCAL_SINK_HDF5;
+    rc = pascal_run_prepare_output(&m, sp->pcols, sp->npc, sp->rcols, nres, &resume, st, err);
+    if (rc == 0)
+        rc = attach_sink(&m, sp, nres, resume, st, sink, err);
     free(lists);
     free(lens);
     return rc;
 }
 
-/* Evaluates raw indices [b0, b1) into the batch slots (parallel part).
- * *interrupted is set when a stop request cut a simulation short. */
+/* The stop flag is read before every point, so that a batch of slow points
+ * does not hold up Ctrl-C; the unfinished batch is then dropped.  *halt is
+ * written inside the batch only; the batch loop's condition reads the
+ * `stopped` that the single thread sets from it, so every thread leaves
+ * the loop at the same batch. */
+static int stop_now(const pascal_run_opts *o, int *halt)
+{
+    int s;
+#pragma omp atomic read
+    s = *halt;
+    if (!s && o->stop_flag && *o->stop_flag) {
+#pragma omp atomic write
+        *halt = 1;
+        s = 1;
+    }
+    return s;
+}
+
+/* Evaluates raw indices [b0, b1) into the batch slots (parallel part). */
 static void eval_batch(const pascal_spec *spec, pascal_eval *ev, const sink_plan *sp,
-                       batch *b, uint64_t b0, uint64_t b1, int *failed, int *interrupted)
+                       batch *b, uint64_t b0, uint64_t b1, int *failed,
+                       const pascal_run_opts *o, int *halt)
 {
     const int *cols = pascal_spec_columns(spec);
     int nrc = pascal_spec_ncolumns(spec), chunk = slow_spec(spec) ? 1 : SCHED_CHUNK;
@@ -400,6 +455,8 @@ static void eval_batch(const pascal_spec *spec, pascal_eval *ev, const sink_plan
         pascal_point p;
         double out[PASCAL_NCOLUMN];
         size_t s = (size_t)(i - b0);
+        if (stop_now(o, halt))
+            continue;
         b->keep[s] = pascal_spec_point(spec, i, &p, NULL) == 1;
         if (!b->keep[s])
             continue;
@@ -409,9 +466,9 @@ static void eval_batch(const pascal_spec *spec, pascal_eval *ev, const sink_plan
         if (rc < 0) {
 #pragma omp atomic write
             *failed = 1;
-        } else if (rc > 0) {
+        } else if (rc > 0) { /* a stop request cut a simulation short */
 #pragma omp atomic write
-            *interrupted = 1;
+            *halt = 1;
         }
         for (int j = 0; j < sp->npc; j++)
             b->pv[j][s] = p.v[sp->pids[j]];
@@ -493,71 +550,103 @@ static int batches_outcome(int rc, int nomem, int failed, int stopped,
     return 0;
 }
 
+/* The batch loop's team: every thread evaluates its share of a batch, one
+ * thread (omp single) compacts and writes it, in index order. */
+typedef struct batch_team {
+    const pascal_spec *spec;
+    const pascal_run_opts *o;
+    const pascal_dyn_model *dyn;
+    const pascal_sim_timing *tm;
+    sink_plan *sp;
+    pascal_sink *sink;
+    pascal_run_stats *st;
+    pascal_error *err;
+    batch b;
+    headline h;
+    uint64_t begin, n, bsize, rows;
+    int failed, nomem, rc, stopped;
+    int halt;                   /* the stop flag was seen inside a batch (stop_now) */
+} batch_team;
+
+/* A simulation (model simulate) polls this while it runs, so that a stop
+ * request is heard within a point. */
+static int sim_should_stop(void *ctx)
+{
+    const pascal_run_opts *o = ctx;
+    if (o->stop_flag && *o->stop_flag)
+        return 1;
+    return o->should_stop && o->should_stop(o->stop_ctx);
+}
+
+static void batch_body(void *ctx)
+{
+    batch_team *t = ctx;
+    const pascal_run_opts *o = t->o;
+    pascal_eval *ev = pascal_eval_create(pascal_spec_models(t->spec));
+    if (ev) {
+        pascal_eval_set_dynamic(ev, t->dyn);
+        pascal_eval_set_dynamic_flags(ev, pascal_spec_extrapolation_nan(t->spec) ? PASCAL_DYN_NO_HOLD : 0);
+        pascal_eval_set_sim(ev, t->tm, sim_should_stop, (void *)o);
+    }
+    if (!ev) {
+#pragma omp atomic write
+        t->nomem = 1;
+    }
+#pragma omp barrier
+    for (uint64_t b0 = t->begin; b0 < t->n && !t->nomem && !t->failed && !t->stopped && t->rc == 0;
+         b0 += t->bsize) {
+        uint64_t b1 = b0 + t->bsize < t->n ? b0 + t->bsize : t->n;
+        eval_batch(t->spec, ev, t->sp, &t->b, b0, b1, &t->failed, o, &t->halt);
+#pragma omp single
+        {
+            int64_t k = t->failed || t->halt ? 0 : compact_batch(t->sp, &t->b, b0, b1, &t->h, t->st);
+            if (k > 0 && t->sink)
+                t->rc = pascal_sink_append(t->sink, k, (const void *const *)t->b.out_p,
+                                           (const double *const *)t->b.out_r, t->err);
+            t->rows += (uint64_t)k;
+            if (o->progress)
+                o->progress(o->progress_ctx, b1 - t->begin, t->n - t->begin);
+            if (t->halt || (o->should_stop && o->should_stop(o->stop_ctx)))
+                t->stopped = 1;
+        }
+    }
+    pascal_eval_free(ev);
+}
+
 static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int threads,
                        sink_plan *sp, pascal_sink *sink, pascal_run_stats *st,
                        const pascal_dyn_model *dyn, const pascal_sim_timing *tm,
                        pascal_error *err)
 {
+    batch_team t = {.spec = spec, .o = o, .dyn = dyn, .sp = sp, .sink = sink, .st = st, .err = err};
     uint64_t begin = st->raw_begin, n = st->raw_end;
     uint64_t bsize = (uint64_t)(o->batch_points > 0 ? o->batch_points
                                 : slow_spec(spec) ? SLOW_POINTS_PER_THREAD * threads
                                                   : DEFAULT_BATCH);
-    int failed = 0, nomem = 0, rc = 0, stopped = 0, interrupted = 0;
-    uint64_t rows = st->rows_resumed;
-    batch b;
-    headline h;
-    pascal_progress pr;
+    int rc;
     if (bsize > n - begin)
         bsize = n > begin ? n - begin : 1;
-    if (batch_alloc(&b, (int64_t)bsize, sp->npc, pascal_spec_ncolumns(spec)) != 0) {
-        batch_free(&b);
+    if (batch_alloc(&t.b, (int64_t)bsize, sp->npc, pascal_spec_ncolumns(spec)) != 0) {
+        batch_free(&t.b);
         return pascal_error_set(err, PASCAL_ENOMEM, "out of memory for a batch of %llu points",
                                 (unsigned long long)bsize);
     }
-    headline_init(&h, spec, st);
-    if ((rc = replay_resumed(spec, sink, &h, st, &begin, err)) != 0) {
-        headline_finish(&h, spec, st, 0.05);
-        batch_free(&b);
+    headline_init(&t.h, spec, st);
+    if ((rc = replay_resumed(spec, sink, &t.h, st, &begin, err)) != 0) {
+        headline_finish(&t.h, spec, st, 0.05);
+        batch_free(&t.b);
         return rc;
     }
-    pascal_progress_start(&pr, o->progress, n - begin);
-#pragma omp parallel num_threads(threads)
-    {
-        pascal_eval *ev = pascal_eval_create(pascal_spec_models(spec));
-        if (ev) {
-            pascal_eval_set_dynamic(ev, dyn);
-            pascal_eval_set_sim(ev, tm, o->should_stop, o->stop_ctx);
-        }
-        if (!ev) {
-#pragma omp atomic write
-            nomem = 1;
-        }
-#pragma omp barrier
-        for (uint64_t b0 = begin; b0 < n && !nomem && !failed && !stopped && rc == 0;
-             b0 += bsize) {
-            uint64_t b1 = b0 + bsize < n ? b0 + bsize : n;
-            eval_batch(spec, ev, sp, &b, b0, b1, &failed, &interrupted);
-#pragma omp single
-            {
-                /* A batch a stop request cut short is not kept: --resume
-                 * evaluates it again. */
-                int64_t k = failed || interrupted ? 0 : compact_batch(sp, &b, b0, b1, &h, st);
-                if (k > 0 && sink)
-                    rc = pascal_sink_append(sink, k, (const void *const *)b.out_p,
-                                            (const double *const *)b.out_r, err);
-                rows += (uint64_t)k;
-                pascal_progress_update(&pr, b1 - begin);
-                if (interrupted || (o->should_stop && o->should_stop(o->stop_ctx)))
-                    stopped = 1;
-            }
-        }
-        pascal_eval_free(ev);
-    }
-    pascal_progress_finish(&pr, n - begin);
-    headline_finish(&h, spec, st, o->target > 0 ? o->target : 0.05);
-    batch_free(&b);
-    st->rows_done = rows;
-    return batches_outcome(rc, nomem, failed, stopped, st, err);
+    t.tm = tm;
+    t.begin = begin, t.n = n, t.bsize = bsize, t.rows = st->rows_resumed;
+    if (o->progress)
+        o->progress(o->progress_ctx, 0, n - begin);
+    pascal_parallel(threads, batch_body, &t);
+    st->target = o->target > 0 ? o->target : pascal_run_default_target(st->metric);
+    headline_finish(&t.h, spec, st, st->target);
+    batch_free(&t.b);
+    st->rows_done = t.rows;
+    return batches_outcome(t.rc, t.nomem, t.failed, t.stopped, st, err);
 }
 
 /* The dynamic model's calibration, loaded once per run and shared
@@ -612,14 +701,19 @@ int pascal_run(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_sta
                pascal_error *err)
 {
     pascal_dyn_model *dyn = NULL;
+    pascal_lock *lock = NULL;
     pascal_sim_timing tm;
     int rc, have_tm;
     memset(st, 0, sizeof *st);
-    if ((rc = load_sim_timing(spec, &tm, &have_tm, err)) != 0 ||
-        (rc = load_calibration(spec, &dyn, err)) != 0)
+    if ((rc = load_sim_timing(spec, &tm, &have_tm, err)) != 0)
         return rc;
-    rc = run_loaded(spec, o, st, dyn, have_tm ? &tm : NULL, err);
+    /* Before any work: the output is not an input and no one else writes it. */
+    if ((rc = pascal_run_claim(spec, o, &lock, err)) != 0)
+        return rc;
+    if ((rc = load_calibration(spec, &dyn, err)) == 0)
+        rc = run_loaded(spec, o, st, dyn, have_tm ? &tm : NULL, err);
     pascal_dyn_model_free(dyn);
+    pascal_output_release(lock);
     return rc;
 }
 
@@ -627,7 +721,7 @@ static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_
                       const pascal_dyn_model *dyn, const pascal_sim_timing *tm,
                       pascal_error *err)
 {
-    int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    int threads = pascal_parallel_threads(o->threads);
     double t0 = pascal_now(), t1;
     pascal_sink *sink = NULL;
     sink_plan sp;
@@ -641,7 +735,7 @@ static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_
     if (o->shard_count > 1)
         pascal_run_shard_range(st->raw_end, o->shard_index, o->shard_count, &st->raw_begin,
                                &st->raw_end);
-    rc = plan(spec, threads, st, err);
+    rc = plan(spec, threads, o, dyn, st, err);
     t1 = pascal_now();
     st->plan_seconds = t1 - t0;
     if (rc != 0 || o->dry_run) {
@@ -651,8 +745,8 @@ static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_
     plan_columns(spec, &sp);
     if (o->out_path) /* without a path: evaluate only (benchmarks) */
         rc = open_sink(spec, o, st, &sp, &sink, err);
-    if (rc == PASCAL_EIO) /* an unwritable destination is bad input: nothing ran */
-        err->code = rc = PASCAL_EINPUT;
+    /* An unwritable destination was refused by the claim (bad input); a
+     * failure to write here is a failure while running. */
     if (rc != 0)
         return rc;
     rc = run_batches(spec, o, threads, &sp, sink, st, dyn, tm, err);
@@ -660,8 +754,13 @@ static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_
     if (rc == PASCAL_EINTR && sink) { /* keep the whole chunks for --resume */
         int64_t kept = 0;
         pascal_error sub = {0};
-        if (pascal_sink_suspend(sink, &kept, &sub) != 0)
-            return pascal_error_set(err, PASCAL_EINTR, "stopped; nothing kept: %s", sub.msg);
+        if (pascal_sink_suspend(sink, &kept, &sub) != 0) {
+            st->rows_done = 0; /* nothing to continue from */
+            /* A file that could not be kept (a full disk) is a failure;
+             * CSV, which cannot be kept, is a stop. */
+            return pascal_error_set(err, sub.code == PASCAL_EINPUT ? PASCAL_EINTR : sub.code,
+                                    "stopped; nothing kept: %s", sub.msg);
+        }
         st->rows_done = (uint64_t)kept;
         return pascal_error_set(err, PASCAL_EINTR, "stopped: %lld of %llu rows kept in "
                                 "%s.partial; continue with --resume", (long long)kept,

@@ -5,14 +5,17 @@
 
 #include <errno.h>
 #include <math.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "engine/progress.h"
+#include "engine/parallel.h"
 #include "output/tmpfile.h"
+#include "sweeps/params.h"
+
+_Static_assert(PASCAL_SIM_SYNC == 0 && PASCAL_SIM_TMA == 1 && PASCAL_PATH_COUNT == 2,
+               "simulator load path codes follow pascal_path_names");
 
 static pascal_sim_config config_of(const pascal_simrefs_opts *o, const pascal_simref *r)
 {
@@ -69,20 +72,70 @@ static int check_runs(const pascal_simrefs_opts *o, const pascal_simref *runs, i
             return pascal_error_set(err, PASCAL_EINPUT,
                                     "configuration o=%lld %s d=%lld m=%lld N=%lld W=%g: expected "
                                     "one the simulator can run, got one out of its range",
-                                    (long long)runs[i].o, runs[i].path ? "tma" : "sync",
+                                    (long long)runs[i].o, pascal_path_names[runs[i].path],
                                     (long long)runs[i].d, (long long)runs[i].m,
                                     (long long)runs[i].N, runs[i].W);
     }
     return 0;
 }
 
+/* The team of pascal_simrefs_run: runs go to the threads one at a time,
+ * longest first; the progress callback is called by one thread at a time. */
+typedef struct simrefs_team {
+    const pascal_simrefs_opts *o;
+    pascal_simref *runs;
+    const int64_t *idx;
+    int64_t n, done;
+    int nomem, stopped;
+} simrefs_team;
+
+static void simrefs_body(void *ctx)
+{
+    simrefs_team *t = ctx;
+    const pascal_simrefs_opts *o = t->o;
+    pascal_sim *ws = NULL;
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t k = 0; k < t->n; k++) {
+        pascal_simref *r = &t->runs[t->idx[k]];
+        pascal_sim_config c = config_of(o, r);
+        pascal_sim_result res;
+        int s, quit;
+#pragma omp atomic read
+        quit = t->nomem;
+        if (!quit) {
+#pragma omp atomic read
+            quit = t->stopped;
+        }
+        if (quit)
+            continue;
+        if (pascal_sim_fit(&ws, &c) != 0) {
+#pragma omp atomic write
+            t->nomem = 1;
+            continue;
+        }
+        s = pascal_sim_run(ws, o->tm, &c, &res);
+        if (s == PASCAL_SIM_STOPPED) {
+#pragma omp atomic write
+            t->stopped = 1;
+        } else if (s == PASCAL_SIM_OK) {
+            r->K = res.K_H;
+            r->ns_per_round = res.ns_per_round;
+        }
+#pragma omp critical(simrefs_progress)
+        {
+            t->done++;
+            if (o->progress)
+                o->progress(o->progress_ctx, (uint64_t)t->done, (uint64_t)t->n);
+        }
+    }
+    pascal_sim_free(ws);
+}
+
 int pascal_simrefs_run(const pascal_simrefs_opts *o, pascal_simref *runs, int64_t n,
                        pascal_error *err)
 {
-    int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
-    int nomem = 0, stopped = 0;
-    int64_t done = 0, *idx;
-    pascal_progress pr;
+    simrefs_team t = {o, runs, NULL, n, 0, 0, 0};
+    int64_t *idx;
     int rc = check_runs(o, runs, n, err);
     if (rc)
         return rc;
@@ -90,41 +143,14 @@ int pascal_simrefs_run(const pascal_simrefs_opts *o, pascal_simref *runs, int64_
         return pascal_error_set(err, PASCAL_ENOMEM, "out of memory");
     for (int64_t i = 0; i < n; i++)
         runs[i].K = runs[i].ns_per_round = NAN;
-    pascal_progress_start(&pr, o->progress, (uint64_t)n);
-#pragma omp parallel num_threads(threads)
-    {
-        pascal_sim *ws = NULL;
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t k = 0; k < n; k++) {
-            pascal_simref *r = &runs[idx[k]];
-            pascal_sim_config c = config_of(o, r);
-            pascal_sim_result res;
-            int s;
-            if (nomem || stopped)
-                continue;
-            if (pascal_sim_fit(&ws, &c) != 0) {
-#pragma omp atomic write
-                nomem = 1;
-                continue;
-            }
-            s = pascal_sim_run(ws, o->tm, &c, &res);
-            if (s == PASCAL_SIM_STOPPED) {
-#pragma omp atomic write
-                stopped = 1;
-            } else if (s == PASCAL_SIM_OK) {
-                r->K = res.K_H;
-                r->ns_per_round = res.ns_per_round;
-            }
-#pragma omp critical(simrefs_progress)
-            pascal_progress_update(&pr, (uint64_t)++done);
-        }
-        pascal_sim_free(ws);
-    }
-    pascal_progress_finish(&pr, (uint64_t)done);
+    t.idx = idx;
+    if (o->progress)
+        o->progress(o->progress_ctx, 0, (uint64_t)n);
+    pascal_parallel(o->threads, simrefs_body, &t);
     free(idx);
-    if (nomem)
+    if (t.nomem)
         return pascal_error_set(err, PASCAL_ENOMEM, "out of memory for the simulator");
-    if (stopped) {
+    if (t.stopped) {
         int64_t kept = 0;
         for (int64_t i = 0; i < n; i++)
             kept += !isnan(runs[i].K);
@@ -146,7 +172,7 @@ static int write_all(FILE *f, const char *header, const pascal_simref *runs, int
     for (int64_t i = 0; i < n; i++)
         if (!isnan(runs[i].K))
             fprintf(f, "%lld,%s,%lld,%lld,%lld,%.17g,%.17g\n", (long long)runs[i].o,
-                    runs[i].path == PASCAL_SIM_TMA ? "tma" : "sync", (long long)runs[i].d,
+                    pascal_path_names[runs[i].path], (long long)runs[i].d,
                     (long long)runs[i].m, (long long)runs[i].N, runs[i].W, runs[i].K);
     return ferror(f) ? -1 : 0;
 }

@@ -35,7 +35,11 @@ typedef struct pascal_simrefs_opts {
     int64_t sms, C;
     double block_bytes;
     int threads;                 /* <= 0: OpenMP's default */
-    int progress;                /* draw a progress bar on stderr */
+    /* Progress (the library never prints): runs done of total, first with
+     * done = 0, then after every run, from one thread at a time.  NULL: not
+     * called. */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
     int (*should_stop)(void *ctx);
     void *stop_ctx;
 } pascal_simrefs_opts;

@@ -4,12 +4,15 @@
 #include "engine/validate.h"
 
 #include <math.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/clock.h"
+#include "engine/parallel.h"
 #include "model/phases.h"
+#include "output/lock.h"
+#include "output/tmpfile.h"
 
 /* The paper's enumeration (section 5.2). */
 #define EX_MIN_N 2
@@ -19,6 +22,7 @@
 
 const char *const pascal_vcheck_names[PASCAL_VCHECK_COUNT] = {
     "rd", "lru", "sdcm", "set", "band", "ttl", "belady", "thm5", "thm5_sharp", "thm6",
+    "ms_rd", "ms_lru", "ms_ttl", "ms_band", "ms_belady", "ms_one",
 };
 
 const char *const pascal_vcheck_descriptions[PASCAL_VCHECK_COUNT] = {
@@ -32,6 +36,12 @@ const char *const pascal_vcheck_descriptions[PASCAL_VCHECK_COUNT] = {
     "Theorem 5: random histories keep sharing at C = 2 sigma - 1",
     "Theorem 5 sharpness: N = 2s, C = 2s - 2 loses sharing",
     "Theorem 6: eq. 10 iterated -> P_d (eq. 11)",
+    "streams: eq. 15 over every stream's blocks = trace-derived",
+    "streams: K_lru and each stream's share = LRU replay",
+    "streams: shared T*: K(T*) = TTL replay, sum of U_s(T*) <= C",
+    "streams: Theorem 3 band, whole and per stream, D <= C",
+    "streams: Belady, empty 6 Nmax-round trace >= R - V(C) - N/H",
+    "streams: S = 1 description = single-stream workspace",
 };
 
 const char *const pascal_vcol_names[PASCAL_VCOL_COUNT] = {
@@ -82,6 +92,9 @@ void pascal_validate_defaults(pascal_validate_opts *o)
     o->histories = 200;
     o->sharp_max_s = 32;
     o->thm6_steps = 100000;
+    o->multi_seeded_cases = 300;
+    o->multi_max_S = 6;
+    o->multi_max_N = 48;
 }
 
 static int64_t ipow(int64_t b, int64_t e)
@@ -171,6 +184,12 @@ static int check_opts(const pascal_validate_opts *o, pascal_error *err)
     if (o->thm6_steps < 10 || o->histories < 0 || o->sharp_max_s > 100000)
         return pascal_error_set(err, PASCAL_EINPUT, "progress checks: expected at least 10 "
                                 "recurrence steps, histories >= 0 and s <= 100000");
+    if (o->multi_seeded_cases < 0 || o->multi_seeded_cases > 1000000 || o->multi_max_S < 2 ||
+        o->multi_max_S > 64 || o->multi_max_N < 1 || o->multi_max_N > 4096)
+        return pascal_error_set(err, PASCAL_EINPUT, "multi-stream cases: expected 0..1000000 "
+                                "cases with 2 <= S <= 64 and 1 <= N <= 4096, got %lld cases, S <= "
+                                "%lld, N <= %lld", (long long)o->multi_seeded_cases,
+                                (long long)o->multi_max_S, (long long)o->multi_max_N);
     if (o->fault < 0 || o->fault > PASCAL_VCHECK_COUNT ||
         o->fault == 1 + PASCAL_VCHECK_THM5 || o->fault == 1 + PASCAL_VCHECK_THM5_SHARP)
         return pascal_error_set(err, PASCAL_EINPUT, "fault: expected a static check or "
@@ -187,6 +206,7 @@ static pascal_validate_result *make_cases(const pascal_validate_opts *o)
     int64_t nph = nex * EX_MAX_M + o->seeded_cases * o->max_M;
     r->opts = *o;
     r->smallest = -1;
+    r->msmallest = -1;
     r->cases = malloc((size_t)n * sizeof *r->cases);
     r->phases = malloc((size_t)nph * sizeof *r->phases);
     if (!r->cases || !r->phases) {
@@ -208,36 +228,47 @@ void pascal_validate_free(pascal_validate_result *r)
         return;
     free(r->cases);
     free(r->phases);
+    free(r->mcases);
+    free(r->mdata);
     free(r);
+}
+
+typedef struct static_team {
+    pascal_validate_result *r;
+    int64_t max_N, max_M;
+    int nomem, bad;
+} static_team;
+
+static void static_body(void *ctx)
+{
+    static_team *t = ctx;
+    pascal_validate_result *r = t->r;
+    pascal_vws *w = pascal_vws_create(t->max_N, t->max_M);
+    if (!w) {
+#pragma omp atomic write
+        t->nomem = 1;
+    }
+#pragma omp for schedule(dynamic, 8)
+    for (int64_t i = 0; i < r->ncases; i++) {
+        pascal_vcase *c = &r->cases[i];
+        if (w && pascal_validate_case(w, r->phases + c->phase_off, r->opts.fault, c) != 0) {
+#pragma omp atomic write
+            t->bad = 1;
+        }
+    }
+    pascal_vws_free(w);
 }
 
 static int run_static(pascal_validate_result *r, int threads)
 {
     const pascal_validate_opts *o = &r->opts;
-    int64_t max_N = EX_MAX_N, max_M = EX_MAX_M;
-    int nomem = 0, bad = 0;
+    static_team t = {r, EX_MAX_N, EX_MAX_M, 0, 0};
     if (r->n_seeded > 0) {
-        max_N = o->max_N > max_N ? o->max_N : max_N;
-        max_M = o->max_M > max_M ? o->max_M : max_M;
+        t.max_N = o->max_N > t.max_N ? o->max_N : t.max_N;
+        t.max_M = o->max_M > t.max_M ? o->max_M : t.max_M;
     }
-#pragma omp parallel num_threads(threads)
-    {
-        pascal_vws *w = pascal_vws_create(max_N, max_M);
-        if (!w) {
-#pragma omp atomic write
-            nomem = 1;
-        }
-#pragma omp for schedule(dynamic, 8)
-        for (int64_t i = 0; i < r->ncases; i++) {
-            pascal_vcase *c = &r->cases[i];
-            if (w && pascal_validate_case(w, r->phases + c->phase_off, o->fault, c) != 0) {
-#pragma omp atomic write
-                bad = 1;
-            }
-        }
-        pascal_vws_free(w);
-    }
-    return nomem ? PASCAL_ENOMEM : bad ? PASCAL_EINTERNAL : 0;
+    pascal_parallel(threads, static_body, &t);
+    return t.nomem ? PASCAL_ENOMEM : t.bad ? PASCAL_EINTERNAL : 0;
 }
 
 /* Lexicographic on (N, M, C, phases): the smallest ring first. */
@@ -292,26 +323,50 @@ void pascal_validate_point_command(const pascal_validate_result *r, int64_t i,
                  (long long)(6 * c->N));
 }
 
+static int run_claimed(const pascal_validate_opts *o, int threads, double t0,
+                       pascal_validate_result **out, pascal_error *err);
+
 int pascal_validate_run(const pascal_validate_opts *o, pascal_validate_result **out,
                         pascal_error *err)
 {
-    double t0 = omp_get_wtime(), t1;
-    int threads = o->threads > 0 ? o->threads : omp_get_max_threads(), rc;
-    pascal_validate_result *r;
+    double t0 = pascal_now();
+    int threads = pascal_parallel_threads(o->threads), rc;
+    pascal_lock *lock = NULL;
     *out = NULL;
     if ((rc = check_opts(o, err)))
         return rc;
+    /* Before any work: no one else writes the output (output/lock.h). */
+    if (o->out_path &&
+        (rc = pascal_output_claim(o->out_path, NULL, 0,
+                                  o->command_line ? o->command_line : "pascal validate", &lock,
+                                  err)) != 0)
+        return rc;
+    if (o->out_path)
+        pascal_tmpfile_clean(o->out_path, NULL);
+    rc = run_claimed(o, threads, t0, out, err);
+    pascal_output_release(lock);
+    return rc;
+}
+
+static int run_claimed(const pascal_validate_opts *o, int threads, double t0,
+                       pascal_validate_result **out, pascal_error *err)
+{
+    pascal_validate_result *r;
+    double t1;
+    int rc;
     if (o->out_path && (rc = pascal_validate_probe(o->out_path, err)))
         return rc;
     if (!(r = make_cases(o)))
         return pascal_error_set(err, PASCAL_ENOMEM, "out of memory for the case list");
     r->threads = threads;
     rc = run_static(r, threads);
-    t1 = omp_get_wtime();
+    if (rc == 0)
+        rc = pascal_validate_multi(r, threads);
+    t1 = pascal_now();
     r->static_seconds = t1 - t0;
     if (rc == 0)
         rc = pascal_validate_progress(o, threads, r);
-    r->progress_seconds = omp_get_wtime() - t1;
+    r->progress_seconds = pascal_now() - t1;
     if (rc != 0) {
         pascal_validate_free(r);
         return pascal_error_set(err, rc, rc == PASCAL_ENOMEM ? "out of memory for the "
@@ -319,7 +374,7 @@ int pascal_validate_run(const pascal_validate_opts *o, pascal_validate_result **
                                 "evaluated");
     }
     tally(r);
-    r->seconds = omp_get_wtime() - t0;
+    r->seconds = pascal_now() - t0;
     if (o->out_path && (rc = pascal_validate_write(r, o->out_path, o->command_line, err))) {
         pascal_validate_free(r);
         return rc;

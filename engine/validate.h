@@ -26,6 +26,22 @@
  *          C = 2s - 2 and hits it at C = 2s - 1, sigma_E = s
  *   THM6   eq. 10 iterated numerically: I_n / n -> P_d (eq. 11) within the
  *          proof's O(1)/n bounds, for zero and for random initial issue times
+ * Multi-stream cases (model/static_multi.h: S streams sharing one cache):
+ * the exhaustive enumeration S = 2 (N_s = 1..3, M_s = 1..2) and S = 3
+ * (N_s = 1..2, one request each), every phase
+ * vector, every interleaving of the streams in the round, every
+ * 1 <= C < N_total (7752 cases), then `multi_seeded_cases` seeded larger
+ * ones (S = 2..multi_max_S, N_s <= multi_max_N, M_s <= 8, random order).
+ *   MS_RD      multi-stream eq. 15 distances = trace-derived ones
+ *   MS_LRU     K_lru = exact LRU replay, and each stream's share of it
+ *   MS_TTL     Theorem 2 with the shared window T*: K(T*) = slotted-TTL
+ *              replay, occupancy = U(T*) = sum of the streams' footprints <= C
+ *   MS_BAND    Theorem 3 where D <= C, over all streams and per stream
+ *   MS_BELADY  Theorem 4: Belady on the empty-cache trace of 6 Nmax rounds
+ *              >= R - V(C) - N_total / H
+ *   MS_ONE     every single-stream static case prepared as one stream of a
+ *              multi-stream description gives the same gaps, distances,
+ *              intervals and answers (S = 1 reduces exactly)
  *
  * Determinism: every case and history is a pure function of (seed, index),
  * so results are identical whatever the thread count.  All OpenMP is inside
@@ -53,6 +69,12 @@ typedef enum pascal_vcheck {
     PASCAL_VCHECK_THM5,
     PASCAL_VCHECK_THM5_SHARP,
     PASCAL_VCHECK_THM6,
+    PASCAL_VCHECK_MS_RD,
+    PASCAL_VCHECK_MS_LRU,
+    PASCAL_VCHECK_MS_TTL,
+    PASCAL_VCHECK_MS_BAND,
+    PASCAL_VCHECK_MS_BELADY,
+    PASCAL_VCHECK_MS_ONE,
     PASCAL_VCHECK_COUNT
 } pascal_vcheck;
 
@@ -86,12 +108,17 @@ extern const char *const pascal_vcol_names[PASCAL_VCOL_COUNT];
 extern const char *const pascal_vcol_units[PASCAL_VCOL_COUNT];
 extern const char *const pascal_vcol_descriptions[PASCAL_VCOL_COUNT];
 
-enum { PASCAL_VFAMILY_EXHAUSTIVE = 0, PASCAL_VFAMILY_SEEDED = 1 };
+enum { PASCAL_VFAMILY_EXHAUSTIVE = 0, PASCAL_VFAMILY_SEEDED = 1,
+       PASCAL_VFAMILY_MULTI_EXHAUSTIVE = 2, PASCAL_VFAMILY_MULTI_SEEDED = 3 };
 
 typedef struct pascal_vcase {
     int family;              /* PASCAL_VFAMILY_* */
-    int64_t N, M, C, D;
-    int64_t phase_off;       /* phases at result->phases[phase_off ..+ M) */
+    int64_t N, M, C, D;      /* multi-stream: N = N_total, M = R requests */
+    int64_t phase_off;       /* phases at result->phases[phase_off ..+ M);
+                                multi-stream: at result->mdata[phase_off]
+                                the S ring sizes, then R stream indices,
+                                then R phases */
+    int64_t S;               /* streams (1 for the single-stream cases) */
     double v[PASCAL_VCOL_COUNT];
     uint32_t failed;         /* bit (1u << pascal_vcheck) per failed check */
 } pascal_vcase;
@@ -104,6 +131,8 @@ typedef struct pascal_validate_opts {
     int64_t histories;       /* Theorem 5 random histories: 200 */
     int64_t sharp_max_s;     /* sharpness for s = 2..sharp_max_s: 32 */
     int64_t thm6_steps;      /* recurrence length n: 100000 */
+    int64_t multi_seeded_cases; /* 300 */
+    int64_t multi_max_S, multi_max_N; /* seeded multi-stream sizes: 6, 48 */
     const char *out_path;    /* HDF5 file to write, or NULL */
     const char *command_line;/* recorded in the file */
     int fault;               /* 0, or 1 + a pascal_vcheck: corrupts the model
@@ -118,6 +147,12 @@ typedef struct pascal_validate_result {
     int64_t n_exhaustive, n_seeded, ncases;
     pascal_vcase *cases;     /* ncases, exhaustive first */
     int64_t *phases;         /* every case's phase vector, concatenated */
+    int64_t nm_exhaustive, nm_seeded, nmcases;
+    pascal_vcase *mcases;    /* multi-stream cases, exhaustive first */
+    int64_t *mdata;          /* their descriptions, concatenated */
+    int64_t msmallest;       /* the smallest failing multi-stream case (by
+                                N_total, R, C, S, then the description),
+                                -1 when none */
     int64_t checked[PASCAL_VCHECK_COUNT], failed[PASCAL_VCHECK_COUNT];
     double belady_min_slack; /* min over cases of K_belady - K_bound */
     double thm6_max_error;   /* max |I_n/n - P_d| over the grid */
@@ -158,6 +193,16 @@ int pascal_validate_case(pascal_vws *w, const int64_t *phases, int fault,
                          pascal_vcase *c);
 /* The verdicts alone, from c->v (sets c->failed). */
 void pascal_validate_judge(pascal_vcase *c);
+
+/* The multi-stream half (validate_multi.c): builds r's multi-stream cases
+ * from r->opts, checks them and the S = 1 reduction on r's single-stream
+ * cases (which must be evaluated first); fills the MS_* counts and
+ * msmallest.  Returns 0, PASCAL_ENOMEM or PASCAL_EINTERNAL. */
+int pascal_validate_multi(pascal_validate_result *r, int threads);
+/* Multi-stream case i in words: "S = 2, N = [3, 2], order 0,1,0, phases
+ * 0,1,2, C = 3". */
+void pascal_validate_multi_describe(const pascal_validate_result *r, int64_t i,
+                                    char *buf, size_t len);
 
 /* The progress checks alone (THM5, THM5_SHARP, THM6) into r: their checked
  * and failed counts, thm5_events, thm6_max_error and progress_failure.

@@ -13,7 +13,7 @@
 
 enum { PC_CASE, PC_FAMILY, PC_N, PC_M, PC_C, PC_D, PC_PHASES, NPC };
 enum { RC_FAILED = PASCAL_VCOL_COUNT, RC_PASS, NRC };
-#define NATTR 8
+#define NATTR 10
 
 static const char *const family_labels[] = {"exhaustive", "seeded"};
 
@@ -35,7 +35,7 @@ static void describe_columns(pascal_column_desc *pc, pascal_column_desc *rc)
                                      pascal_vcol_descriptions[j], PASCAL_COLTYPE_F64, NULL, 0};
     rc[RC_FAILED] = (pascal_column_desc){"failed", "bitmask",
                                          "bit k set when check k failed (rd, lru, sdcm, set, "
-                                         "band, ttl, belady = bits 0..6)",
+                                         "band, ttl, belady = bits 0..6; ms_one = bit 15)",
                                          PASCAL_COLTYPE_F64, NULL, 0};
     rc[RC_PASS] = (pascal_column_desc){"pass", "bool", "1 when every check of the case holds",
                                        PASCAL_COLTYPE_F64, NULL, 0};
@@ -46,7 +46,8 @@ static void fill_attrs(const pascal_validate_result *r, char buf[NATTR][600],
 {
     static const char *const keys[NATTR] = {
         "validate_seed", "exhaustive_cases", "seeded_cases", "passed", "failed_checks",
-        "theorem5", "theorem6", "first_progress_failure"};
+        "theorem5", "theorem6", "first_progress_failure", "multi_stream_cases",
+        "multi_stream"};
     int64_t failed = 0;
     for (int k = 0; k < PASCAL_VCHECK_COUNT; k++)
         failed += r->failed[k];
@@ -64,6 +65,17 @@ static void fill_attrs(const pascal_validate_result *r, char buf[NATTR][600],
              (long long)r->checked[PASCAL_VCHECK_THM6], (long long)r->failed[PASCAL_VCHECK_THM6],
              r->thm6_max_error);
     snprintf(buf[7], sizeof buf[7], "%s", r->progress_failure);
+    snprintf(buf[8], sizeof buf[8], "%lld exhaustive + %lld seeded", (long long)r->nm_exhaustive,
+             (long long)r->nm_seeded);
+    int64_t mf = 0;
+    for (int k = PASCAL_VCHECK_MS_RD; k < PASCAL_VCHECK_COUNT; k++)
+        mf += r->failed[k];
+    size_t used = (size_t)snprintf(buf[9], sizeof buf[9], "%lld failed checks", (long long)mf);
+    if (r->msmallest >= 0 && used < sizeof buf[9]) {
+        used += (size_t)snprintf(buf[9] + used, sizeof buf[9] - used, "; smallest failing: ");
+        if (used < sizeof buf[9])
+            pascal_validate_multi_describe(r, r->msmallest, buf[9] + used, sizeof buf[9] - used);
+    }
     for (int i = 0; i < NATTR; i++)
         a[i] = (pascal_attr){keys[i], buf[i]};
 }
@@ -109,9 +121,9 @@ static int write_file(const pascal_validate_result *r, pascal_sink_meta *m,
     pascal_column_desc pc[NPC], rc[NRC];
     pascal_sink *sink = NULL;
     describe_columns(pc, rc);
+    /* The path was claimed and probed before the campaign: a failure now (a
+     * full disk) is a failure while running, not bad input. */
     int status = pascal_sink_open(m, pc, NPC, rc, NRC, &sink, err);
-    if (status == PASCAL_EIO)
-        err->code = status = PASCAL_EINPUT;
     if (status == 0)
         status = pascal_sink_append(sink, r->ncases, (const void *const *)pv,
                                     (const double *const *)rv, err);

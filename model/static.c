@@ -15,6 +15,10 @@
 
 /* ---- workspace ---------------------------------------------------------- */
 
+/* int64 arrays of the workspace: of max_M entries, and of max_M + 1. */
+#define STATIC_ARRAYS 22
+#define STATIC_ARRAYS1 7
+
 pascal_static *pascal_static_create(int64_t max_M)
 {
     if (max_M < 1 || (uint64_t)max_M > SIZE_MAX / sizeof(int64_t) / 4)
@@ -27,9 +31,14 @@ pascal_static *pascal_static_create(int64_t max_M)
     int64_t **arrays[] = {&ws->y, &ws->gaps, &ws->minidx, &ws->maxidx,
                           &ws->gsorted, &ws->order, &ws->group, &ws->prev,
                           &ws->lag, &ws->rd, &ws->rd_sorted, &ws->delta,
-                          &ws->delta_sorted, &ws->tmp, &ws->tmp2, &ws->tmp3};
+                          &ws->delta_sorted, &ws->tmp, &ws->tmp2, &ws->tmp3,
+                          &ws->succ, &ws->pred, &ws->gstream, &ws->sN,
+                          &ws->sgaps, &ws->srd};
     int64_t **arrays1[] = {&ws->gprefix, &ws->delta_prefix, &ws->fen_a,
-                           &ws->fen_b, &ws->fen_c};
+                           &ws->fen_b, &ws->fen_c, &ws->sgoff, &ws->soff};
+    _Static_assert(sizeof arrays / sizeof arrays[0] == STATIC_ARRAYS &&
+                       sizeof arrays1 / sizeof arrays1[0] == STATIC_ARRAYS1,
+                   "pascal_static_bytes counts the workspace's arrays");
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         if (!(*arrays[i] = calloc(n, sizeof(int64_t)))) {
             pascal_static_free(ws);
@@ -43,15 +52,27 @@ pascal_static *pascal_static_create(int64_t max_M)
     return ws;
 }
 
+/* STATIC_ARRAYS arrays of max_M and STATIC_ARRAYS1 of max_M + 1 int64
+ * values, as created above (the assertion there keeps the counts true). */
+double pascal_static_bytes(int64_t max_M)
+{
+    return (double)sizeof(pascal_static) +
+           8.0 * (STATIC_ARRAYS * (double)max_M + STATIC_ARRAYS1 * ((double)max_M + 1));
+}
+
 void pascal_static_free(pascal_static *ws)
 {
     if (!ws)
+        return;
+    if (ws->frozen)   /* a summary lives in its caller's memory */
         return;
     int64_t *arrays[] = {ws->y, ws->gaps, ws->minidx, ws->maxidx, ws->gsorted,
                          ws->gprefix, ws->order, ws->group, ws->prev, ws->lag,
                          ws->rd, ws->rd_sorted, ws->delta, ws->delta_sorted,
                          ws->delta_prefix, ws->tmp, ws->tmp2, ws->tmp3,
-                         ws->fen_a, ws->fen_b, ws->fen_c};
+                         ws->fen_a, ws->fen_b, ws->fen_c, ws->succ, ws->pred,
+                         ws->gstream, ws->sN, ws->sgoff, ws->sgaps, ws->soff,
+                         ws->srd};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
     free(ws);
@@ -98,22 +119,30 @@ void pascal_static_sort_(int64_t *a, int64_t n, int64_t *tmp)
 
 /* ---- prepare ------------------------------------------------------------ */
 
-/* Groups workers by phase: the distinct phases y_k in ascending order, and
- * for each the smallest and largest worker index (Lemma 1 needs only y; the
- * within-round order needs the indices). */
-static void build_groups(pascal_static *ws, const int64_t *phases, int64_t M)
+/* Groups requests by (stream, phase): the distinct phases y_k of each
+ * stream in ascending order, streams one after another, and for each the
+ * smallest and largest request index (Lemma 1 needs only y; the
+ * within-round order needs the indices).  The sort key packs (global block
+ * id, index) into one value: the block id off_s + phase orders by stream,
+ * then phase, and block * M + index < N_total M fits (checked by the
+ * callers). */
+void pascal_static_build_groups_(pascal_static *ws, const int64_t *phases,
+                                 const int64_t *stream, const int64_t *off,
+                                 int64_t M)
 {
-    for (int64_t m = 0; m < M; m++)   /* (phase, index) packed; N M fits */
-        ws->order[m] = phases[m] * M + m;
+    for (int64_t m = 0; m < M; m++)
+        ws->order[m] = ((stream ? off[stream[m]] : 0) + phases[m]) * M + m;
     pascal_static_sort_(ws->order, M, ws->tmp);
-    int64_t D = 0;
+    int64_t D = 0, last = -1;
     for (int64_t pos = 0; pos < M; pos++) {
-        int64_t m = ws->order[pos] % M;
+        int64_t key = ws->order[pos], m = key % M, block = key / M;
         ws->order[pos] = m;
-        if (pos == 0 || phases[m] != ws->y[D - 1]) {
+        if (pos == 0 || block != last) {
             ws->y[D] = phases[m];
+            ws->gstream[D] = stream ? stream[m] : 0;
             ws->minidx[D] = m;   /* index order within a phase: smallest */
             D++;
+            last = block;
         }
         ws->maxidx[D - 1] = m;
         ws->group[m] = D - 1;
@@ -121,15 +150,23 @@ static void build_groups(pascal_static *ws, const int64_t *phases, int64_t M)
     ws->D = D;
 }
 
-/* Lemma 1: cyclic gaps g_k = y_{k+1} - y_k with y_{D+1} = y_1 + N; they sum
- * to N (a single phase gives N).  Sorted copy and prefix sums serve U, K and
- * the water-filling search. */
-static void build_gaps(pascal_static *ws, int64_t N)
+/* Lemma 1 within each stream: cyclic gaps g_k = y_{k+1} - y_k, and for the
+ * stream's last group y_first + N_s - y_last; a stream's gaps sum to N_s (a
+ * single phase gives N_s), so all of them sum to N_total.  Sorted copy and
+ * prefix sums serve U, K and the water-filling search over every stream's
+ * gaps together. */
+void pascal_static_build_gaps_(pascal_static *ws, const int64_t *Nring)
 {
     int64_t D = ws->D;
-    for (int64_t k = 0; k + 1 < D; k++)
-        ws->gaps[k] = ws->y[k + 1] - ws->y[k];
-    ws->gaps[D - 1] = ws->y[0] + N - ws->y[D - 1];
+    for (int64_t first = 0, k = 0; k < D; k++) {
+        if (k > 0 && ws->gstream[k] != ws->gstream[k - 1])
+            first = k;
+        int64_t last = k + 1 == D || ws->gstream[k + 1] != ws->gstream[k];
+        ws->succ[k] = last ? first : k + 1;
+        ws->gaps[k] = last ? ws->y[first] + Nring[ws->gstream[k]] - ws->y[k]
+                           : ws->y[k + 1] - ws->y[k];
+        ws->pred[ws->succ[k]] = k;
+    }
     memcpy(ws->gsorted, ws->gaps, (size_t)D * sizeof(int64_t));
     pascal_static_sort_(ws->gsorted, D, ws->tmp);
     ws->gprefix[0] = 0;
@@ -137,22 +174,8 @@ static void build_gaps(pascal_static *ws, int64_t N)
         ws->gprefix[k + 1] = ws->gprefix[k] + ws->gsorted[k];
 }
 
-int pascal_static_prepare(pascal_static *ws, const int64_t *phases, int64_t M,
-                          int64_t N, unsigned what)
+void pascal_static_finish_(pascal_static *ws, unsigned what)
 {
-    if (!ws)
-        return -1;
-    ws->M = ws->N = ws->D = 0;
-    ws->what = 0;
-    if (!phases || M < 1 || M > ws->max_M || N < 1 || N > INT64_MAX / M)
-        return -1;
-    for (int64_t m = 0; m < M; m++)
-        if (phases[m] < 0 || phases[m] >= N)
-            return -1;
-    ws->M = M;
-    ws->N = N;
-    build_groups(ws, phases, M);
-    build_gaps(ws, N);
     what &= PASCAL_STATIC_RD | PASCAL_STATIC_DELTA;
     if (what)
         pascal_static_build_prev_(ws);
@@ -161,6 +184,26 @@ int pascal_static_prepare(pascal_static *ws, const int64_t *phases, int64_t M,
     if (what & PASCAL_STATIC_DELTA)
         pascal_static_build_delta_(ws);
     ws->what = what;
+}
+
+int pascal_static_prepare(pascal_static *ws, const int64_t *phases, int64_t M,
+                          int64_t N, unsigned what)
+{
+    if (!ws || ws->frozen)
+        return -1;
+    ws->M = ws->N = ws->D = ws->S = 0;
+    ws->what = 0;
+    if (!phases || M < 1 || M > ws->max_M || N < 1 || N > INT64_MAX / M)
+        return -1;
+    for (int64_t m = 0; m < M; m++)
+        if (phases[m] < 0 || phases[m] >= N)
+            return -1;
+    ws->M = M;
+    ws->N = N;
+    ws->S = 1;
+    pascal_static_build_groups_(ws, phases, NULL, NULL, M);
+    pascal_static_build_gaps_(ws, &N);
+    pascal_static_finish_(ws, what);
     return 0;
 }
 

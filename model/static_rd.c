@@ -41,7 +41,7 @@ void pascal_static_build_prev_(pascal_static *ws)
     int64_t D = ws->D, M = ws->M;
     for (int64_t k = 0; k < D; k++) {
         int64_t m = ws->minidx[k];
-        ws->prev[m] = ws->maxidx[(k + 1) % D];  /* D = 1: own group, lag N */
+        ws->prev[m] = ws->maxidx[ws->succ[k]];  /* one phase: own group, lag N */
         ws->lag[m] = ws->gaps[k];
     }
     for (int64_t pos = 1; pos < M; pos++) {
@@ -74,15 +74,27 @@ void pascal_static_build_prev_(pascal_static *ws)
  * Processing phases by descending gap with Fenwick trees over x and w turns
  * the first two lines into dominance counts, and the third into a 2-D
  * dominance count inside each class of equal gaps: O(D log M) in all
- * instead of the O(D^2) direct merge. */
+ * instead of the O(D^2) direct merge.
+ *
+ * Several streams (static_multi.c): the requests between the two are those
+ * of every stream, and stream s's distinct blocks are the union of its own
+ * phases' arcs [y_j - G + a_j, y_j - b_j] on its own ring, with a_j, b_j read
+ * against the same positions p and m in the one within-round order.  The
+ * holes of stream s sum over its phases j with h_j as above, g_j its own gap
+ * and j + 1 its successor round its own ring (this holds for any G, also
+ * G >= N_s, where the arcs cover the ring and every hole is 0), so
+ *     RD = sum_s (N_s - sum_{j in s} h_j) = N_total - sum_{all j} h_j :
+ * the same formula over every stream's phases together, with N = N_total
+ * and x_j = maxidx of j's successor in its own stream (succ).  The sweep
+ * below is therefore unchanged. */
 static void rd_first_class(pascal_static *ws, const int64_t *ids, int64_t lo,
                            int64_t hi, int64_t ins_cnt, int64_t ins_sum)
 {
-    int64_t D = ws->D, M = ws->M, G = ws->gaps[ids[lo]];
+    int64_t M = ws->M, G = ws->gaps[ids[lo]];
     /* ids[lo..hi) share gap G and are sorted by x ascending (x distinct). */
     for (int64_t t = lo; t < hi; t++) {
         int64_t k = ids[t];
-        int64_t x = ws->maxidx[(k + 1) % D], w = ws->minidx[k];
+        int64_t x = ws->maxidx[ws->succ[k]], w = ws->minidx[k];
         fen_add(ws->fen_c, M, w, 1);
         int64_t s3 = (t - lo + 1) - fen_sum(ws->fen_c, w);
         int64_t s1 = ins_sum - ins_cnt * (G + 1);
@@ -105,12 +117,12 @@ static void rd_first_workers(pascal_static *ws)
      * phase is recovered from x, which is a worker of phase k + 1. */
     int64_t *ids = ws->tmp2, *x = ws->tmp3;
     for (int64_t k = 0; k < D; k++) {
-        x[k] = ws->maxidx[(k + 1) % D];
+        x[k] = ws->maxidx[ws->succ[k]];
         ids[k] = ws->gaps[k] * M + x[k];
     }
     pascal_static_sort_(ids, D, ws->tmp);
     for (int64_t t = 0; t < D; t++)
-        ids[t] = (ws->group[ids[t] % M] + D - 1) % D;
+        ids[t] = ws->pred[ws->group[ids[t] % M]];
     memset(ws->fen_a, 0, (size_t)(M + 1) * sizeof(int64_t));
     memset(ws->fen_b, 0, (size_t)(M + 1) * sizeof(int64_t));
     memset(ws->fen_c, 0, (size_t)(M + 1) * sizeof(int64_t));
@@ -135,7 +147,9 @@ static void rd_first_workers(pascal_static *ws)
  * the round-0 blocks of workers p < i < m, so RD is the number of distinct
  * phases among them.  Classic offline distinct-count: sweeping i upward, a
  * Fenwick tree marks only the latest index of each phase, and the answer is
- * the number of marks in (p, m).  May well reach C when D > C. */
+ * the number of marks in (p, m).  May well reach C when D > C.  With several
+ * streams a phase group is one stream's phase, so the count is of distinct
+ * blocks of every stream, as eq. 15 asks. */
 static void rd_later_workers(pascal_static *ws)
 {
     int64_t M = ws->M, *last = ws->tmp2;
@@ -234,7 +248,11 @@ double pascal_static_k_sdcm(const pascal_static *ws, int64_t A, int64_t B)
 
 /* Section 3.4: delta_m = (m - max_j(-g_j M + j)) / M = (g M + m - p) / M; the
  * numerators are exact integers.  They sum to N M because each block's
- * inter-request intervals tile one period of N rounds. */
+ * inter-request intervals tile one period of N rounds.  With several streams
+ * time is the one within-round order (request (r, g) at r + g / M); stream
+ * s's intervals sum to N_s per round, all of them to N_total, and the
+ * knapsack below is Theorem 4 over every stream's requests together: the C
+ * blocks are shared by all of them. */
 void pascal_static_build_delta_(pascal_static *ws)
 {
     int64_t M = ws->M;

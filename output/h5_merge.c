@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "output/digest.h"
+#include "output/lock.h"
 #include "output/sink.h"
 #include "output/sink_internal.h"
 #include "output/tmpfile.h"
@@ -23,15 +25,19 @@ typedef struct shard {
     int k, n;
     unsigned long long begin, end;
     char *spec;
+    pascal_attr inputs[2 * PASCAL_DIGEST_NKEYS]; /* digest.h */
+    int ninputs;
 } shard;
 
 static int read_shard(const char *path, shard *s, pascal_error *err)
 {
     char buf[64], range[64];
+    int rc;
     memset(s, 0, sizeof *s);
     s->path = path;
-    if (pascal_h5_read_attr(path, "complete", buf, sizeof buf, err) != 0)
-        return err->code;
+    if ((rc = pascal_h5_read_attr(path, "complete", buf, sizeof buf, err)) != 0)
+        /* A shard that is missing or not HDF5 is bad input, not a failure. */
+        return rc == PASCAL_EIO ? (err->code = PASCAL_EINPUT) : rc;
     if (strcmp(buf, "1") != 0)
         return pascal_error_set(err, PASCAL_EINPUT, "%s: expected a complete sweep file "
                                 "(complete = 1), got complete = %s", path, buf);
@@ -43,7 +49,10 @@ static int read_shard(const char *path, shard *s, pascal_error *err)
         return pascal_error_set(err, PASCAL_EINPUT, "%s: expected shard attributes like "
                                 "\"2/4\", got shard = \"%s\", raw_range = \"%s\"", path, buf,
                                 range);
-    return pascal_h5_read_attr_alloc(path, "spec", &s->spec, err);
+    if ((rc = pascal_h5_read_attr_alloc(path, "spec", &s->spec, err)))
+        return rc;
+    s->ninputs = pascal_digest_read_file(path, s->inputs, 2 * PASCAL_DIGEST_NKEYS, err);
+    return s->ninputs < 0 ? err->code : 0;
 }
 
 static int cmp_shard(const void *a, const void *b)
@@ -54,6 +63,7 @@ static int cmp_shard(const void *a, const void *b)
 /* Every shard of one spec, each once, slices adjacent. */
 static int check_shards(shard *s, int n, pascal_error *err)
 {
+    char label[600], change[200];
     qsort(s, (size_t)n, sizeof *s, cmp_shard);
     for (int i = 0; i < n; i++) {
         if (s[i].n != n)
@@ -67,6 +77,23 @@ static int check_shards(shard *s, int n, pascal_error *err)
         if (strcmp(s[i].spec, s[0].spec) != 0)
             return pascal_error_set(err, PASCAL_EINPUT, "%s: expected the spec of %s, got a "
                                     "different spec text", s[i].path, s[0].path);
+        /* Shards of a pascal from before input digests cannot be shown to
+         * share the inputs of newer ones: one of them is run again. */
+        if (pascal_digest_recorded(s[0].inputs, s[0].ninputs) &&
+            !pascal_digest_recorded(s[i].inputs, s[i].ninputs))
+            return pascal_error_set(err, PASCAL_EINPUT, "%s: expected a shard that records the "
+                                    "digests of its inputs, as %s does, got one written before "
+                                    "pascal recorded them; run it again", s[i].path, s[0].path);
+        if (!pascal_digest_recorded(s[0].inputs, s[0].ninputs) &&
+            pascal_digest_recorded(s[i].inputs, s[i].ninputs))
+            return pascal_error_set(err, PASCAL_EINPUT, "%s: expected a shard without input "
+                                    "digests, as %s (written before pascal recorded them), got "
+                                    "one that records them; run %s again", s[i].path, s[0].path,
+                                    s[0].path);
+        if (pascal_digest_diff(s[0].inputs, s[0].ninputs, s[i].inputs, s[i].ninputs, label,
+                               sizeof label, change, sizeof change))
+            return pascal_error_set(err, PASCAL_EINPUT, "%s: expected the inputs of %s, got "
+                                    "another %s (%s)", s[i].path, s[0].path, label, change);
         if (i > 0 && s[i].begin != s[i - 1].end)
             return pascal_error_set(err, PASCAL_EINPUT, "%s: expected raw indices from %llu, "
                                     "got %llu", s[i].path, s[i - 1].end, s[i].begin);
@@ -85,8 +112,10 @@ static int copy_file(const char *from, int out, const char *to, pascal_error *er
         return pascal_error_set(err, PASCAL_EIO, "cannot read %s: %s", from, strerror(errno));
     }
     while (rc == 0 && (r = read(in, buf, sizeof buf)) > 0)
-        if (write(out, buf, (size_t)r) != r)
-            rc = pascal_error_set(err, PASCAL_EIO, "cannot write %s: %s", to, strerror(errno));
+        for (ssize_t done = 0, w; rc == 0 && done < r; done += w)
+            if ((w = write(out, buf + done, (size_t)(r - done))) <= 0)
+                rc = pascal_error_set(err, PASCAL_EIO, "cannot write %s: %s", to,
+                                      strerror(w == 0 ? ENOSPC : errno));
     if (rc == 0 && r < 0)
         rc = pascal_error_set(err, PASCAL_EIO, "cannot read %s: %s", from, strerror(errno));
     close(in);
@@ -180,7 +209,9 @@ static int append_group(hid_t out, hid_t in, const char *g, const char *inpath,
 }
 
 /* Shard 1's copy becomes the whole sweep: its slice widens to every shard's. */
-static int merge_into(const char *tmp, const shard *s, int n, pascal_error *err)
+/* tmp is written; messages name dest. */
+static int merge_into(const char *tmp, const char *dest, const shard *s, int n,
+                      pascal_error *err)
 {
     void *buf = malloc((size_t)COPY_ROWS * 8);
     hid_t out = buf ? H5Fopen(tmp, H5F_ACC_RDWR, H5P_DEFAULT) : -1;
@@ -188,15 +219,15 @@ static int merge_into(const char *tmp, const shard *s, int n, pascal_error *err)
     char range[64], merged[32];
     int rc = buf ? 0 : pascal_error_set(err, PASCAL_ENOMEM, "out of memory");
     if (rc == 0 && out < 0)
-        rc = pascal_h5_fail(err, tmp, "opening");
+        rc = pascal_h5_fail(err, dest, "opening");
     for (int i = 1; rc == 0 && i < n; i++) {
         hid_t in = H5Fopen(s[i].path, H5F_ACC_RDONLY, H5P_DEFAULT);
         if (in < 0)
             rc = pascal_h5_fail(err, s[i].path, "opening");
         if (rc == 0)
-            rc = append_group(out, in, "/points", s[i].path, tmp, buf, err);
+            rc = append_group(out, in, "/points", s[i].path, dest, buf, err);
         if (rc == 0)
-            rc = append_group(out, in, "/results", s[i].path, tmp, buf, err);
+            rc = append_group(out, in, "/results", s[i].path, dest, buf, err);
         if (in >= 0)
             H5Fclose(in);
     }
@@ -209,14 +240,16 @@ static int merge_into(const char *tmp, const shard *s, int n, pascal_error *err)
         if (d >= 0) H5Dclose(d);
         snprintf(range, sizeof range, "%llu %llu", s[0].begin, s[n - 1].end);
         snprintf(merged, sizeof merged, "%d", n);
-        if (pascal_h5_attr_i64(out, "points", (int64_t)rows, tmp, err) ||
-            pascal_h5_attr_str(out, "shard", "1/1", tmp, err) ||
-            pascal_h5_attr_str(out, "raw_range", range, tmp, err) ||
-            pascal_h5_attr_str(out, "merged_shards", merged, tmp, err))
+        if (pascal_h5_attr_i64(out, "points", (int64_t)rows, dest, err) ||
+            pascal_h5_attr_str(out, "shard", "1/1", dest, err) ||
+            pascal_h5_attr_str(out, "raw_range", range, dest, err) ||
+            pascal_h5_attr_str(out, "merged_shards", merged, dest, err))
             rc = err->code;
     }
+    if (rc == 0) /* the view of the whole sweep replaces shard 1's */
+        rc = pascal_h5cube_write(out, (int64_t)rows, dest, err);
     if (out >= 0 && H5Fclose(out) < 0 && rc == 0)
-        rc = pascal_h5_fail(err, tmp, "closing");
+        rc = pascal_h5_fail(err, dest, "closing");
     free(buf);
     return rc;
 }
@@ -225,14 +258,22 @@ int pascal_h5_merge(const char *dest, const char *const *inputs, int n, pascal_e
 {
     shard *s;
     char *tmp = NULL;
+    pascal_input *in;
+    pascal_lock *lock = NULL;
     int rc = 0, fd;
     if (!dest || !inputs || n < 1)
         return pascal_error_set(err, PASCAL_EINPUT, "merge: expected an output and shard files, "
                                 "got none");
     pascal_h5_quiet();
     s = calloc((size_t)n, sizeof *s);
-    if (!s)
+    in = calloc((size_t)n, sizeof *in);
+    if (!s || !in)
         rc = pascal_error_set(err, PASCAL_ENOMEM, "out of memory");
+    for (int i = 0; rc == 0 && i < n; i++)
+        in[i] = (pascal_input){"shard", inputs[i]};
+    /* Before any work: dest is no shard, and no one else writes it. */
+    if (rc == 0 && (rc = pascal_output_claim(dest, in, n, "pascal merge", &lock, err)) == 0)
+        pascal_tmpfile_clean(dest, NULL);
     for (int i = 0; rc == 0 && i < n; i++)
         rc = read_shard(inputs[i], &s[i], err);
     if (rc == 0)
@@ -240,17 +281,21 @@ int pascal_h5_merge(const char *dest, const char *const *inputs, int n, pascal_e
     if (rc == 0 && (fd = pascal_tmpfile_create(dest, &tmp, err)) < 0)
         rc = fd;
     else if (rc == 0) {
-        rc = copy_file(s[0].path, fd, tmp, err);
+        rc = copy_file(s[0].path, fd, dest, err);
         if (rc == 0)
-            rc = merge_into(tmp, s, n, err);
+            rc = merge_into(tmp, dest, s, n, err);
         if (rc == 0)
             rc = pascal_tmpfile_commit(tmp, dest, err);
         else
             unlink(tmp);
     }
-    for (int i = 0; s && i < n; i++)
+    for (int i = 0; s && i < n; i++) {
         free(s[i].spec);
+        pascal_digest_free(s[i].inputs, s[i].ninputs);
+    }
+    pascal_output_release(lock);
     free(s);
+    free(in);
     free(tmp);
     return rc;
 }

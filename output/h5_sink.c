@@ -18,9 +18,6 @@
 #include <string.h>
 #include <zlib.h>
 
-#define DEFAULT_CHUNK_ROWS 65536
-#define MAX_CHUNK_ROWS (1 << 20)
-
 typedef struct h5col {
     hid_t dset;
     unsigned char *zin;  /* compressed path: the chunk as stored, shuffled */
@@ -52,13 +49,6 @@ struct pascal_h5sink {
     const void **zsrc;
     int64_t zrows;
 };
-
-static int64_t chunk_rows(int64_t requested)
-{
-    if (requested <= 0)
-        return DEFAULT_CHUNK_ROWS;
-    return requested > MAX_CHUNK_ROWS ? MAX_CHUNK_ROWS : requested;
-}
 
 /* Chunked, extendible, optionally shuffled and deflated. */
 static hid_t column_dcpl(int64_t chunk, const pascal_sink_meta *meta)
@@ -166,8 +156,8 @@ int pascal_h5sink_open(pascal_sink *sink, const pascal_sink_meta *meta,
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", sink->tmp);
     }
     sink->h5 = h5;
-    h5->path = sink->tmp;
-    h5->chunk = chunk_rows(meta->chunk_rows);
+    h5->path = sink->dest; /* messages name the file the user asked for */
+    h5->chunk = pascal_h5_chunk_rows(meta->chunk_rows, meta->expected_rows);
     h5->ncols = n;
     h5->file = -1;
     h5->level = meta->compression;
@@ -181,10 +171,11 @@ int pascal_h5sink_open(pascal_sink *sink, const pascal_sink_meta *meta,
         h5->cols[i].dset = h5->cols[i].mtype = -1;
     if (h5->direct && !(h5->zsrc = calloc((size_t)(n > 0 ? n : 1), sizeof *h5->zsrc)))
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", sink->tmp);
-    if ((h5->file = H5Fcreate(sink->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)) < 0)
-        return pascal_h5_fail(err, sink->tmp, "creating the HDF5 file");
+    if ((h5->file = pascal_h5_create(sink->tmp)) < 0)
+        return pascal_h5_fail(err, sink->dest, "creating the HDF5 file");
     if ((rc = pascal_h5meta_root(h5->file, meta, h5->path, err)) ||
         (rc = pascal_h5meta_axes(h5->file, meta, h5->path, err)) ||
+        (rc = pascal_h5cube_axes(h5->file, meta, h5->path, err)) ||
         (rc = create_group_columns(h5, "points", point_cols, sink->npoint, h5->cols, meta,
                                    err)))
         return rc;
@@ -400,6 +391,8 @@ int pascal_h5sink_finish(pascal_sink *sink, pascal_error *err)
         rc = pascal_error_set(err, PASCAL_EINTERNAL, "%s: wrote %lld rows of %lld", h5->path,
                               (long long)h5->nfile, (long long)sink->rows);
     if (rc == 0)
+        rc = pascal_h5cube_write(h5->file, h5->nfile, h5->path, err);
+    if (rc == 0)
         rc = pascal_h5_attr_i64(h5->file, "points", h5->nfile, h5->path, err);
     if (rc == 0)
         rc = pascal_h5_attr_i64(h5->file, "complete", 1, h5->path, err);
@@ -597,4 +590,40 @@ int pascal_h5sink_read(pascal_sink *sink, int col, int64_t from, int64_t n, doub
     if (fs >= 0) H5Sclose(fs);
     if (ms >= 0) H5Sclose(ms);
     return ok ? 0 : pascal_h5_fail(err, sink->tmp, c->name);
+}
+
+/* ---- crash safety (output/journal.h) --------------------------------------- */
+
+void pascal_h5sink_layout(const pascal_sink *sink, int64_t *rows, int64_t *chunk, int *level,
+                          int *shuffle)
+{
+    const pascal_h5sink *h5 = sink->h5;
+    *rows = h5->nfile;
+    *chunk = h5->chunk;
+    *level = h5->level;
+    *shuffle = h5->shuffle;
+}
+
+hid_t pascal_h5sink_dataset(const pascal_sink *sink, int j)
+{
+    return sink->h5->cols[j].dset;
+}
+
+int pascal_h5sink_put_chunk(pascal_sink *sink, const void *const *bytes, const size_t *sizes,
+                            const unsigned *masks, pascal_error *err)
+{
+    pascal_h5sink *h5 = sink->h5;
+    hsize_t off[1] = {(hsize_t)h5->nfile}, size[1] = {(hsize_t)(h5->nfile + h5->chunk)};
+    for (int j = 0; j < h5->ncols; j++) {
+        h5col *col = &h5->cols[j];
+        if (H5Dset_extent(col->dset, size) < 0 ||
+            H5Dwrite_chunk(col->dset, H5P_DEFAULT, masks[j], off, sizes[j], bytes[j]) < 0) {
+            char what[300];
+            snprintf(what, sizeof what, "writing %s", col->name);
+            return pascal_h5_fail(err, h5->path, what);
+        }
+    }
+    h5->nfile += h5->chunk;
+    sink->rows = h5->nfile;
+    return 0;
 }

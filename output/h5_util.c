@@ -8,29 +8,72 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-void pascal_h5_quiet(void)
+/* HDF5 closes the files still open when the process exits, from an exit
+ * handler; a file whose close already failed (a full disk) makes that
+ * handler crash.  Every writer here closes its own files, and one that
+ * failed is being discarded, so the handler is never installed: this runs
+ * before main, before the library initialises. */
+__attribute__((constructor)) static void no_exit_handler(void)
 {
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    H5dont_atexit();
 }
 
-/* Keeps the description of the innermost (first, walking upward) entry. */
+typedef struct h5_reason {
+    char desc[200];  /* the innermost entry's description */
+    int sys_errno;   /* the system error a file driver reported, 0 if none */
+} h5_reason;
+
+/* The reason of the latest failed HDF5 call on this thread.  It is taken
+ * when the call fails, because the next HDF5 call (closing a dataspace on
+ * the way out) clears the library's error stack. */
+static _Thread_local h5_reason last_reason;
+
+/* Keeps the innermost (first, walking upward) description, and the errno
+ * that the POSIX file driver writes into its messages ("..., errno = 28,
+ * error message = 'No space left on device', ..."). */
 static herr_t innermost(unsigned n, const H5E_error2_t *e, void *data)
 {
-    char *buf = data;
+    h5_reason *r = data;
+    const char *at = e->desc ? strstr(e->desc, "errno = ") : NULL;
     if (n == 0 && e->desc)
-        snprintf(buf, 200, "%s", e->desc);
+        snprintf(r->desc, sizeof r->desc, "%s", e->desc);
+    if (at && r->sys_errno == 0)
+        r->sys_errno = atoi(at + strlen("errno = "));
     return 0;
+}
+
+/* Called by the library instead of printing its error stack. */
+static herr_t remember_reason(hid_t stack, void *unused)
+{
+    h5_reason r = {"", 0};
+    (void)unused;
+    H5Ewalk2(stack, H5E_WALK_UPWARD, innermost, &r);
+    last_reason = r;
+    return 0;
+}
+
+/* The library is thread-safe and keeps this setting per thread: call it on
+ * the thread that makes the HDF5 calls (sinks are driven from OpenMP
+ * threads), before them. */
+void pascal_h5_quiet(void)
+{
+    H5Eset_auto2(H5E_DEFAULT, remember_reason, NULL);
+    last_reason = (h5_reason){"", 0};
 }
 
 int pascal_h5_fail(pascal_error *err, const char *path, const char *what)
 {
-    char why[200] = "";
-    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, innermost, why);
+    h5_reason why = last_reason;
+    last_reason = (h5_reason){"", 0};
     H5Eclear2(H5E_DEFAULT);
-    if (why[0])
-        return pascal_error_set(err, PASCAL_EIO, "%s: %s failed (%s)", path, what, why);
+    if (why.sys_errno > 0)
+        return pascal_error_set(err, PASCAL_EIO, "%s: %s failed: %s", path, what,
+                                strerror(why.sys_errno));
+    if (why.desc[0])
+        return pascal_error_set(err, PASCAL_EIO, "%s: %s failed (%s)", path, what, why.desc);
     return pascal_error_set(err, PASCAL_EIO, "%s: %s failed", path, what);
 }
 

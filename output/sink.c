@@ -7,6 +7,8 @@
  * pascal_sink_finish() renames it over the destination; every failure and
  * pascal_sink_abort() unlink it.  The format files (h5_sink.c, csv_sink.c)
  * write into the temporary file and know nothing of this. */
+#include "output/digest.h"
+#include "output/journal.h"
 #include "output/sink_internal.h"
 #include "output/tmpfile.h"
 
@@ -127,6 +129,7 @@ int pascal_sink_open(const pascal_sink_meta *meta,
     if (!out)
         return pascal_error_set(err, PASCAL_EINTERNAL, "pascal_sink_open: out is NULL");
     *out = NULL;
+    pascal_h5_quiet();
     if ((rc = check_meta(meta, err)))
         return rc;
     if ((rc = check_columns("points", point_cols, npoint, 0, err)) ||
@@ -139,7 +142,8 @@ int pascal_sink_open(const pascal_sink_meta *meta,
     sink->format = meta->format;
     sink->npoint = npoint;
     sink->nresult = nresult;
-    if ((rc = open_writer(sink, meta, point_cols, result_cols, err))) {
+    if ((rc = open_writer(sink, meta, point_cols, result_cols, err)) ||
+        (meta->journal && sink->h5 && (rc = pascal_journal_start(sink, meta, err)))) {
         pascal_sink_abort(sink);
         return rc;
     }
@@ -168,9 +172,12 @@ int pascal_sink_append(pascal_sink *sink, int64_t nrows, const void *const *poin
         if (!results[j])
             return pascal_error_set(err, PASCAL_EINTERNAL,
                                     "pascal_sink_append: result column %d is NULL", j);
+    pascal_h5_quiet(); /* on this thread: sinks are driven from OpenMP threads */
     rc = sink->format == PASCAL_SINK_HDF5
              ? pascal_h5sink_append(sink, nrows, points, results, err)
              : pascal_csvsink_append(sink, nrows, points, results, err);
+    if (rc == 0)
+        rc = pascal_journal_note(sink, err);
     if (rc)
         sink->failed = 1;
     else
@@ -178,11 +185,27 @@ int pascal_sink_append(pascal_sink *sink, int64_t nrows, const void *const *poin
     return rc;
 }
 
+/* Renames the finished file into place.  A resumed run's file is the
+ * partial file itself, which a failure here must not remove. */
+static int publish(pascal_sink *sink, pascal_error *err)
+{
+    int rc;
+    if (!sink->resumed)
+        return pascal_tmpfile_commit(sink->tmp, sink->dest, err);
+    if ((rc = pascal_tmpfile_sync(sink->tmp, err)))
+        return rc;
+    if (rename(sink->tmp, sink->dest) != 0)
+        return pascal_error_set(err, PASCAL_EIO, "cannot rename %s to %s: %s", sink->tmp,
+                                sink->dest, strerror(errno));
+    return pascal_tmpfile_sync(sink->dest, err);
+}
+
 int pascal_sink_finish(pascal_sink *sink, pascal_error *err)
 {
     int rc;
     if (!sink)
         return pascal_error_set(err, PASCAL_EINTERNAL, "pascal_sink_finish: sink is NULL");
+    pascal_h5_quiet();
     if (sink->failed)
         rc = pascal_error_set(err, PASCAL_EINTERNAL, "%s: not finished: an append failed",
                               sink->dest ? sink->dest : "-");
@@ -191,21 +214,45 @@ int pascal_sink_finish(pascal_sink *sink, pascal_error *err)
     else
         rc = pascal_csvsink_finish(sink, err);
     if (rc == 0 && sink->tmp)
-        rc = pascal_tmpfile_commit(sink->tmp, sink->dest, err);
+        rc = publish(sink, err);
     if (rc == 0) {
         free(sink->tmp);
         sink->tmp = NULL;
+        pascal_journal_close(sink->journal, 1); /* its file is complete */
+        sink->journal = NULL;
+    } else if (sink->resumed) {
+        sink->failed = 1; /* keep the partial file and its journal */
     }
     pascal_sink_abort(sink);
     return rc;
+}
+
+/* A resumed run that fails keeps "<dest>.partial": closed cleanly when it
+ * can be (the journal is then not needed), else left to the journal. */
+static void abort_resumed(pascal_sink *sink)
+{
+    int64_t rows;
+    int tried = !sink->failed && sink->h5; /* suspend frees h5 either way */
+    int clean = tried && pascal_h5sink_suspend(sink, &rows, NULL) == 0;
+    if (!tried)
+        pascal_h5sink_free(sink->h5);
+    sink->h5 = NULL;
+    pascal_journal_close(sink->journal, clean);
+    sink->journal = NULL;
+    free(sink->tmp);
+    sink->tmp = NULL;
 }
 
 void pascal_sink_abort(pascal_sink *sink)
 {
     if (!sink)
         return;
+    pascal_h5_quiet();
+    if (sink->resumed && sink->tmp)
+        abort_resumed(sink);
     pascal_h5sink_free(sink->h5);
     pascal_csvsink_free(sink->csv);
+    pascal_journal_close(sink->journal, 1);
     if (sink->tmp)
         unlink(sink->tmp);
     free(sink->tmp);
@@ -235,6 +282,7 @@ int pascal_sink_suspend(pascal_sink *sink, int64_t *rows, pascal_error *err)
         pascal_sink_abort(sink);
         return PASCAL_EINPUT;
     }
+    pascal_h5_quiet();
     rc = pascal_h5sink_suspend(sink, rows, err);
     sink->h5 = NULL;
     if (rc == 0 && !(partial = partial_name(sink->dest)))
@@ -242,12 +290,44 @@ int pascal_sink_suspend(pascal_sink *sink, int64_t *rows, pascal_error *err)
     if (rc == 0) {
         if (strcmp(sink->tmp, partial) != 0)
             rc = pascal_tmpfile_commit(sink->tmp, partial, err);
+        else
+            rc = pascal_tmpfile_sync(partial, err);
         free(partial);
-        free(sink->tmp);   /* kept on disk, under its partial name */
-        sink->tmp = NULL;
+        if (rc == 0 || sink->resumed) {
+            free(sink->tmp);   /* kept on disk, under its partial name */
+            sink->tmp = NULL;
+        }
+        /* A partial file that is closed and on disk needs no journal. */
+        pascal_journal_close(sink->journal, rc == 0);
+        sink->journal = NULL;
+    } else if (sink->resumed) {
+        sink->failed = 1;
     }
     pascal_sink_abort(sink);
     return rc;
+}
+
+/* The stopped run must have had the inputs of this one (digest.h). */
+static int check_inputs(const char *partial, const pascal_sink_meta *meta, pascal_error *err)
+{
+    pascal_attr was[2 * PASCAL_DIGEST_NKEYS];
+    char label[600], change[200];
+    int n = pascal_digest_read_file(partial, was, 2 * PASCAL_DIGEST_NKEYS, err), differ;
+    if (n < 0)
+        return n;
+    if (!pascal_digest_recorded(was, n)) {
+        pascal_digest_free(was, n);
+        return pascal_error_set(err, PASCAL_EINPUT, "%s: expected a stopped run that records the "
+                                "digests of its inputs, got one written before pascal recorded "
+                                "them; run without --resume to start over", partial);
+    }
+    differ = pascal_digest_diff(was, n, meta->attrs, meta->nattrs, label, sizeof label, change,
+                                sizeof change);
+    pascal_digest_free(was, n);
+    if (differ)
+        return pascal_error_set(err, PASCAL_EINPUT, "%s: %s changed since the stop (%s); run "
+                                "without --resume to start over", partial, label, change);
+    return 0;
 }
 
 int pascal_sink_resume(const pascal_sink_meta *meta,
@@ -272,6 +352,11 @@ int pascal_sink_resume(const pascal_sink_meta *meta,
         rc = pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", meta->path);
     else
         rc = pascal_h5sink_reopen(sink, meta, point_cols, result_cols, rows, err);
+    if (rc == 0)
+        rc = check_inputs(sink->tmp, meta, err);
+    if (rc == 0 && meta->journal)
+        rc = pascal_journal_start(sink, meta, err);
+    sink->resumed = 1;
     if (rc) {
         free(sink->tmp);   /* never remove the partial file on a failed resume */
         sink->tmp = NULL;
@@ -288,5 +373,6 @@ int pascal_sink_read_result(pascal_sink *sink, int j, int64_t from, int64_t n, d
 {
     if (!sink || !sink->h5 || j < 0 || j >= sink->nresult)
         return pascal_error_set(err, PASCAL_EINTERNAL, "pascal_sink_read_result: bad arguments");
+    pascal_h5_quiet();
     return pascal_h5sink_read(sink, sink->npoint + j, from, n, out, err);
 }

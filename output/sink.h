@@ -21,8 +21,10 @@
  *   /points/<name>    one column per point column, one row per point
  *   /results/<name>   one float64 column per result, attributes `units` and
  *                     `description`
- * Datasets are chunked (chunk_rows), extendible, optionally shuffled and
- * deflated. */
+ *   /cube             the same columns as a labelled N-D view for netCDF-4
+ *                     tools (virtual datasets, no copy); see output/h5_cube.c
+ * Datasets are chunked (chunk_rows, at most expected_rows), extendible,
+ * optionally shuffled and deflated. */
 #ifndef PASCAL_OUTPUT_SINK_H
 #define PASCAL_OUTPUT_SINK_H
 
@@ -93,6 +95,16 @@ typedef struct pascal_sink_meta {
      * returns when all are done.  The HDF5 sink compresses the columns of a
      * chunk through it; NULL runs them one after another. */
     void (*parallel_for)(int n, void (*body)(void *arg, int i), void *arg);
+    /* HDF5: keep "<path>.journal" while writing, so that a run killed
+     * outright can be recovered (pascal_sink_recover). */
+    int journal;
+    /* Rows the caller will append (0: unknown).  A chunk never holds more
+     * rows than this, so a small sweep makes a small file. */
+    int64_t expected_rows;
+    /* Optional: the sweep dimension of each of the naxes axes (the axes of
+     * a zip group share one), non-decreasing; NULL gives each axis its own
+     * dimension.  With it, finish writes the /cube view (output/h5_cube.c). */
+    const int *axis_dims;
 } pascal_sink_meta;
 
 /* Opens a sink; the temporary file is created now, so an unwritable
@@ -124,6 +136,22 @@ int pascal_sink_resume(const pascal_sink_meta *meta,
                        const pascal_column_desc *point_cols, int npoint,
                        const pascal_column_desc *result_cols, int nresult,
                        pascal_sink **out, int64_t *rows, pascal_error *err);
+/* Hard kills (HDF5 with meta->journal; see output/journal.h).  When
+ * "<meta->path>.journal" describes the file of a run that was killed, copies
+ * its recorded whole chunks into a new "<meta->path>.partial" (replacing an
+ * older one) and removes the killed run's file and journal; *rows receives
+ * the rows recovered, or -1 when there was no journal to recover (none, or
+ * one whose file is gone).  PASCAL_EINPUT, leaving everything as it was,
+ * when the killed run had other inputs (spec text, device profile,
+ * calibration, columns, version, shard: the message names which).  Only
+ * for a caller holding the destination's claim (output/lock.h). */
+int pascal_sink_recover(const pascal_sink_meta *meta,
+                        const pascal_column_desc *point_cols, int npoint,
+                        const pascal_column_desc *result_cols, int nresult,
+                        int64_t *rows, pascal_error *err);
+/* Removes "<dest>.journal" (a fresh run starts over); same condition. */
+void pascal_sink_forget(const char *dest);
+
 /* Reads rows [from, from + n) of result column j of an open HDF5 sink (rows
  * already in the file), e.g. to summarise the part a resumed run skips. */
 int pascal_sink_read_result(pascal_sink *sink, int j, int64_t from, int64_t n, double *out,

@@ -26,6 +26,8 @@ struct pascal_sink {
     int64_t rows;        /* rows appended so far */
     pascal_h5sink *h5;   /* format == PASCAL_SINK_HDF5 */
     pascal_csvsink *csv; /* format == PASCAL_SINK_CSV */
+    struct pascal_journal *journal; /* crash safety (journal.h); NULL when off */
+    int resumed;         /* tmp is "<dest>.partial", reopened by resume */
 };
 
 /* HDF5 (h5_sink.c, h5_meta.c).  open creates the file at sink->tmp, which
@@ -85,10 +87,26 @@ int pascal_h5_attr_i64(hid_t obj, const char *key, int64_t value,
 int pascal_h5_enum_type(const char *const *labels, int nlabels, const char *path,
                         const char *name, hid_t *out, pascal_error *err);
 
+/* File and chunk layout (h5_chunks.c). */
+/* Creates (truncates) an HDF5 sweep file in the 1.10 format; < 0 on failure. */
+hid_t pascal_h5_create(const char *path);
+/* Rows per chunk: requested (<= 0: the default), at most the rows the run
+ * writes (expected > 0) and at most PASCAL_H5_MAX_CHUNK_ROWS. */
+#define PASCAL_H5_DEFAULT_CHUNK_ROWS 65536
+#define PASCAL_H5_MAX_CHUNK_ROWS (1 << 20)
+int64_t pascal_h5_chunk_rows(int64_t requested, int64_t expected);
+
 /* Root attributes and /axes (h5_meta.c); path names the file in errors. */
 int pascal_h5meta_root(hid_t file, const pascal_sink_meta *meta, const char *path,
                        pascal_error *err);
 int pascal_h5meta_axes(hid_t file, const pascal_sink_meta *meta, const char *path,
                        pascal_error *err);
+
+/* The /cube view (h5_cube.c).  At creation: records each axis's sweep
+ * dimension and canonical position (/axes/<name>@dim, @order).  When the
+ * rows are complete: (re)writes /cube from the file's axes and columns. */
+int pascal_h5cube_axes(hid_t file, const pascal_sink_meta *meta, const char *path,
+                       pascal_error *err);
+int pascal_h5cube_write(hid_t file, int64_t rows, const char *path, pascal_error *err);
 
 #endif

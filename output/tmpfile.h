@@ -17,8 +17,25 @@ extern "C" {
  * directory") or the file cannot be created ("cannot create TMP: reason"). */
 int pascal_tmpfile_create(const char *dest, char **tmp, pascal_error *err);
 
-/* Renames tmp onto dest; on failure removes tmp and says why. */
+/* Renames tmp onto dest, once its bytes are on disk (so that a power cut
+ * never leaves a complete-looking but empty file); on failure removes tmp
+ * and says why. */
 int pascal_tmpfile_commit(const char *tmp, const char *dest, pascal_error *err);
+/* Makes the bytes of the file at path, and its folder's entry, durable. */
+int pascal_tmpfile_sync(const char *path, pascal_error *err);
+
+/* Files this process is writing (temporary files, lock files), removed by
+ * pascal_tmpfile_remove_all(), which a signal handler may call (it only
+ * calls unlink).  A name already renamed or removed is harmless there.
+ * pascal_tmpfile_create tracks its files itself. */
+void pascal_tmpfile_track(const char *path);
+void pascal_tmpfile_remove_all(void);
+
+/* Removes the temporary files of dest ("<dest>.tmp.<pid>" and its numbered
+ * neighbours) except `keep` (may be NULL), and returns how many it removed.
+ * Only for a caller holding dest's claim (output/lock.h): every such file
+ * then belongs to a process that is gone. */
+int pascal_tmpfile_clean(const char *dest, const char *keep);
 
 #ifdef __cplusplus
 }

@@ -234,7 +234,7 @@ static void provenance_json(FILE *o, const rp_run *r)
     key_str(o, "report_command", r->opts->command_line);
     key_str(o, "report_version", PASCAL_VERSION);
     fprintf(o, "\"points\":%lld,\"target\":", (long long)f->rows);
-    pascal_report_json_num(o, r->opts->target, 17);
+    pascal_report_json_num(o, r->plan.target, 17);
     fputs(",\n\"attrs\":[", o);
     for (int i = 0, n = 0; i < f->nattrs; i++) {
         if (strcmp(f->attrs[i].key, "spec") == 0 || strcmp(f->attrs[i].key, "device") == 0)

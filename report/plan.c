@@ -14,6 +14,7 @@
  * the blocks themselves change). */
 #include "report/report_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,8 +102,9 @@ static int swept(const rp_file *f, const char *name)
 
 static void plan_capacity_plot(const rp_file *f, rp_plan *p)
 {
-    static const char *const metrics[] = {"rho_lru", "rho_sdcm", "rho_ttl", "rho_dyn",
-                                          "rho_bound", "rho_che", NULL};
+    /* A workload's DRAM traffic against the ideal comes first. */
+    static const char *const metrics[] = {"traffic_lru", "traffic_ttl", "rho_lru", "rho_sdcm",
+                                          "rho_ttl", "rho_dyn", "rho_bound", "rho_che", NULL};
     static const char *const series[] = {"pattern", "clusters", "path", NULL};
     p->metric = first_col(p, metrics);
     for (int i = 0; p->metric < 0 && i < p->ncols; i++)
@@ -271,6 +273,9 @@ int pascal_report_plan(rp_file *f, double target, rp_plan *p, pascal_error *err)
                                 f->path, RP_MAX_COLUMNS / 2);
     plan_dynamic_plot(f, p);
     plan_capacity_plot(f, p);
+    if (isnan(p->target))   /* the metric's default */
+        p->target = p->metric >= 0 && strncmp(p->cols[p->metric].name, "traffic_", 8) == 0 ? 1.2
+                                                                                         : 0.05;
     plan_heatmap(f, p);
     return plan_sampling(f, p, err);
 }

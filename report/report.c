@@ -2,6 +2,7 @@
  * blocks (plot cells and the sizing table together), thin the plot cells to
  * the budget and write the page under a temporary name, renamed over the
  * destination only when complete. */
+#include "output/lock.h"
 #include "output/tmpfile.h"
 #include "report/report_internal.h"
 
@@ -102,17 +103,11 @@ static int read_rows(rp_run *r, pascal_error *err)
     return rc;
 }
 
-/* The destination must not be the input, and its folder must be writable:
- * the temporary file is created now, before the rows are read. */
+/* The temporary file is created now, before the rows are read (the claim
+ * in pascal_report_write has refused an input or a busy destination). */
 static int open_output(const pascal_report_opts *o, char *tmp, size_t len, FILE **out,
                        pascal_error *err)
 {
-    struct stat a, b;
-    if (stat(o->in_path, &a) == 0 && stat(o->out_path, &b) == 0 && a.st_dev == b.st_dev &&
-        a.st_ino == b.st_ino)
-        return pascal_error_set(err, PASCAL_EINPUT,
-                                "%s: -o: expected an HTML file name other than the input, got "
-                                "the input itself", o->out_path);
     char *name = NULL;
     int fd = pascal_tmpfile_create(o->out_path, &name, err);
     if (fd < 0) {   /* an unwritable destination is the user's input */
@@ -167,7 +162,7 @@ static int check_opts(const pascal_report_opts *o, pascal_error *err)
     if (!o || !o->in_path || !o->out_path || !o->out_path[0])
         return pascal_error_set(err, PASCAL_EINPUT, "report: expected an input and an output "
                                 "path, got none");
-    if (!(o->target >= 0) || !isfinite(o->target))
+    if (!isnan(o->target) && (!(o->target >= 0) || !isfinite(o->target)))
         return pascal_error_set(err, PASCAL_EINPUT, "report: --target: expected a miss rate "
                                 ">= 0, got %g", o->target);
     return 0;
@@ -179,6 +174,7 @@ int pascal_report_write(const pascal_report_opts *opts, pascal_report_stats *sta
     double t0 = now();
     char tmp[PATH_MAX + 32];
     FILE *o = NULL;
+    pascal_lock *lock = NULL;
     rp_run r;
     int rc;
     memset(&r, 0, sizeof r);
@@ -187,6 +183,14 @@ int pascal_report_write(const pascal_report_opts *opts, pascal_report_stats *sta
         memset(stats, 0, sizeof *stats);
     if ((rc = check_opts(opts, err)))
         return rc;
+    {
+        pascal_input in = {"sweep file", opts->in_path};
+        if ((rc = pascal_output_claim(opts->out_path, &in, 1,
+                                      opts->command_line ? opts->command_line : "pascal report",
+                                      &lock, err)))
+            return rc;
+        pascal_tmpfile_clean(opts->out_path, NULL);
+    }
     rc = pascal_report_scan(opts->in_path, &r.file, err);
     if (rc == 0)
         rc = pascal_report_plan(&r.file, opts->target, &r.plan, err);
@@ -225,5 +229,6 @@ int pascal_report_write(const pascal_report_opts *opts, pascal_report_stats *sta
     pascal_report_sizing_free(r.sizing);
     pascal_report_cube_free(&r.cube);
     pascal_report_scan_free(&r.file);
+    pascal_output_release(lock);
     return rc;
 }

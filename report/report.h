@@ -34,7 +34,9 @@ extern "C" {
 typedef struct pascal_report_opts {
     const char *in_path;       /* a finished HDF5 sweep file */
     const char *out_path;      /* the HTML page; written as OUT.tmp.PID, then renamed */
-    double target;             /* sizing target miss rate, >= 0 (0.05 by default) */
+    double target;             /* sizing target, >= 0; NaN: the metric's default,
+                                  0.05 for a miss rate, 1.2 for a workload's
+                                  traffic ratio (x ideal) */
     int64_t max_values;        /* plot budget: cells x columns in the page; <= 0 chooses */
     int64_t block_rows;        /* rows read per block; <= 0 chooses */
     const char *command_line;  /* recorded in the page (may be NULL) */

@@ -8,6 +8,8 @@
  * in the order they first appear, up to RP_MAX_SCENARIOS. */
 #include "report/report_internal.h"
 
+#include "sweeps/workload.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,7 +203,17 @@ void pascal_report_sizing_json(const rp_sizing *s, const rp_file *f, const rp_pl
         fprintf(o, j ? "," : "");
         pascal_report_json_str(o, f->axes[s->ax[j]].name);
     }
-    fprintf(o, "],\"averaged\":[");
+    /* Workload terms: each scenario axis as an architect says it ("context
+     * length"), and what the target means for a traffic ratio. */
+    fprintf(o, "],\"axis_words\":[");
+    for (int j = 0; j < s->naxes; j++) {
+        const char *w = pascal_workload_phrase(pascal_param_from_name(f->axes[s->ax[j]].name));
+        fprintf(o, j ? "," : "");
+        pascal_report_json_str(o, w ? w : f->axes[s->ax[j]].name);
+    }
+    fprintf(o, "],\"traffic\":%s",
+            strncmp(p->cols[p->metric].name, "traffic_", 8) == 0 ? "true" : "false");
+    fprintf(o, ",\"averaged\":[");
     for (int i = 0, n = 0; i < f->naxes; i++)
         if (f->axes[i].role == RP_AGG) {
             fprintf(o, n++ ? "," : "");

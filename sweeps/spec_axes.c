@@ -37,6 +37,13 @@ int spec_parse_fixed(const spec_ctx *c, const yaml_node_t *node)
         const yaml_node_t *val = spec_node(c, pr->value);
         double v;
         spec_path_key(path, "fixed", pascal_params[param].name);
+        if (param == PASCAL_P_WORKLOAD || spec->source[param] == SRC_WORKLOAD)
+            return spec_fail(c, spec_node(c, pr->key), path, PASCAL_EINPUT,
+                             param == PASCAL_P_WORKLOAD
+                                 ? "expected the workload kind in a workload: section, got it in fixed"
+                                 : "expected %s in the workload or in fixed, not both; got it in both "
+                                   "(%s at line %d)",
+                             pascal_params[param].name, spec->src[param].path, spec->src[param].line);
         if (pascal_params[param].type == PASCAL_T_PHASES) {
             int64_t index;
             rc = spec_phase_list(c, val, path, &index);
@@ -193,6 +200,38 @@ static int count_points(const spec_ctx *c, const yaml_node_t *axes_key)
     return 0;
 }
 
+/* Repeated values of list axes, each ungrouped axis on its own and each zip
+ * group's members together (a zipped axis may repeat a value as long as
+ * the group's combinations differ); axes in spec order, as the mapping
+ * lists them.  A group with a range member has distinct points. */
+static int check_repeats(const spec_ctx *c, const yaml_node_t *axes, const int *group)
+{
+    const pascal_spec *spec = c->spec;
+    char paths[PASCAL_NPARAM][SPEC_PATH_MAX];
+    spec_list_axis ax[PASCAL_NPARAM];
+    int done[PASCAL_NPARAM] = {0}, rc;
+    for (int i = 0; i < spec->naxes; i++) {
+        const yaml_node_pair_t *pr = axes->data.mapping.pairs.start + i;
+        spec_path_key(paths[i], "axes", pascal_params[spec->axes[i].param].name);
+        ax[i] = (spec_list_axis){spec_node(c, pr->value), paths[i], spec->axes[i].param, spec->axes[i].values};
+    }
+    for (int i = 0; i < spec->naxes; i++) {
+        spec_list_axis members[PASCAL_NPARAM];
+        int k = 0, lists = 1;
+        if (done[i])
+            continue;
+        for (int j = i; j < spec->naxes; j++)
+            if (j == i || (group[i] >= 0 && group[j] == group[i])) {
+                done[j] = 1;
+                members[k++] = ax[j];
+                lists &= ax[j].node && ax[j].node->type == YAML_SEQUENCE_NODE;
+            }
+        if (lists && (rc = spec_check_distinct(c, members, k, spec->axes[i].count)))
+            return rc;
+    }
+    return 0;
+}
+
 int spec_parse_axes(const spec_ctx *c, const yaml_node_t *axes_key, const yaml_node_t *axes,
                     const yaml_node_t *zip)
 {
@@ -213,6 +252,10 @@ int spec_parse_axes(const spec_ctx *c, const yaml_node_t *axes_key, const yaml_n
         pascal_axis *a = &spec->axes[spec->naxes];
         double *values;
         spec_path_key(path, "axes", pascal_params[param].name);
+        if (param == PASCAL_P_WORKLOAD)
+            return spec_fail(c, spec_node(c, pr->key), path, PASCAL_EINPUT,
+                             "expected the workload kind in a workload: section, got it in axes "
+                             "(one spec describes one kind)");
         if (spec->source[param] == SRC_FIXED)
             return spec_fail(c, spec_node(c, pr->key), path, PASCAL_EINPUT,
                              "expected %s in fixed or in axes, not both; got it in both (%s at line %d)",
@@ -230,7 +273,7 @@ int spec_parse_axes(const spec_ctx *c, const yaml_node_t *axes_key, const yaml_n
         spec_mark_of(c, val, path, &spec->src[param]);
     }
     rc = parse_zip(c, zip, group, &ngroups);
-    if (rc)
+    if (rc || (rc = check_repeats(c, axes, group)))
         return rc;
     build_dims(spec, group, ngroups);
     return count_points(c, axes_key);
@@ -259,14 +302,17 @@ int spec_check_derivable(const spec_ctx *c, const yaml_node_t *root)
 {
     pascal_spec *spec = c->spec;
     int any_explicit = 0, any_other = 0;
+    int wl = is_set(spec, PASCAL_P_WORKLOAD);   /* derives N and block_bytes */
     char got[128];
-    if (!is_set(spec, PASCAL_P_N) && !(is_set(spec, PASCAL_P_DATA_BYTES) && is_set(spec, PASCAL_P_BLOCK_BYTES))) {
+    if (!wl && !is_set(spec, PASCAL_P_N) &&
+        !(is_set(spec, PASCAL_P_DATA_BYTES) && is_set(spec, PASCAL_P_BLOCK_BYTES))) {
         static const int l[] = {PASCAL_P_DATA_BYTES, PASCAL_P_BLOCK_BYTES};
         present(spec, l, 2, got, sizeof got);
         return spec_fail(c, root, "N", PASCAL_EINPUT,
                          "N is not set: expected N, or data_bytes and block_bytes, in fixed or axes; got %s", got);
     }
-    if (!is_set(spec, PASCAL_P_C) && !(is_set(spec, PASCAL_P_CAPACITY_BYTES) && is_set(spec, PASCAL_P_BLOCK_BYTES))) {
+    if (!is_set(spec, PASCAL_P_C) &&
+        !(is_set(spec, PASCAL_P_CAPACITY_BYTES) && (wl || is_set(spec, PASCAL_P_BLOCK_BYTES)))) {
         static const int l[] = {PASCAL_P_CAPACITY_BYTES, PASCAL_P_BLOCK_BYTES};
         present(spec, l, 2, got, sizeof got);
         return spec_fail(c, root, "C", PASCAL_EINPUT,

@@ -8,6 +8,7 @@
 #include "model/phases.h"
 #include <yaml.h>
 
+#include "sweeps/devices.h"
 #include "sweeps/expr.h"
 #include "sweeps/spec.h"
 
@@ -17,6 +18,11 @@ extern "C" {
 
 #define SPEC_MAX_AXIS_VALUES 10000000 /* values per axis */
 #define SPEC_PATH_MAX 160             /* key paths such as axes.capacity_bytes[2] */
+/* YAML nodes a spec (or device profile) may hold once its aliases are
+ * expanded: refuses alias fan-out ("billion laughs") before the reader
+ * walks it.  A literal axis of SPEC_MAX_AXIS_VALUES values fits. */
+#define SPEC_MAX_YAML_NODES 16777216
+#define SPEC_MAX_YAML_DEPTH 1024      /* nesting the fan-out count follows */
 
 /* Where something was written: one-based line and column. */
 typedef struct spec_mark {
@@ -32,7 +38,7 @@ typedef struct spec_rule {
     spec_mark mark;
 } spec_rule;
 
-enum { SRC_NONE = 0, SRC_DEVICE, SRC_FIXED, SRC_AXIS };
+enum { SRC_NONE = 0, SRC_DEVICE, SRC_FIXED, SRC_AXIS, SRC_WORKLOAD };
 
 struct pascal_spec {
     char *filename;            /* as given, or "<spec>" */
@@ -41,6 +47,7 @@ struct pascal_spec {
     char *device_text;         /* its text, or NULL */
     char *calibration;         /* resolved calibration file path, or NULL */
     spec_mark calibration_mark;/* where `calibration` was written */
+    int extrapolation_nan;     /* `extrapolation: nan` */
     char *name, *description;
 
     unsigned models;
@@ -100,8 +107,13 @@ int spec_read_file(const char *path, char **text, size_t *len, pascal_error *err
 /* Loads a single-document YAML text; reports syntax errors with their mark. */
 int spec_load_yaml(const char *text, size_t len, const char *file, yaml_document_t *doc,
                    pascal_error *err);
-/* Reads the device profile named by node (a path relative to the spec). */
+/* Reads the device profile named by node (a path relative to the spec, or a
+ * shipped profile's name: sweeps/devices.h). */
 int spec_load_device(const spec_ctx *c, const yaml_node_t *node);
+/* Reads a loaded device profile document into dev; val[k] gets the value
+ * node of each key present (SPEC_DEVICE_KEYS of them), for marks. */
+#define SPEC_DEVICE_KEYS 7
+int spec_parse_device(const spec_ctx *d, pascal_device_profile *dev, const yaml_node_t **val);
 
 /* device_sim.c: checks a profile's `sim` section (node: its value) and,
  * when out is not NULL, stores the timing. */
@@ -117,9 +129,22 @@ int spec_string(const spec_ctx *c, const yaml_node_t *node, const char *path, co
                 char **out);
 /* Parses a phase list and appends it to the spec's lists; *index is its number. */
 int spec_phase_list(const spec_ctx *c, const yaml_node_t *node, const char *path, int64_t *index);
-/* Parses an axis (list or range) into a new array of values. */
+/* Parses an axis (list or range) into a new array of values.  A range's
+ * values are distinct; a list's are checked by spec_check_distinct once the
+ * zip groups are known. */
 int spec_axis_values(const spec_ctx *c, const yaml_node_t *node, int param, const char *path,
                      double **values, int64_t *count);
+/* A list axis as written: its sequence node, key path and values. */
+typedef struct spec_list_axis {
+    const yaml_node_t *node;
+    const char *path;
+    int param;
+    const double *values;
+} spec_list_axis;
+/* The k list axes read together (one ungrouped axis, or every member of a
+ * zip group), n values each, give n distinct points: else an error at the
+ * repeat that comes first. */
+int spec_check_distinct(const spec_ctx *c, const spec_list_axis *ax, int k, int64_t n);
 
 /* spec_axes.c */
 int spec_parse_fixed(const spec_ctx *c, const yaml_node_t *node);
@@ -128,10 +153,24 @@ int spec_parse_axes(const spec_ctx *c, const yaml_node_t *axes_key, const yaml_n
 /* Static checks once everything is read: N, M and C derivable, patterns. */
 int spec_check_derivable(const spec_ctx *c, const yaml_node_t *root);
 
+/* workload.c: the `workload:` section (sweeps/workload.h) */
+int spec_parse_workload(const spec_ctx *c, const yaml_node_t *node);
+/* After the axes: the kind's required fields are set, no other kind's
+ * fields, no N, data_bytes or block_bytes, and no causal mask with models
+ * that need a ring scan. */
+int spec_check_workload(const spec_ctx *c, const yaml_node_t *root);
+/* Step 3 of a point with a workload: defaults, then N and block_bytes;
+ * 0, or PASCAL_EINPUT for a refused shape. */
+int spec_workload_point(const pascal_spec *spec, double *v, uint64_t i, pascal_error *err);
+
 /* spec_point.c */
 /* Formats a parameter's value as a spec would write it (sizes with units,
  * pattern names). */
 void spec_format_value(const pascal_spec *spec, int param, double v, char *buf, size_t len);
+/* "point 17 (a=1, b=2KiB, extra=3)": the axis coordinates, then the
+ * parameters in `extra` (a 1 << param mask) that are not axes. */
+void spec_describe_point(const pascal_spec *spec, const double *v, uint64_t i, uint64_t extra,
+                         char *buf, size_t len);
 
 #ifdef __cplusplus
 }

@@ -51,7 +51,13 @@ void spec_format_value(const pascal_spec *spec, int param, double v, char *buf, 
         return;
     case PASCAL_T_PATH:
         if (v == 0 || v == 1) {
-            snprintf(buf, len, "%s", v == 1 ? "tma" : "sync");
+            snprintf(buf, len, "%s", pascal_path_names[(int)v]);
+            return;
+        }
+        break;
+    case PASCAL_T_NAME:
+        if (v >= 0 && v < pascal_params[param].nlabels && v == floor(v)) {
+            snprintf(buf, len, "%s", pascal_params[param].labels[(int)v]);
             return;
         }
         break;
@@ -86,6 +92,12 @@ static void describe_point(const pascal_spec *spec, const double *v, uint64_t i,
 }
 
 #define BIT(p) ((uint64_t)1 << (p))
+
+void spec_describe_point(const pascal_spec *spec, const double *v, uint64_t i, uint64_t extra,
+                         char *buf, size_t len)
+{
+    describe_point(spec, v, i, extra, buf, len);
+}
 
 /* C or N derived by floor(bytes / block_bytes) came out below 1. */
 static int fail_floor(const pascal_spec *spec, const double *v, uint64_t i, int target, int bytes,
@@ -185,6 +197,9 @@ int pascal_spec_point(const pascal_spec *spec, uint64_t i, pascal_point *p, pasc
         v[PASCAL_P_SEED] = 1;
     if (v[PASCAL_P_PATTERN] == PASCAL_PATTERN_EXPLICIT && !isnan(v[PASCAL_P_PHASES]))
         list = pascal_spec_phase_list(spec, (int64_t)v[PASCAL_P_PHASES], &list_len);
+    /* A workload derives N and block_bytes; a refused shape is an error
+     * only if `where` keeps the point. */
+    int wl_rc = isnan(v[PASCAL_P_WORKLOAD]) ? 0 : spec_workload_point(spec, v, i, err);
 
     if (isnan(v[PASCAL_P_N])) {
         v[PASCAL_P_N] = floor(v[PASCAL_P_DATA_BYTES] / v[PASCAL_P_BLOCK_BYTES]);
@@ -200,6 +215,8 @@ int pascal_spec_point(const pascal_spec *spec, uint64_t i, pascal_point *p, pasc
     for (int k = 0; k < spec->nwhere; k++)
         if (!pascal_expr_truth(pascal_expr_eval(spec->where[k].expr, v)))
             return 0;
+    if (wl_rc)
+        return wl_rc;
     rc = check_point(spec, p, i, derived_n, derived_c, list, list_len, err);
     if (rc)
         return rc;

@@ -243,13 +243,25 @@ TEST_F(Run, ResumeNeedsTheSameRunsPartialFile)
     pascal_run_stats st{};
     pascal_error err{};
     int left = 3;
-    o.out_path = out.c_str();
     o.compression = -1;
     o.batch_points = 5;
     o.resume = 1;
+    // Nothing to resume: the run starts from the first point.
+    std::string fresh = dir + "/r0.h5";
+    o.out_path = fresh.c_str();
+    EXPECT_EQ(pascal_run(spec.s, &o, &st, &err), 0) << err.msg;
+    EXPECT_EQ(st.resumed_nothing, 1);
+    EXPECT_EQ(st.rows_resumed, 0u);
+    EXPECT_TRUE(pascal_test::exists(fresh));
+    // A damaged partial file is refused and left as it was.
+    std::string damaged = dir + "/d.h5";
+    pascal_test::write_file(dir, "d.h5.partial", "not HDF5");
+    o.out_path = damaged.c_str();
     EXPECT_EQ(pascal_run(spec.s, &o, &st, &err), PASCAL_EINPUT);
-    EXPECT_NE(std::string(err.msg).find("r.h5.partial: expected the file an interrupted run left"),
+    EXPECT_NE(std::string(err.msg).find("d.h5.partial: expected the file an interrupted run left"),
               std::string::npos) << err.msg;
+    EXPECT_EQ(pascal_test::slurp(damaged + ".partial"), "not HDF5");
+    o.out_path = out.c_str();
     o.resume = 0;
     o.should_stop = StopAfter;
     o.stop_ctx = &left;

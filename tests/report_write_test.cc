@@ -683,16 +683,17 @@ TEST_F(ReportWrite, BadInputWritesNothing)
     EXPECT_EQ(Report(dir + "/missing.h5", out, &err), PASCAL_EINPUT);
     EXPECT_EQ(std::string(err.msg).rfind(dir + "/missing.h5: cannot open", 0), 0u) << err.msg;
     EXPECT_EQ(Report(txt, out, &err), PASCAL_EINPUT);
-    EXPECT_EQ(std::string(err.msg), txt + ": expected an HDF5 sweep file (pascal run -o FILE.h5), "
-                                          "got another kind of file");
+    EXPECT_EQ(std::string(err.msg), txt + ":1: expected an HDF5 sweep file or the CSV of pascal "
+                                          "run --format csv, got a column \"not hdf5\" that is "
+                                          "neither a sweep parameter nor a result column");
     std::map<Idx, double> rho;
     Grid g = SizingGrid(rho);
     g.Write(in);
     EXPECT_EQ(Report(in, out, &err, -0.5), PASCAL_EINPUT);
     EXPECT_EQ(std::string(err.msg), "report: --target: expected a miss rate >= 0, got -0.5");
     EXPECT_EQ(Report(in, in, &err), PASCAL_EINPUT);
-    EXPECT_NE(std::string(err.msg).find("-o: expected an HTML file name other than the input"),
-              std::string::npos) << err.msg;
+    EXPECT_EQ(std::string(err.msg), in + ": -o: expected a file that is not one of the inputs, "
+                                        "got the sweep file " + in + " itself");
     EXPECT_EQ(Report(in, dir + "/no/such/dir/r.html", &err), PASCAL_EINPUT);
     EXPECT_EQ(std::string(err.msg).rfind(dir + "/no/such/dir/r.html: cannot write", 0), 0u);
     EXPECT_EQ(slurp(out), "keep me");

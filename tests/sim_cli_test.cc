@@ -13,7 +13,7 @@
 
 namespace {
 
-using pascal_test::json_number;
+using pascal_test::json_num;
 
 class SimCli : public pascal_test::TempDirTest {
 protected:
@@ -48,14 +48,14 @@ TEST_F(SimCli, BarrierEqualsPointExactLru)
         ASSERT_EQ(p.status, 0) << c << p.err;
         auto s = run("simulate --device " + gb10 + " --barrier " + c + " --json");
         ASSERT_EQ(s.status, 0) << c << s.err;
-        EXPECT_EQ(json_number(s.out, "K_steady"), json_number(p.out, "K_lru")) << c;
+        EXPECT_EQ(json_num(s.out, "K_steady"), json_num(p.out, "K_lru")) << c;
     }
     // The paper's cluster fact (section 5.2): k equal clusters of 48 workers
     // at N = 8192, C = 1280 cost k fills per round.
     auto s = run("simulate --device " + gb10 +
                  " --barrier --N 8192 --C 1280 --M 48 --pattern clusters --clusters 12 --json");
     ASSERT_EQ(s.status, 0) << s.err;
-    EXPECT_EQ(json_number(s.out, "K_steady"), 12);
+    EXPECT_EQ(json_num(s.out, "K_steady"), 12);
 }
 
 TEST_F(SimCli, OpenRunJson)
@@ -63,12 +63,12 @@ TEST_F(SimCli, OpenRunJson)
     auto r = run("simulate --device " + gb10 +
                  " --o 2 --path tma --d 3 --m 5 --N 512 --W 3 --C 160 --seed 4 --json");
     ASSERT_EQ(r.status, 0) << r.err;
-    double fills = json_number(r.out, "fills"), req = json_number(r.out, "requests");
-    EXPECT_EQ(json_number(r.out, "M"), 96);
+    double fills = json_num(r.out, "fills"), req = json_num(r.out, "requests");
+    EXPECT_EQ(json_num(r.out, "M"), 96);
     EXPECT_EQ(req, 3 * 96 * 512);
-    EXPECT_EQ(fills + json_number(r.out, "cache_hits") + json_number(r.out, "merged"), req);
-    EXPECT_DOUBLE_EQ(json_number(r.out, "K_H"), fills / (3 * 512));
-    EXPECT_GT(json_number(r.out, "ns_per_round"), 0);
+    EXPECT_EQ(fills + json_num(r.out, "cache_hits") + json_num(r.out, "merged"), req);
+    EXPECT_DOUBLE_EQ(json_num(r.out, "K_H"), fills / (3 * 512));
+    EXPECT_GT(json_num(r.out, "ns_per_round"), 0);
     EXPECT_NE(r.out.find("\"K_wave\": ["), std::string::npos);
     // Same inputs, same bytes.
     EXPECT_EQ(run("simulate --device " + gb10 +
@@ -166,7 +166,7 @@ TEST_F(SimCli, Gb10PaperFacts)
     auto sim = [&](const std::string &args, const char *key) {
         auto r = run("simulate --device " + gb10 + " --N 4096 --C 1280 --m 0 " + args + " --json");
         EXPECT_EQ(r.status, 0) << r.err;
-        return json_number(r.out, key);
+        return json_num(r.out, key);
     };
     EXPECT_NEAR(sim("--o 1 --path tma --d 2 --W 1", "first_wave_ns_per_round"), 841, 8.41);
     EXPECT_NEAR(sim("--o 1 --path tma --d 4 --W 1", "first_wave_ns_per_round"), 424, 4.24);
@@ -204,7 +204,7 @@ TEST_F(SimCli, SweepModelMatchesSingleRuns)
     auto s = run("simulate --device " + gb10 +
                  " --o 2 --path tma --d 4 --m 3 --N 512 --W 3 --C 160 --seed 7 --json");
     ASSERT_EQ(s.status, 0) << s.err;
-    EXPECT_EQ(K, json_number(s.out, "K_H"));
+    EXPECT_EQ(K, json_num(s.out, "K_H"));
     // Without the device's timing the model cannot run: rejected before output.
     std::string text = pascal_test::slurp(gb10);
     std::string dev = write("nosim.yaml", text.substr(0, text.find("\nsim:") + 1));
@@ -241,7 +241,7 @@ TEST_F(SimCli, MeasureRefsSimulated)
     auto s = run("simulate --device " + gb10 + " --o 1 --path tma --d 2 --m 5 --N 128 --W 3 --seed 5 --json");
     ASSERT_EQ(s.status, 0) << s.err;
     char row[128];
-    std::snprintf(row, sizeof row, "1,tma,2,5,128,3,%.17g\n", json_number(s.out, "K_H"));
+    std::snprintf(row, sizeof row, "1,tma,2,5,128,3,%.17g\n", json_num(s.out, "K_H"));
     EXPECT_NE(t.find(row), std::string::npos) << row << t;
     // One thread, the same table; calibrate reads the file unchanged.
     r = run("measure-refs --simulate" + keys + " --threads 1 -o " + dir + "/refs1.csv");

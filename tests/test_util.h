@@ -136,15 +136,23 @@ inline int64_t naive_rd(const std::vector<int64_t> &trace, size_t t)
     return -1;
 }
 
-// Value of "key": in a JSON object printed by pascal (numbers or null); NaN
-// for null; throws when the key is absent.
-inline double json_number(const std::string &json, const std::string &key)
+// The number after "key": in a one-line JSON object: NaN for null,
+// -1e300 when the key is missing.
+inline double json_num(const std::string &j, const std::string &key)
 {
     std::smatch m;
-    std::regex re("\"" + key + "\": (null|-?[0-9.eE+-]+)");
-    if (!std::regex_search(json, m, re))
-        throw std::runtime_error("missing key " + key);
+    std::regex re("\"" + key + "\": (null|[-+0-9.eE]+)");
+    if (!std::regex_search(j, m, re))
+        return -1e300;
     return m[1] == "null" ? NAN : std::stod(m[1]);
+}
+
+// The string after "key": with its quotes, "null", or "<missing>".
+inline std::string json_str(const std::string &j, const std::string &key)
+{
+    std::smatch m;
+    std::regex re("\"" + key + "\": (null|\"[^\"]*\")");
+    return std::regex_search(j, m, re) ? std::string(m[1]) : "<missing>";
 }
 
 } // namespace pascal_test

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "test_util.h"
+#include "engine/validate.h"
 
 namespace {
 
@@ -28,7 +29,9 @@ TEST_F(ValidateCli, PassesAndPrintsTheCounts)
     EXPECT_NE(r.out.find("2754 static cases = 2254 exhaustive"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("+ 500 seeded (N <= 256, M <= 32)"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("seed 1,"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("all checks hold (2754 static cases)"), std::string::npos);
+    EXPECT_NE(r.out.find("all checks hold (2754 static cases, 8052 multi-stream cases)"),
+              std::string::npos);
+    EXPECT_NE(r.out.find("8052 multi-stream cases = 7752 exhaustive"), std::string::npos) << r.out;
     std::regex row(R"(\n  (.{62}) +([0-9]+) +([0-9]+)(?=\n))");
     int rows = 0;
     for (std::sregex_iterator it(r.out.begin(), r.out.end(), row), end; it != end; ++it) {
@@ -36,13 +39,13 @@ TEST_F(ValidateCli, PassesAndPrintsTheCounts)
         EXPECT_EQ((*it)[3], "0") << (*it)[0];
         EXPECT_NE((*it)[2], "0") << (*it)[0];
     }
-    EXPECT_EQ(rows, 10) << r.out;
+    EXPECT_EQ(rows, PASCAL_VCHECK_COUNT) << r.out;   // 10 single-stream, 6 multi-stream
     EXPECT_TRUE(exists(dir + "/v.h5"));
     EXPECT_EQ(r.err, "");
 
     CliRun q = run("validate --quiet --seed 7");
     EXPECT_EQ(q.status, 0);
-    EXPECT_EQ(q.out, "all checks hold (2754 static cases)\n");
+    EXPECT_EQ(q.out, "all checks hold (2754 static cases, 8052 multi-stream cases)\n");
 }
 
 // A disagreement exits 1 and names the smallest failing case as a command

@@ -265,8 +265,9 @@
     var xAxis = axes[P.x];
     var ctl = document.getElementById('ctl-capacity');
     var metrics = D.columns.filter(function (c) {
-      return /^rho_/.test(c.name) && !/_(lo|hi)$/.test(c.name);
+      return /^(rho|traffic)_/.test(c.name) && !/_(lo|hi)$/.test(c.name);
     });
+    var hasTrafficBound = D.columns.some(function (c) { return c.name === 'traffic_bound'; });
     function controls() {
       ctl.innerHTML = '';
       select(ctl, 'miss rate', metrics.map(function (c) {
@@ -286,8 +287,13 @@
       var free = st.series ? [P.x, st.series] : [P.x];
       var sAxis = st.series ? axes[st.series] : null;
       var blocks = st.unit === 'blocks' || xAxis.units !== 'bytes';
+      /* A workload's traffic ratio gets its own Theorem 4 floor and no
+       * miss-rate overlays (another unit). */
+      var traffic = /^traffic_/.test(st.metric);
+      var bound = traffic ? (hasTrafficBound ? 'traffic_bound' : null) : P.bound;
+      var che = traffic ? null : P.che;
       var kinds = { metric: st.metric + (st.metric === 'rho_lru' ? ' (exact LRU)' : ''),
-                    bound: 'rho_bound (Theorem 4 bound)',
+                    bound: traffic ? 'traffic_bound (Theorem 4 floor)' : 'rho_bound (Theorem 4 bound)',
                     che: 'rho_che (Che/IRM)' };
       var n = 0;
       slice(free, st.fixed, function (pos, i) {
@@ -297,27 +303,31 @@
         if (x === null) return;
         if (y !== null) n++;
         rows.push({ x: x, series: s, kind: kinds.metric, y: y });
-        if (P.bound && st.metric !== P.bound)
-          rows.push({ x: x, series: s, kind: kinds.bound, y: value(P.bound, i) });
-        if (P.che && st.metric !== P.che)
-          rows.push({ x: x, series: s, kind: kinds.che, y: value(P.che, i) });
-        if (P.band_lo && P.band_hi && st.metric !== 'rho_dyn')
+        if (bound && st.metric !== bound)
+          rows.push({ x: x, series: s, kind: kinds.bound, y: value(bound, i) });
+        if (che && st.metric !== che)
+          rows.push({ x: x, series: s, kind: kinds.che, y: value(che, i) });
+        if (P.band_lo && P.band_hi && st.metric !== 'rho_dyn' && !traffic)
           rows.push({ x: x, series: s, lo: value(P.band_lo, i), hi: value(P.band_hi, i) });
       });
       var title = blocks ? 'capacity C (blocks)' + (P.blocks_only ? ', by ' + P.x : '')
                          : 'capacity (' + P.x + ')';
       return draw('capacity', lineSpec(rows, {
         x: xEncoding(rows, 'x', title, xAxis.log, !blocks),
-        xName: title, yTitle: 'miss rate (misses per request)', yName: st.metric,
+        xName: title,
+        yTitle: /^traffic_/.test(st.metric) ? 'DRAM traffic / ideal traffic' : 'miss rate (misses per request)',
+        yName: st.metric,
         seriesTitle: st.series || 'lines', points: xAxis.values.length <= 40,
-        target: /^rho_/.test(st.metric) ? D.target : undefined,
+        target: /^(rho|traffic)_/.test(st.metric) ? D.target : undefined,
         seriesOrder: sAxis ? sAxis.values.map(function (_, j) { return axisText(sAxis, j); }) : null,
         dashes: { domain: [kinds.metric, kinds.bound, kinds.che], range: [[1, 0], [7, 4], [2, 3]] }
       }), n);
     }
     controls();
     document.getElementById('cap-capacity').textContent =
-      'Solid: ' + P.metric + ', the miss rate per request' +
+      'Solid: ' + P.metric + (/^traffic_/.test(P.metric)
+        ? ', the DRAM fills of the whole kernel over its ideal traffic (every block once)'
+        : ', the miss rate per request') +
       (P.metric === 'rho_lru' ? ' of an exact fully associative LRU cache' : '') + '. ' +
       (P.band_lo ? 'Shaded: the Theorem 3 LRU band K(T*+1)/M .. K(T*-1)/M (defined where D <= C). ' : '') +
       (P.bound ? 'Dashed: the Theorem 4 residency lower bound; no demand-paging policy, Belady included, misses less. ' : '') +
@@ -440,8 +450,13 @@
     var cap = axes[S.cap_axis];
     var capText = function (v) { return cap.units === 'bytes' ? bytes(v) : num(v, 6); };
     var head = el('tr');
-    S.axes.forEach(function (n) { head.appendChild(el('th', {}, n)); });
-    head.appendChild(el('th', {}, 'smallest ' + S.cap_axis + ' with ' + S.metric + ' \u2264 ' + S.target));
+    S.axes.forEach(function (n, j) {
+      var w = S.axis_words && S.axis_words[j] !== n ? S.axis_words[j] + ' (' + n + ')' : n;
+      head.appendChild(el('th', {}, w));
+    });
+    head.appendChild(el('th', {}, S.traffic
+      ? 'smallest ' + S.cap_axis + ' for \u2264 ' + S.target + '\u00d7 ideal traffic (' + S.metric + ')'
+      : 'smallest ' + S.cap_axis + ' with ' + S.metric + ' \u2264 ' + S.target));
     if (cap.units === 'bytes') head.appendChild(el('th', {}, 'C there (blocks)'));
     head.appendChild(el('th', {}, S.metric + ' at the largest ' + S.cap_axis));
     if (S.has_cshare) head.appendChild(el('th', {}, 'Theorem 5: 2\u03c3 \u2212 1 (blocks)'));
@@ -461,7 +476,9 @@
     });
     document.getElementById('cap-sizing').textContent =
       'For each scenario, the smallest swept ' + S.cap_axis + ' at which ' + S.metric +
-      ' is at or below the target ' + S.target + ' (pascal report --target). ' +
+      ' is at or below the target ' + S.target + ' (pascal report --target)' +
+      (S.traffic ? ': the kernel\'s DRAM fills are at most ' + S.target + ' times its ideal traffic. '
+                 : '. ') +
       (S.averaged.length ? 'The miss rate is the worst case over ' + S.averaged.join(', ') + '. ' : '') +
       'Computed from every row of the file. ' +
       (S.has_cshare ? 'Theorem 5: if no worker leads another by more than \u03c3 requests, ' +

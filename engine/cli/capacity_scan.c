@@ -10,8 +10,9 @@
 #include <string.h>
 
 #include "engine/cli/cli.h"
+#include "engine/spot.h"
 #include "kernels/session.h"
-#include "kernels/spot.h"
+#include "output/lock.h"
 #include "sweeps/params.h"
 
 static const char *usage_text =
@@ -162,13 +163,15 @@ static int measure(cap_opts *o, int argc, char **argv)
     pascal_spot_measure *meas = calloc((size_t)n, sizeof *meas);
     char *cmdline = pascal_spot_command_line("capacity-scan", argc, argv);
     cap_ctx ctx = {o, fp};
+    pascal_lock *lock = NULL;
     int rc = fp && meas && cmdline ? 0 : pascal_error_set(&err, PASCAL_ENOMEM, "out of memory");
     if (rc == 0 && (rc = pascal_session_open(o->device, o->meter, o->metric, &s, &err)) == 0) {
         int child = pascal_session_is_child(&s);
         pascal_spot_capacity cap = {(int)o->num, (int)o->reps, (int)o->passes, fp, meas,
                                     o->threshold, NAN, 0};
         default_range(o, &s);
-        if ((rc = footprints(o, fp, &err)) == 0 && !child)
+        if ((rc = footprints(o, fp, &err)) == 0 && !child &&
+            (rc = pascal_output_claim(o->out, NULL, 0, cmdline, &lock, &err)) == 0)
             rc = pascal_spot_check_output(o->out, &err);
         if (rc == 0)
             rc = pascal_session_measure(&s, n, run_one, &ctx, meas, "capacity-scan", argc, argv,
@@ -176,6 +179,7 @@ static int measure(cap_opts *o, int argc, char **argv)
         if (rc == 0 && !child)
             rc = finish(&cap, &s, o, cmdline, &err);
         pascal_session_close(&s);
+        pascal_output_release(lock);
     }
     if (rc != 0)
         fprintf(stderr, "pascal capacity-scan: %s\n", err.msg);

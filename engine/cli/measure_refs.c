@@ -12,8 +12,9 @@
 #include <string.h>
 
 #include "engine/cli/cli.h"
+#include "engine/spot.h"
 #include "kernels/session.h"
-#include "kernels/spot.h"
+#include "output/lock.h"
 #include "output/sink.h"
 
 static const char *usage_text =
@@ -29,7 +30,7 @@ typedef struct refs_opts {
     const char *out, *device, *meter, *metric, *markers;
     int64_t *occ, *depth, *compute, *N, *W;
     int nocc, ndepth, ncompute, nN, nW;
-    int paths[2], npaths;
+    int paths[PASCAL_PATH_COUNT], npaths;
     double block_bytes;
     int64_t reps;
     int dry_run, quiet;
@@ -52,17 +53,37 @@ static int list_flag(cli_flag *f, int nf, const char *name, const char *dflt, in
     return CLI_OK;
 }
 
+/* --path: a comma-separated list of load path names, each once (default:
+ * every path, in code order). */
 static int read_paths(cli_flag *f, int nf, refs_opts *o)
 {
     cli_flag *x = cli_find(f, nf, "path");
-    const char *v = x->given ? x->value : "sync,tma";
+    const char *v = x->value;
+    int seen[PASCAL_PATH_COUNT] = {0};
     o->npaths = 0;
-    if (strcmp(v, "sync") == 0 || strcmp(v, "sync,tma") == 0)
-        o->paths[o->npaths++] = PASCAL_SPOT_SYNC;
-    if (strcmp(v, "tma") == 0 || strcmp(v, "sync,tma") == 0)
-        o->paths[o->npaths++] = PASCAL_SPOT_TMA;
-    if (o->npaths == 0) {
-        fprintf(stderr, "pascal measure-refs: --path: expected sync, tma or sync,tma, got \"%s\"\n", v);
+    if (!x->given) {
+        for (int p = 0; p < PASCAL_PATH_COUNT; p++)
+            o->paths[o->npaths++] = p;
+        return CLI_OK;
+    }
+    for (const char *s = v; o->npaths >= 0; s += strcspn(s, ",") + 1) {
+        size_t n = strcspn(s, ",");
+        char name[16];
+        int p;
+        snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), s);
+        p = n < sizeof name ? pascal_path_from_name(name) : -1;
+        if (p < 0 || seen[p])
+            o->npaths = -1;
+        else {
+            seen[p] = 1;
+            o->paths[o->npaths++] = p;
+        }
+        if (!s[n])
+            break;
+    }
+    if (o->npaths <= 0) {
+        fprintf(stderr, "pascal measure-refs: --path: expected load paths (" PASCAL_PATH_LIST
+                        "), comma-separated, each once, got \"%s\"\n", v);
         return CLI_USAGE;
     }
     return CLI_OK;
@@ -240,11 +261,12 @@ static int measure(const refs_opts *o, const pascal_spot_ref *cfg, int64_t ncfg,
     pascal_spot_measure *meas = calloc((size_t)runs, sizeof *meas);
     char *cmdline = pascal_spot_command_line("measure-refs", argc, argv);
     refs_ctx c = {o, cfg, 0, NULL, NULL, NULL, NULL};
+    pascal_lock *lock = NULL;
     int rc = meas && cmdline ? 0 : pascal_error_set(&err, PASCAL_ENOMEM, "out of memory");
     if (rc == 0 && (rc = pascal_session_open(o->device, o->meter, o->metric, &s, &err)) == 0) {
         int child = pascal_session_is_child(&s), launches = s.mode != PASCAL_SESSION_NCU;
         c.sms = pascal_gpu_device(s.gpu)->sms;
-        if (!child)
+        if (!child && (rc = pascal_output_claim(o->out, NULL, 0, cmdline, &lock, &err)) == 0)
             rc = pascal_spot_check_output(o->out, &err);
         if (rc == 0 && o->markers && launches && alloc_markers(&c, runs) != 0)
             rc = pascal_error_set(&err, PASCAL_ENOMEM, "out of memory");
@@ -255,6 +277,7 @@ static int measure(const refs_opts *o, const pascal_spot_ref *cfg, int64_t ncfg,
         if (rc == 0 && !child)
             rc = write_outputs(o, &c, meas, runs, &s, cmdline, &err);
         pascal_session_close(&s);
+        pascal_output_release(lock);
     }
     if (rc != 0)
         fprintf(stderr, "pascal measure-refs: %s\n", err.msg);

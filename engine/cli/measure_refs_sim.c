@@ -16,9 +16,11 @@
 
 #include "engine/calibrate.h"
 #include "engine/cli/cli.h"
-#include "engine/progress.h"
+#include "engine/cli/progress.h"
+#include "engine/clock.h"
 #include "engine/simrefs.h"
-#include "kernels/spot.h"
+#include "engine/spot.h"
+#include "output/lock.h"
 #include "sweeps/device.h"
 
 #define PAPER_COMPUTE "0,2,5,8,13,16,24,32,41"
@@ -30,7 +32,8 @@ typedef struct simrefs_cli {
     int64_t *occ[2], *depth, *compute, *N, *W;  /* occ per path */
     int nocc[2], ndepth, ncompute, nN, nW;
     int paths[2];                               /* sync, tma wanted */
-    int64_t reps, seed, threads;
+    int64_t reps, seed;
+    int threads;
     double block_bytes;
 } simrefs_cli;
 
@@ -60,17 +63,36 @@ static int ints(cli_flag *f, int nf, const char *name, const char *dflt, int64_t
     return CLI_OK;
 }
 
-static int read_lists(cli_flag *f, int nf, simrefs_cli *o)
+/* --path: load path names, comma-separated, each once (default: all). */
+static int read_paths(const cli_flag *p, simrefs_cli *o)
 {
-    cli_flag *x = cli_find(f, nf, "occupancy"), *p = cli_find(f, nf, "path");
-    const char *paths = p->given ? p->value : "sync,tma";
-    o->paths[0] = strcmp(paths, "sync") == 0 || strcmp(paths, "sync,tma") == 0;
-    o->paths[1] = strcmp(paths, "tma") == 0 || strcmp(paths, "sync,tma") == 0;
-    if (!o->paths[0] && !o->paths[1]) {
-        fprintf(stderr, "pascal measure-refs: --path: expected sync, tma or sync,tma, got \"%s\"\n",
-                paths);
+    int bad = 0;
+    o->paths[0] = o->paths[1] = !p->given;
+    for (const char *s = p->given ? p->value : ""; p->given && !bad; s += strcspn(s, ",") + 1) {
+        size_t n = strcspn(s, ",");
+        char name[16];
+        int k;
+        snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), s);
+        k = n < sizeof name ? pascal_path_from_name(name) : -1;
+        bad = k < 0 || o->paths[k];
+        if (!bad)
+            o->paths[k] = 1;
+        if (!s[n])
+            break;
+    }
+    if (bad || (!o->paths[0] && !o->paths[1])) {
+        fprintf(stderr, "pascal measure-refs: --path: expected load paths (" PASCAL_PATH_LIST
+                        "), comma-separated, each once, got \"%s\"\n", p->value);
         return CLI_USAGE;
     }
+    return CLI_OK;
+}
+
+static int read_lists(cli_flag *f, int nf, simrefs_cli *o)
+{
+    cli_flag *x = cli_find(f, nf, "occupancy");
+    if (read_paths(cli_find(f, nf, "path"), o))
+        return CLI_USAGE;
     /* The paper's occupancies differ per path (section 5.4). */
     if (ints(f, nf, "occupancy", "1,2,4", 1, &o->occ[0], &o->nocc[0]) ||
         ints(f, nf, "occupancy", x->given ? x->value : "1,2", 1, &o->occ[1], &o->nocc[1]) ||
@@ -101,7 +123,7 @@ static int read_opts(cli_flag *f, int nf, simrefs_cli *o)
     if (read_lists(f, nf, o) ||
         ((x = cli_find(f, nf, "repeat"))->given && cli_int("measure-refs", x, 1, &o->reps)) ||
         ((x = cli_find(f, nf, "seed"))->given && cli_int("measure-refs", x, 0, &o->seed)) ||
-        ((x = cli_find(f, nf, "threads"))->given && cli_int("measure-refs", x, 1, &o->threads)) ||
+        ((x = cli_find(f, nf, "threads"))->given && cli_threads("measure-refs", x, &o->threads)) ||
         ((x = cli_find(f, nf, "block-bytes"))->given &&
          cli_size("measure-refs", x, &o->block_bytes)))
         return CLI_USAGE;
@@ -176,11 +198,19 @@ static int simulate_runs(const char *out, const char *profile, const simrefs_cli
     pascal_sim_timing tm;
     pascal_error err = {0};
     pascal_simrefs_opts so = {0};
+    cli_progress bar = {0};
+    pascal_lock *lock = NULL;
     char prov[4096];
     double t0;
     int rc;
+    /* Before any work: the profile and its timing, and the output's claim
+     * (not the profile itself, no one else writing it). */
     if (pascal_calibrate_device(profile, &dev, &err) != 0 ||
-        pascal_device_sim_load(profile, &tm, &err) != 0 || pascal_spot_check_output(out, &err) != 0) {
+        pascal_device_sim_load(dev.path, &tm, &err) != 0 ||
+        pascal_output_claim(out, (const pascal_input[]){{"device profile", dev.path}}, 1, cmdline,
+                            &lock, &err) != 0 ||
+        pascal_spot_check_output(out, &err) != 0) {
+        pascal_output_release(lock);
         fprintf(stderr, "pascal measure-refs: %s\n", err.msg);
         return err.code == PASCAL_ENOMEM ? CLI_FAIL : CLI_USAGE;
     }
@@ -188,14 +218,16 @@ static int simulate_runs(const char *out, const char *profile, const simrefs_cli
     so.sms = (int64_t)dev.sms;
     so.C = (int64_t)floor(dev.capacity_bytes / o->block_bytes);
     so.block_bytes = o->block_bytes;
-    so.threads = (int)o->threads;
-    so.progress = !quiet && isatty(2);
+    so.threads = o->threads;
+    so.progress = !quiet && isatty(2) ? cli_progress_update : NULL;
+    so.progress_ctx = &bar;
     so.should_stop = should_stop;
     provenance(prov, sizeof prov, &dev, &tm, o, so.C, cmdline);
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     t0 = pascal_now();
     rc = pascal_simrefs_run(&so, runs, n, &err);
+    cli_progress_finish(&bar);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     if (rc == PASCAL_EINTR) { /* keep what is done, apart from the file asked for */
@@ -211,10 +243,12 @@ static int simulate_runs(const char *out, const char *profile, const simrefs_cli
             fprintf(stderr, "pascal measure-refs: %s; the finished runs are in %s\n", err.msg, part);
         else
             fprintf(stderr, "pascal measure-refs: %s; %s\n", err.msg, sub.msg);
+        pascal_output_release(lock);
         return 130;
     }
     if (rc == 0)
         rc = write_files(out, prov, runs, n, &err);
+    pascal_output_release(lock);
     if (rc != 0) {
         fprintf(stderr, "pascal measure-refs: %s\n", err.msg);
         return rc == PASCAL_EINPUT || rc == PASCAL_EIO ? CLI_USAGE : CLI_FAIL;
@@ -248,7 +282,7 @@ int cli_measure_refs_simulated(cli_flag *f, int nf, int argc, char **argv)
                "o,path,d,m,N,W,seed\n", (long long)n);
         for (int64_t i = 0; i < n; i++)
             printf("  %lld,%s,%lld,%lld,%lld,%g,%llu\n", (long long)runs[i].o,
-                   runs[i].path ? "tma" : "sync", (long long)runs[i].d, (long long)runs[i].m,
+                   pascal_path_names[runs[i].path], (long long)runs[i].d, (long long)runs[i].m,
                    (long long)runs[i].N, runs[i].W, (unsigned long long)runs[i].seed);
         rc = CLI_OK;
     } else {

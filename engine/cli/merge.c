@@ -35,7 +35,8 @@ int cli_merge(int argc, char **argv)
     rc = pascal_h5_merge(flags[0].value, (const char *const *)pos, npos, &err);
     if (rc != 0) {
         fprintf(stderr, "pascal merge: %s\n", err.msg);
-        return rc == PASCAL_EINPUT || rc == PASCAL_EIO ? CLI_USAGE : CLI_FAIL;
+        /* Bad shards or -o: 2; a failure while writing (a full disk): 1. */
+        return rc == PASCAL_EINPUT ? CLI_USAGE : CLI_FAIL;
     }
     printf("pascal merge: %d shards -> %s\n", npos, flags[0].value);
     return CLI_OK;

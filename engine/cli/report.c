@@ -1,4 +1,5 @@
 /* pascal report: write a self-contained HTML report of a sweep file. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,9 @@ static const char *usage_text =
     "vs capacity with the LRU band, the residency bound and the Che baseline; a\n"
     "heatmap over any two swept axes; dynamic predictions vs horizon; a sizing\n"
     "table; the spec and provenance; and the cache lab.  Large sweeps are\n"
-    "averaged over random draws and down-sampled for plotting; the page says so.";
+    "averaged over random draws and down-sampled for plotting; the page says so.\n"
+    "RESULT may also be the CSV of pascal run (-o NAME.csv, or --format csv): the\n"
+    "same page, without the spec and provenance a CSV does not carry.";
 
 static char *join_args(int argc, char **argv)
 {
@@ -35,7 +38,8 @@ int cli_report(int argc, char **argv)
     cli_flag flags[] = {
         {"output", "PATH", "the HTML page (alias -o); written as PATH.tmp.PID, renamed when done",
          0, 0},
-        {"target", "RATE", "miss-rate target of the sizing table (default 0.05)", 0, 0},
+        {"target", "RATE", "sizing target: a miss rate (default 0.05), or for a workload's "
+                           "traffic the ratio to ideal (default 1.2)", 0, 0},
         {"max-values", "N", "plot budget, cells x columns in the page (default 600000)", 0, 0},
     };
     int nf = (int)(sizeof flags / sizeof flags[0]), npos, rc;
@@ -55,7 +59,7 @@ int cli_report(int argc, char **argv)
         return CLI_USAGE;
     }
     o.in_path = pos[0];
-    o.target = 0.05;
+    o.target = NAN;   /* the metric's default: 0.05, or 1.2 for traffic ratios */
     if (!(o.out_path = flags[0].value)) {
         fprintf(stderr, "pascal report: -o/--output: expected an output path, got nothing\n");
         return CLI_USAGE;

@@ -4,11 +4,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "engine/cli/cli.h"
+#include "engine/cli/progress.h"
+#include "engine/parallel.h"
+#include "engine/plan.h"
 #include "engine/run.h"
 #include "model/phases.h"
+#include "sweeps/workload.h"
 
 static const char *usage_text =
     "usage: pascal run SPEC.yaml -o OUT.h5 [options]\n\n"
@@ -40,6 +45,8 @@ static void format_value(int id, double v, char *buf, size_t len)
         snprintf(buf, len, "%s", pascal_pattern_names[(int)v]);
     else if (pascal_params[id].type == PASCAL_T_PATH)
         snprintf(buf, len, "%s", pascal_path_names[v == 1]);
+    else if (pascal_params[id].type == PASCAL_T_NAME && v >= 0 && v < pascal_params[id].nlabels)
+        snprintf(buf, len, "%s", pascal_params[id].labels[(int)v]);
     else
         snprintf(buf, len, "%.10g", v);
 }
@@ -61,18 +68,54 @@ static void describe_point(const pascal_spec *spec, const pascal_point *p, int s
     }
 }
 
+/* A workload's sizing in its own terms, one line per scenario: "context
+ * length 65536 needs 38MiB for <= 1.2x ideal traffic". */
+static void print_traffic_sizing(FILE *f, const pascal_spec *spec, const pascal_run_stats *st,
+                                 const char *metric)
+{
+    int id = pascal_spec_axis(spec, st->cap_axis)->param;
+    int gid = st->group_axis >= 0 ? pascal_spec_axis(spec, st->group_axis)->param : -1;
+    const char *phrase = gid >= 0 ? pascal_workload_phrase(gid) : NULL;
+    char where[512], v[64], g[96], gv[64];
+    fprintf(f, "  sizing: smallest swept %s whose worst case over the other axes keeps %s "
+               "(DRAM fills / ideal traffic) <= %g\n", pascal_params[id].name, metric, st->target);
+    for (int k = 0; k < st->ngroups; k++) {
+        const pascal_run_sizing *z = &st->sizing[k];
+        if (gid >= 0) {
+            format_value(gid, z->group_value, gv, sizeof gv);
+            snprintf(g, sizeof g, "%s %s", phrase ? phrase : pascal_params[gid].name, gv);
+        } else {
+            snprintf(g, sizeof g, "the sweep");
+        }
+        if (!isnan(z->cap_value)) {
+            format_value(id, z->cap_value, v, sizeof v);
+            fprintf(f, "    %s needs %s for <= %gx ideal traffic\n", g, v, st->target);
+            continue;
+        }
+        describe_point(spec, &z->at_cap_worst, st->cap_axis, where, sizeof where);
+        format_value(id, z->at_cap_worst.v[id], v, sizeof v);
+        fprintf(f, "    %s: no swept size gives <= %gx ideal traffic; at %s it is %.4gx (%s)\n", g,
+                st->target, v, z->cap_worst, where);
+    }
+}
+
 /* One line per scenario: the smallest capacity meeting the target. */
 static void print_sizing(FILE *f, const pascal_spec *spec, const pascal_run_opts *o,
                          const pascal_run_stats *st, const char *metric)
 {
     int id = pascal_spec_axis(spec, st->cap_axis)->param;
     char where[512], v[64], g[64];
+    (void)o;
+    if (pascal_columns[st->metric].model == PASCAL_MODEL_TRAFFIC) {
+        print_traffic_sizing(f, spec, st, metric);
+        return;
+    }
     fprintf(f, "  sizing: smallest swept %s whose worst case over the other axes has %s <= %g\n",
-           pascal_params[id].name, metric, o->target);
+           pascal_params[id].name, metric, st->target);
     for (int k = 0; k < st->ngroups; k++) {
         const pascal_run_sizing *z = &st->sizing[k];
         if (st->group_axis >= 0)
-            format_value(PASCAL_P_PATTERN, z->group_value, g, sizeof g);
+            format_value(pascal_spec_axis(spec, st->group_axis)->param, z->group_value, g, sizeof g);
         else
             snprintf(g, sizeof g, "all points");
         if (!isnan(z->cap_value)) {
@@ -95,9 +138,19 @@ static void print_summary(FILE *f, const pascal_spec *spec, const pascal_run_opt
     fprintf(f, "pascal: %llu points of %s in %.3f s (%.3g points/s, %d threads)\n",
            (unsigned long long)st->rows, pascal_spec_filename(spec), st->total_seconds, rate,
            st->threads);
+    if (st->rows_recovered > 0)
+        fprintf(f, "  recovered: %llu rows from the journal of a killed run\n",
+                (unsigned long long)st->rows_recovered);
     if (st->rows_resumed > 0)
         fprintf(f, "  resumed: %llu rows kept from %s.partial\n",
                 (unsigned long long)st->rows_resumed, o->out_path);
+    if (st->resumed_nothing)
+        fprintf(f, "  nothing to resume (no %s.partial): ran from the first point\n",
+                o->out_path);
+    if (st->temporaries_removed > 0)
+        fprintf(f, "  removed %llu temporary file%s of killed runs\n",
+                (unsigned long long)st->temporaries_removed,
+                st->temporaries_removed == 1 ? "" : "s");
     if (o->shard_count > 1)
         fprintf(f, "  shard %d/%d: raw points %llu to %llu\n", o->shard_index, o->shard_count,
                 (unsigned long long)st->raw_begin, (unsigned long long)st->raw_end - 1);
@@ -122,22 +175,71 @@ static void print_summary(FILE *f, const pascal_spec *spec, const pascal_run_opt
         print_sizing(f, spec, o, st, metric);
 }
 
+/* "0.12 s", "3.4 min", "5.1 h", "12 days", "3.2e+04 years". */
+static void format_duration(double s, char *buf, size_t len)
+{
+    if (s < 60)
+        snprintf(buf, len, "%.2g s", s);
+    else if (s < 3600)
+        snprintf(buf, len, "%.2g min", s / 60);
+    else if (s < 86400 * 2)
+        snprintf(buf, len, "%.2g h", s / 3600);
+    else if (s < 86400 * 365.25 * 2)
+        snprintf(buf, len, "%.3g days", s / 86400);
+    else
+        snprintf(buf, len, "%.3g years", s / (86400 * 365.25));
+}
+
+/* The plan, printed before the check pass when a person is watching, on
+ * --dry-run, or when the work is long enough to matter (stderr: stdout may
+ * carry CSV). */
+typedef struct estimate_show {
+    int always;
+    int threads;
+    const char *spec;
+} estimate_show;
+
+static void print_estimate(void *ctx, const pascal_plan_estimate *e)
+{
+    const estimate_show *w = ctx;
+    char check[32], run[32];
+    if (!w->always && e->check_seconds + e->run_seconds < 10)
+        return;
+    format_duration(e->check_seconds, check, sizeof check);
+    format_duration(e->run_seconds, run, sizeof run);
+    fprintf(stderr, "pascal: %s: %llu points\n", w->spec, (unsigned long long)e->raw_points);
+    if (e->per_point)
+        fprintf(stderr, "  check: every point, about %s\n", check);
+    else
+        fprintf(stderr, "  check: %llu points (the checks read only %s), about %s\n",
+                (unsigned long long)e->check_evals, e->axes[0] ? e->axes : "fixed values", check);
+    fprintf(stderr, "  run: about %.3g rows%s, about %s on %d thread%s (estimate)\n", e->rows,
+            e->kept_fraction < 1 ? " after `where`" : "", run, w->threads, w->threads == 1 ? "" : "s");
+    fflush(stderr);
+}
+
 /* Ctrl-C or SIGTERM: the run stops after its current batch and keeps its
  * finished rows for --resume; a second signal ends the process at once. */
 static volatile sig_atomic_t stop_requested;
 
 static void on_signal(int sig)
 {
-    if (stop_requested) {
-        signal(sig, SIG_DFL);
-        raise(sig);
-    }
+    (void)sig;
+    if (stop_requested) /* at once; the journal keeps the rows for --resume */
+        _exit(130);
     stop_requested = 1;
 }
+
+/* Tests of hard kills: PASCAL_TEST_KILL_AFTER_BATCH=K makes the process
+ * SIGKILL itself once batch K (0-based) is written, as the OOM killer or a
+ * scheduler would, without warning. */
+static long kill_after_batch = -1, batches_done;
 
 static int should_stop(void *ctx)
 {
     (void)ctx;
+    if (kill_after_batch >= 0 && batches_done++ == kill_after_batch)
+        raise(SIGKILL);
     return stop_requested;
 }
 
@@ -156,16 +258,41 @@ static char *join_args(int argc, char **argv)
     return s;
 }
 
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n > k && strcasecmp(s + n - k, suffix) == 0;
+}
+
+/* -o NAME.csv writes CSV unless --format says otherwise; a --format that
+ * contradicts the name (.csv, .h5, .hdf5) is an error. */
+static int format_from_name(const cli_flag *format, pascal_run_opts *o)
+{
+    const char *p = o->out_path;
+    int csv_name = p && has_suffix(p, ".csv");
+    int h5_name = p && (has_suffix(p, ".h5") || has_suffix(p, ".hdf5"));
+    if (!format->given) {
+        if (csv_name)
+            o->format = PASCAL_SINK_CSV;
+        return CLI_OK;
+    }
+    if ((csv_name && o->format != PASCAL_SINK_CSV) || (h5_name && o->format == PASCAL_SINK_CSV)) {
+        fprintf(stderr, "pascal run: --format: expected %s for an output named \"%s\", got %s\n",
+                csv_name ? "csv" : "hdf5", p, format->value);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
 static int read_options(cli_flag *f, int nf, pascal_run_opts *o)
 {
     int64_t n;
     double r;
     cli_flag *x;
-    if ((x = cli_find(f, nf, "threads"))->given) {
-        if (cli_int("run", x, 1, &n) != CLI_OK)
-            return CLI_USAGE;
-        o->threads = (int)(n > 4096 ? 4096 : n);
-    }
+    if ((x = cli_find(f, nf, "threads"))->given && cli_threads("run", x, &o->threads) != CLI_OK)
+        return CLI_USAGE;
+    if ((x = cli_find(f, nf, "memory"))->given && cli_size("run", x, &o->memory_bytes) != CLI_OK)
+        return CLI_USAGE;
     if ((x = cli_find(f, nf, "compression"))->given) {
         if (cli_int("run", x, 0, &n) != CLI_OK || n > 9) {
             fprintf(stderr, "pascal run: --compression: expected a level 0..9, got \"%s\"\n",
@@ -192,7 +319,7 @@ static int read_options(cli_flag *f, int nf, pascal_run_opts *o)
         char tail = 0;
         if (sscanf(x->value, "%d/%d%c", &k, &count, &tail) != 2 || count < 1 || k < 1 ||
             k > count || count > 1000000) {
-            fprintf(stderr, "pascal run: --shard: expected K/N with 1 <= K <= N, like 2/8, "
+            fprintf(stderr, "pascal run: --shard: expected K/N with 1 <= K <= N <= 1000000, like 2/8, "
                             "got \"%s\"\n", x->value);
             return CLI_USAGE;
         }
@@ -200,31 +327,36 @@ static int read_options(cli_flag *f, int nf, pascal_run_opts *o)
     }
     o->dry_run = cli_find(f, nf, "dry-run")->given;
     o->resume = cli_find(f, nf, "resume")->given;
-    o->progress = !cli_find(f, nf, "quiet")->given && isatty(2);
+    if (!cli_find(f, nf, "quiet")->given && isatty(2))
+        o->progress = o->check_progress = cli_progress_update; /* ctx: cli_run's bar */
     o->out_path = cli_find(f, nf, "output")->value;
     if (!o->out_path && !o->dry_run) {
         fprintf(stderr, "pascal run: -o/--output: expected an output path, got nothing\n");
         return CLI_USAGE;
     }
-    return CLI_OK;
+    return format_from_name(cli_find(f, nf, "format"), o);
 }
 
 int cli_run(int argc, char **argv)
 {
     cli_flag flags[] = {
         {"output", "PATH", "output file (alias -o); written as PATH.tmp.PID, renamed when done", 0, 0},
-        {"format", "hdf5|csv", "output format (default hdf5)", 0, 0},
+        {"format", "hdf5|csv", "output format (default: csv for -o NAME.csv, else hdf5)", 0, 0},
         {"threads", "N", "OpenMP threads (default: all cores)", 0, 0},
         {"compression", "0-9", "deflate level, overriding the spec (0: none)", 0, 0},
-        {"target", "RATE", "miss-rate target for the sizing headline (default 0.05)", 0, 0},
+        {"target", "RATE", "sizing target: a miss rate (default 0.05), or for a workload's "
+                           "traffic the ratio to ideal (default 1.2)", 0, 0},
         {"shard", "K/N", "evaluate only slice K of N (1-based); join with pascal merge", 0, 0},
         {"dry-run", NULL, "check every point and count them; write nothing", 0, 0},
         {"resume", NULL, "continue the run that Ctrl-C stopped (OUT.partial, HDF5 only)", 0, 0},
         {"quiet", NULL, "no progress bar", 0, 0},
+        {"memory", "SIZE", "memory the planned workspaces may use (default: this machine's)", 0, 0},
     };
     int nf = (int)(sizeof flags / sizeof flags[0]), npos, rc;
     char *pos[1], *cmdline;
     pascal_run_opts o = {0};
+    cli_progress bar = {0};
+    estimate_show show;
     pascal_run_stats st;
     pascal_spec *spec = NULL;
     pascal_error err = {0};
@@ -239,7 +371,7 @@ int cli_run(int argc, char **argv)
         return CLI_USAGE;
     }
     o.compression = -1;
-    o.target = 0.05;
+    o.target = 0;   /* the metric's default (pascal_run_default_target) */
     if ((rc = read_options(flags, nf, &o)) != CLI_OK)
         return rc;
     if (pascal_spec_load(pos[0], &spec, &err) != 0) {
@@ -249,9 +381,19 @@ int cli_run(int argc, char **argv)
     cmdline = join_args(argc, argv);
     o.command_line = cmdline;
     o.should_stop = should_stop;
+    if (getenv("PASCAL_TEST_KILL_AFTER_BATCH"))
+        kill_after_batch = atol(getenv("PASCAL_TEST_KILL_AFTER_BATCH"));
+    o.progress_ctx = &bar;
+    o.stop_flag = &stop_requested;
+    show.always = o.dry_run || o.progress;
+    show.threads = pascal_parallel_threads(o.threads);
+    show.spec = pascal_spec_filename(spec);
+    o.on_estimate = print_estimate;
+    o.estimate_ctx = &show;
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     rc = pascal_run(spec, &o, &st, &err);
+    cli_progress_finish(&bar);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     if (rc == 0)
@@ -259,7 +401,8 @@ int cli_run(int argc, char **argv)
         print_summary(o.out_path && strcmp(o.out_path, "-") == 0 ? stderr : stdout, spec, &o, &st);
     else
         fprintf(stderr, "%s\n", err.msg);
-    if (rc == PASCAL_EINTR && st.rows_done > 0)
+    /* Only a kept partial file can be continued (HDF5; CSV keeps nothing). */
+    if (rc == PASCAL_EINTR && st.rows_done > 0 && o.format == PASCAL_SINK_HDF5)
         fprintf(stderr, "  continue with: %s%s\n", cmdline, o.resume ? "" : " --resume");
     free(cmdline);
     pascal_spec_free(spec);

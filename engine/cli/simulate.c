@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/suggest.h"
 #include "engine/calibrate.h"
 #include "engine/cli/cli.h"
 #include "engine/eval.h"
@@ -15,6 +16,7 @@
 #include "model/sim.h"
 #include "output/sink.h"
 #include "sweeps/device.h"
+#include "sweeps/params.h"
 
 static const char *usage_text =
     "usage: pascal simulate --device PROFILE --o OCC --path sync|tma [--d DEPTH] --m COMPUTE\n"
@@ -128,11 +130,15 @@ static int read_open(cli_flag *f, sim_cli *s)
         cli_real("simulate", &f[F_W], 0, &c->W))
         return CLI_USAGE;
     c->occupancy = o;
-    if (strcmp(f[F_PATH].value, "sync") != 0 && strcmp(f[F_PATH].value, "tma") != 0) {
-        fprintf(stderr, "pascal simulate: --path: expected sync or tma, got \"%s\"\n", f[F_PATH].value);
+    /* The simulator's path codes are the table's (engine/simrefs.c). */
+    if ((c->path = pascal_path_from_name(f[F_PATH].value)) < 0) {
+        char hint[96];
+        fprintf(stderr, "pascal simulate: --path: expected sync or tma, got \"%s\"%s\n",
+                f[F_PATH].value,
+                pascal_suggest_hint(f[F_PATH].value, pascal_path_names, PASCAL_PATH_COUNT, hint,
+                                    sizeof hint));
         return CLI_USAGE;
     }
-    c->path = strcmp(f[F_PATH].value, "tma") == 0 ? PASCAL_SIM_TMA : PASCAL_SIM_SYNC;
     if (c->path == PASCAL_SIM_TMA &&
         (need(&f[F_D], "the TMA depth") || cli_int("simulate", &f[F_D], 1, &c->depth)))
         return CLI_USAGE;
@@ -192,8 +198,11 @@ static int pattern_phases(cli_flag *f, int64_t N, sim_cli *s, int64_t *M)
         return CLI_USAGE;
     if (f[F_PATTERN].given &&
         ((kind = pascal_pattern_from_name(f[F_PATTERN].value)) < 0 || kind == PASCAL_PATTERN_EXPLICIT)) {
+        char hint[96];
         fprintf(stderr, "pascal simulate: --pattern: expected one of aligned, clusters, equal, "
-                        "uniform, gaussian, lag (or --phases), got \"%s\"\n", f[F_PATTERN].value);
+                        "uniform, gaussian, lag (or --phases), got \"%s\"%s\n", f[F_PATTERN].value,
+                pascal_suggest_hint(f[F_PATTERN].value, pascal_pattern_names,
+                                    PASCAL_PATTERN_EXPLICIT, hint, sizeof hint));
         return CLI_USAGE;
     }
     p.v[PASCAL_P_N] = (double)N, p.v[PASCAL_P_M] = (double)*M, p.v[PASCAL_P_PATTERN] = kind;
@@ -274,9 +283,12 @@ static int read_timing(const cli_flag *f, pascal_sim_timing *tm)
                 v = NAN;
         }
         if (k == PASCAL_DEVICE_SIM_NKEYS) {
+            char hint[96];
             fprintf(stderr, "pascal simulate: --timing: expected KEY=VALUE with a key of the "
-                            "profile's sim section (hit_ns, sm_spread, ...), got \"%.*s\"\n",
-                    (int)n, p);
+                            "profile's sim section (hit_ns, sm_spread, ...), got \"%.*s\"%s\n",
+                    (int)n, p,
+                    eq ? pascal_suggest_hint(item, pascal_device_sim_keys, PASCAL_DEVICE_SIM_NKEYS,
+                                             hint, sizeof hint) : "");
             return CLI_USAGE;
         }
         if ((want = pascal_device_sim_check(k, v)) != NULL) {
@@ -300,7 +312,7 @@ static int read_options(cli_flag *f, sim_cli *s)
         cli_int("simulate", &f[F_N], 1, &c->N))
         return CLI_USAGE;
     if (pascal_calibrate_device(f[F_DEVICE].value, &s->dev, &err) != 0 ||
-        pascal_device_sim_load(f[F_DEVICE].value, &s->tm, &err) != 0) {
+        pascal_device_sim_load(s->dev.path, &s->tm, &err) != 0) {
         fprintf(stderr, "pascal simulate: %s\n", err.msg);
         return err.code == PASCAL_ENOMEM ? CLI_FAIL : CLI_USAGE;
     }
@@ -400,9 +412,10 @@ static void print_text(const sim_cli *s, const pascal_sim_result *r, int32_t *sc
     } else {
         char what[64];
         if (c->path == PASCAL_SIM_TMA)
-            snprintf(what, sizeof what, "tma, d = %lld", (long long)c->depth);
+            snprintf(what, sizeof what, "%s, d = %lld", pascal_path_names[c->path],
+                     (long long)c->depth);
         else
-            snprintf(what, sizeof what, "sync");
+            snprintf(what, sizeof what, "%s", pascal_path_names[c->path]);
         printf("  open scan (Algorithm 2), %s, m = %lld: %lld CTAs in %lld waves, H = %.0f rounds\n",
                what, (long long)c->compute, (long long)r->ctas, (long long)r->waves, r->H);
         printf("  K_H = A(H)/H = %.6g fills per round (rho = %.4g per request)\n", r->K_H,

@@ -9,8 +9,9 @@
 #include <string.h>
 
 #include "engine/cli/cli.h"
+#include "engine/spot.h"
 #include "kernels/session.h"
-#include "kernels/spot.h"
+#include "output/lock.h"
 
 static const char *usage_text =
     "usage: pascal spotcheck SPEC.yaml (--sample K [--seed S] | --select LIST) -o OUT.h5 "
@@ -177,17 +178,21 @@ static int measure(const pascal_spot_plan *plan, const spot_opts *o, int argc, c
     int64_t n = plan->npoints * o->reps;
     pascal_spot_measure *meas = calloc((size_t)n, sizeof *meas);
     spot_ctx ctx = {plan, o};
+    pascal_lock *lock = NULL;
     char *cmdline = pascal_spot_command_line("spotcheck", argc, argv);
     int rc = meas && cmdline ? 0 : pascal_error_set(&err, PASCAL_ENOMEM, "out of memory");
     if (rc == 0 && (rc = pascal_session_open(o->device, o->meter, o->metric, &s, &err)) == 0) {
         int child = pascal_session_is_child(&s);
-        if (!child)
+        /* The measuring child of an ncu session writes nothing: the parent
+         * holds the claim (output/lock.h). */
+        if (!child && (rc = pascal_output_claim(o->out, NULL, 0, cmdline, &lock, &err)) == 0)
             rc = pascal_spot_check_output(o->out, &err);
         if (rc == 0)
             rc = pascal_session_measure(&s, n, run_one, &ctx, meas, "spotcheck", argc, argv, &err);
         if (rc == 0 && !child && (rc = write_table(plan, o, meas, &s, cmdline, &err)) == 0)
             print_summary(plan, meas, o->reps, pascal_gpu_device(s.gpu), o->out);
         pascal_session_close(&s);
+        pascal_output_release(lock);
     }
     if (rc != 0)
         fprintf(stderr, "pascal spotcheck: %s\n", err.msg);
@@ -232,7 +237,11 @@ int cli_spotcheck(int argc, char **argv)
     }
     if ((rc = read_opts(flags, nf, &o)) != CLI_OK)
         return rc;
-    if (pascal_spec_load(pos[0], &spec, &err) != 0) {
+    if (pascal_spec_load(pos[0], &spec, &err) != 0 ||
+        (!o.dry_run && pascal_output_check_inputs(o.out, (pascal_input[]){
+             {"spec", pascal_spec_filename(spec)},
+             {"device profile", pascal_spec_device_path(spec)},
+             {"calibration", pascal_spec_calibration(spec, NULL, NULL)}}, 3, &err) != 0)) {
         fprintf(stderr, "%s\n", err.msg);
         rc = CLI_USAGE;
     } else if (choose(spec, &o, &ord, &n, &err) != 0 ||

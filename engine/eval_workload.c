@@ -1,0 +1,628 @@
+/* Workload points over the kernel's waves (eval_workload.h).  Per phase-
+ * defining key (every parameter that is not capacity-like) the waves are
+ * built once, identical ones merged into classes, and each class keeps a
+ * read-only summary of its prepared multi-stream instance; every capacity
+ * is then a few binary searches per class and stream. */
+#include "engine/eval_workload.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/calibrate.h"
+#include "engine/eval.h"
+#include "model/phases.h"
+#include "model/replay.h"
+#include "model/static_multi.h"
+#include "model/workload.h"
+#include "sweeps/workload.h"
+
+/* ---- an arena that never moves what it handed out ---------------------- */
+
+typedef struct chunk {
+    struct chunk *next;
+    size_t used, cap;
+    int64_t data[];
+} chunk;
+
+static void *arena_alloc(chunk **head, size_t bytes)
+{
+    bytes = (bytes + 7) / 8 * 8;
+    if (!*head || (*head)->cap - (*head)->used < bytes) {
+        size_t cap = bytes > ((size_t)1 << 20) ? bytes : ((size_t)1 << 20);
+        chunk *c = malloc(sizeof *c + cap);
+        if (!c)
+            return NULL;
+        c->next = *head;
+        c->used = 0;
+        c->cap = cap;
+        *head = c;
+    }
+    void *p = (char *)(*head)->data + (*head)->used;
+    (*head)->used += bytes;
+    return p;
+}
+
+static void arena_free(chunk **head)
+{
+    while (*head) {
+        chunk *n = (*head)->next;
+        free(*head);
+        *head = n;
+    }
+}
+
+/* ---- classes of identical waves ---------------------------------------- */
+
+/* A stream's history at a wave (the class key's last S entries). */
+enum { WL_CONTINUING = -2, WL_FIRST = -1 };   /* else: streams touched since */
+
+typedef struct wl_class {
+    int64_t mult;              /* waves of this class */
+    int64_t R, S;              /* requests per round, streams */
+    int64_t nkey;
+    const int64_t *key;        /* R, S, local stream of each request, then per
+                                  stream WL_CONTINUING (in the previous wave),
+                                  WL_FIRST, or the distinct other streams
+                                  touched since its last wave */
+    uint64_t hash;
+    const pascal_static *sum;  /* the prepared instance, frozen */
+} wl_class;
+
+struct pascal_wl_eval {
+    unsigned what;             /* PASCAL_STATIC_* flags */
+    unsigned models;           /* the spec's models */
+    int valid;
+    double key[PASCAL_NPARAM]; /* the phase-defining values of the built point */
+    const int64_t *key_list;
+    pascal_workload w;
+    int64_t M, waves, first;   /* first: the class of wave 0 */
+    wl_class *cls;
+    int64_t ncls, cap_cls;
+    int64_t *table;            /* open addressing over classes, -1 empty */
+    int64_t tsize;
+    chunk *arena;
+    pascal_static *ws;
+    int64_t ws_cap;            /* requests ws holds */
+    /* The kernel replay (lru_replay): suffix counts of its reuse
+     * distances, above[c] = requests with RD >= c, c = 0..nt. */
+    int replayed;              /* 1 done, -1 not possible for this point */
+    int64_t nt, cold, *above;
+    pascal_lru *lru;
+    int64_t lru_blocks;
+    pascal_lru *slru;          /* stream-level recency across waves */
+    int64_t slru_streams;
+    int64_t cap_M, cap_req, cap_scratch; /* sizes of the buffers below */
+    int64_t *phases, *stream, *phase, *owner, *N, *global, *scratch, *prev, *keybuf;
+};
+
+pascal_wl_eval *pascal_wl_eval_create(unsigned models)
+{
+    pascal_wl_eval *we = calloc(1, sizeof *we);
+    if (!we)
+        return NULL;
+    we->models = models;
+    if (models & ((1u << PASCAL_MODEL_LRU) | (1u << PASCAL_MODEL_TRAFFIC)))
+        we->what |= PASCAL_STATIC_RD;
+    if (models & ((1u << PASCAL_MODEL_RESIDENCY) | (1u << PASCAL_MODEL_TRAFFIC)))
+        we->what |= PASCAL_STATIC_DELTA;
+    return we;
+}
+
+static void free_buffers(pascal_wl_eval *we)
+{
+    int64_t **b[] = {&we->phases, &we->stream, &we->phase, &we->owner, &we->N,
+                     &we->global, &we->scratch, &we->prev, &we->keybuf};
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
+        free(*b[i]);
+        *b[i] = NULL;
+    }
+}
+
+void pascal_wl_eval_free(pascal_wl_eval *we)
+{
+    if (!we)
+        return;
+    free_buffers(we);
+    free(we->cls);
+    free(we->table);
+    free(we->above);
+    pascal_lru_free(we->lru);
+    pascal_lru_free(we->slru);
+    arena_free(&we->arena);
+    pascal_static_free(we->ws);
+    free(we);
+}
+
+/* Buffers for M slots, req = M units requests and the wave's scratch. */
+static int grow(pascal_wl_eval *we, int64_t M, int64_t req, int64_t scratch)
+{
+    if (M <= we->cap_M && req <= we->cap_req && scratch <= we->cap_scratch)
+        return 0;
+    free_buffers(we);
+    we->cap_M = we->cap_req = we->cap_scratch = 0;
+    size_t r = (size_t)req, n[] = {(size_t)M, r, r, r, r, r, (size_t)scratch, r, 2 * r + 2};
+    int64_t **b[] = {&we->phases, &we->stream, &we->phase, &we->owner, &we->N,
+                     &we->global, &we->scratch, &we->prev, &we->keybuf};
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
+        if (!(*b[i] = malloc(n[i] * sizeof(int64_t))))
+            return -1;
+    if (req > we->ws_cap) {
+        pascal_static_free(we->ws);
+        we->ws = pascal_static_create(req);
+        we->ws_cap = we->ws ? req : 0;
+        if (!we->ws)
+            return -1;
+    }
+    we->cap_M = M;
+    we->cap_req = req;
+    we->cap_scratch = scratch;
+    return 0;
+}
+
+static uint64_t hash_key(const int64_t *k, int64_t n)
+{
+    uint64_t h = 0x6b6579736b6579ULL;
+    for (int64_t i = 0; i < n; i++)
+        h = pascal_rng_mix(h, (uint64_t)k[i]);
+    return h;
+}
+
+/* The class of a wave's key, created (and its instance prepared) on first
+ * sight; -1 when memory runs out. */
+static int64_t class_of(pascal_wl_eval *we, const int64_t *key, int64_t nkey,
+                        const pascal_streams *inst)
+{
+    uint64_t h = hash_key(key, nkey);
+    int64_t at = (int64_t)(h >> 11) & (we->tsize - 1);
+    for (; we->table[at] >= 0; at = (at + 1) & (we->tsize - 1)) {
+        wl_class *c = &we->cls[we->table[at]];
+        if (c->hash == h && c->nkey == nkey && !memcmp(c->key, key, (size_t)nkey * 8))
+            return we->table[at];
+    }
+    if (we->ncls == we->cap_cls)
+        return -1;   /* the table holds one class per wave at most */
+    if (pascal_static_prepare_streams(we->ws, inst, we->what) != 0)
+        return -1;
+    size_t bytes = pascal_static_summary_bytes(we->ws);
+    void *mem = arena_alloc(&we->arena, bytes);
+    int64_t *k = arena_alloc(&we->arena, (size_t)nkey * 8);
+    if (!mem || !k)
+        return -1;
+    memcpy(k, key, (size_t)nkey * 8);
+    wl_class *c = &we->cls[we->ncls];
+    *c = (wl_class){0, inst->R, inst->S, nkey, k, h, pascal_static_summarize(we->ws, mem, bytes)};
+    we->table[at] = we->ncls;
+    return we->ncls++;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int in_sorted(const int64_t *a, int64_t n, int64_t x)
+{
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < x) lo = mid + 1; else hi = mid;
+    }
+    return lo < n && a[lo] == x;
+}
+
+/* Each local stream's history code (see wl_class) at the current wave:
+ * in the previous wave (sorted prev[0..nprev)), or its stack distance in
+ * streams over the waves so far (slru replays each wave's streams in order,
+ * so a stream that skipped waves counts the streams read since). */
+static int stream_codes(pascal_wl_eval *we, int64_t S, int64_t nprev, int64_t *codes)
+{
+    for (int64_t l = 0; l < S; l++) {
+        int64_t g = we->global[l], rd;
+        if (pascal_lru_replay(we->slru, &g, 1, 1, &rd) < 0)
+            return -1;
+        codes[l] = in_sorted(we->prev, nprev, g) ? WL_CONTINUING : rd < 0 ? WL_FIRST : rd;
+    }
+    return 0;
+}
+
+/* Every wave of the point's workload, merged into classes. */
+static int build_waves(pascal_wl_eval *we, const pascal_point *p)
+{
+    pascal_workload *w = &we->w;
+    pascal_pattern pat;
+    int64_t M = (int64_t)p->v[PASCAL_P_M], req = M * w->units, nprev = 0;
+    we->M = M;
+    we->waves = pascal_workload_waves(w, M);
+    we->ncls = 0;
+    arena_free(&we->arena);
+    if (grow(we, M, req, pascal_workload_wave_scratch(w, M)) != 0)
+        return -1;
+    if (!we->slru || we->slru_streams < w->streams) {
+        pascal_lru_free(we->slru);
+        we->slru = pascal_lru_create(w->streams);
+        we->slru_streams = we->slru ? w->streams : 0;
+        if (!we->slru)
+            return -1;
+    }
+    pascal_lru_reset(we->slru);
+    we->tsize = 16;
+    while (we->tsize < 2 * we->waves)
+        we->tsize *= 2;
+    free(we->cls);
+    free(we->table);
+    we->cap_cls = we->waves;
+    we->cls = malloc((size_t)we->waves * sizeof *we->cls);
+    we->table = malloc((size_t)we->tsize * sizeof *we->table);
+    if (!we->cls || !we->table)
+        return -1;
+    for (int64_t i = 0; i < we->tsize; i++)
+        we->table[i] = -1;
+    pascal_eval_pattern(p, &pat);
+    if (pascal_phases_generate(&pat, w->blocks, M, we->phases) != 0)
+        return -1;
+    for (int64_t wave = 0; wave < we->waves; wave++) {
+        pascal_streams inst;
+        int64_t S = pascal_workload_wave(w, M, wave, we->phases, we->stream, we->phase,
+                                         we->owner, we->N, we->global, we->scratch, &inst);
+        if (S < 0)
+            return -1;
+        /* Key: requests, streams, each request's local stream, histories. */
+        int64_t *k = we->keybuf, n = 0;
+        k[n++] = inst.R;
+        k[n++] = S;
+        memcpy(k + n, we->stream, (size_t)inst.R * 8);
+        n += inst.R;
+        if (stream_codes(we, S, nprev, k + n) != 0)
+            return -1;
+        n += S;
+        int64_t c = class_of(we, k, n, &inst);
+        if (c < 0)
+            return -1;
+        we->cls[c].mult++;
+        if (wave == 0)
+            we->first = c;
+        memcpy(we->prev, we->global, (size_t)S * 8);
+        qsort(we->prev, (size_t)S, sizeof *we->prev, cmp_i64);
+        nprev = S;
+    }
+    return 0;
+}
+
+static uint64_t bits_of(double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return u;
+}
+
+/* The waves depend on every parameter that is not capacity-like. */
+static int prepare(pascal_wl_eval *we, const pascal_point *p)
+{
+    int same = we->valid && we->key_list == p->phases;
+    for (int i = 0; same && i < PASCAL_NPARAM; i++)
+        if (!(pascal_params[i].flags & PASCAL_PF_INNER))
+            same = bits_of(we->key[i]) == bits_of(p->v[i]);
+    if (same)
+        return 0;
+    we->valid = 0;
+    if (pascal_workload_of_point(p->v, &we->w) != 0 || !we->w.ring || !(p->v[PASCAL_P_M] >= 1))
+        return -1;
+    if (build_waves(we, p) != 0)
+        return -1;
+    we->replayed = 0;
+    memcpy(we->key, p->v, sizeof we->key);
+    we->key_list = p->phases;
+    we->valid = 1;
+    return 0;
+}
+
+/* ---- the kernel replay ------------------------------------------------------------- */
+
+#define REPLAY_MAX_REQUESTS ((int64_t)1 << 27)
+#define REPLAY_MAX_BLOCKS ((int64_t)1 << 28)
+
+unsigned pascal_wl_wave_models(unsigned models)
+{
+    return models & ~((1u << PASCAL_MODEL_WORKLOAD) | (1u << PASCAL_MODEL_DYNAMIC) |
+                      (1u << PASCAL_MODEL_SHARING) | (1u << PASCAL_MODEL_CATCHUP));
+}
+
+/* What grow, build_waves, class_of and kernel_replay allocate, each at its
+ * largest. */
+double pascal_wl_eval_bytes(unsigned models, const double *v)
+{
+    pascal_workload w;
+    unsigned what = 0;
+    double M = v[PASCAL_P_M], bytes = sizeof(pascal_wl_eval);
+    if (pascal_workload_of_point(v, &w) != 0 || !(M >= 1))
+        return NAN;
+    if (!pascal_wl_wave_models(models))
+        return 0;
+    if (models & ((1u << PASCAL_MODEL_LRU) | (1u << PASCAL_MODEL_TRAFFIC)))
+        what |= PASCAL_STATIC_RD;
+    if (models & ((1u << PASCAL_MODEL_RESIDENCY) | (1u << PASCAL_MODEL_TRAFFIC)))
+        what |= PASCAL_STATIC_DELTA;
+    double R = M * (double)w.units, waves = (double)pascal_workload_waves(&w, (int64_t)M), tsize = 16;
+    while (tsize < 2 * waves)
+        tsize *= 2;
+    /* grow: phases (M), stream, phase, owner, N, global, prev (R each),
+     * keybuf (2 R + 2), the wave's scratch; the workspace for R requests. */
+    bytes += 8 * (M + 8 * R + 2 + (double)pascal_workload_wave_scratch(&w, (int64_t)M));
+    bytes += pascal_static_bytes((int64_t)R) + pascal_lru_bytes(w.streams);
+    bytes += waves * sizeof(wl_class) + 8 * tsize;
+    /* The arena: a summary and a key (2 + R + S <= 2 + 2 R values) per
+     * class; a chunk that cannot take the next one is left part empty, so
+     * at most twice what is stored, plus the last 1 MiB chunk. */
+    bytes += 2 * waves * ((double)pascal_static_summary_max_bytes((int64_t)R, what) + 8 * (2 + 2 * R)) +
+             (double)(1 << 20);
+    if (models & (1u << PASCAL_MODEL_LRU_REPLAY)) {
+        double nt = (double)w.streams * (double)w.blocks;
+        if (w.requests <= REPLAY_MAX_REQUESTS && nt <= (double)REPLAY_MAX_BLOCKS)
+            bytes += pascal_lru_bytes((int64_t)nt) + 8 * (nt + 2);
+    }
+    return bytes;
+}
+
+/* Exact LRU over the kernel's own trace (the definition in
+ * eval_workload.h, every wave's N rounds in turn) through one
+ * stack-distance simulator; Mattson: the reuse distances answer every
+ * capacity.  0, or -1 when the trace is too long or memory runs out. */
+static int kernel_replay(pascal_wl_eval *we)
+{
+    const pascal_workload *w = &we->w;
+    int64_t N = w->blocks, nt = w->streams * N;
+    if (w->requests > REPLAY_MAX_REQUESTS || nt > REPLAY_MAX_BLOCKS)
+        return -1;
+    if (!we->lru || we->lru_blocks < nt) {
+        pascal_lru_free(we->lru);
+        we->lru = pascal_lru_create(nt);
+        we->lru_blocks = we->lru ? nt : 0;
+    }
+    free(we->above);
+    we->above = calloc((size_t)nt + 2, sizeof *we->above);
+    if (!we->lru || !we->above)
+        return -1;
+    pascal_lru_reset(we->lru);
+    we->nt = nt;
+    we->cold = 0;
+    int64_t *round = we->keybuf, *rd = we->prev;   /* both free outside build_waves */
+    for (int64_t wave = 0; wave < we->waves; wave++) {
+        pascal_streams inst;
+        if (pascal_workload_wave(w, we->M, wave, we->phases, we->stream, we->phase, we->owner,
+                                 we->N, we->global, we->scratch, &inst) < 0)
+            return -1;
+        for (int64_t t = 0; t < N; t++) {
+            for (int64_t g = 0; g < inst.R; g++)
+                round[g] = we->global[we->stream[g]] * N + (t + we->phase[g]) % N;
+            if (pascal_lru_replay(we->lru, round, inst.R, 1, rd) < 0)
+                return -1;
+            for (int64_t g = 0; g < inst.R; g++) {
+                if (rd[g] < 0)
+                    we->cold++;
+                else
+                    we->above[rd[g]]++;
+            }
+        }
+    }
+    for (int64_t c = nt; c-- > 0;)   /* suffix sums */
+        we->above[c] += we->above[c + 1];
+    return 0;
+}
+
+/* Kernel replay misses with C blocks (cold ones included), or NaN. */
+static double replay_fills(pascal_wl_eval *we, int64_t C)
+{
+    if (we->replayed == 0)
+        we->replayed = kernel_replay(we) == 0 ? 1 : -1;
+    if (we->replayed < 0)
+        return NAN;
+    return (double)(we->cold + (C <= 0 ? we->above[0] : C > we->nt ? 0 : we->above[C]));
+}
+
+/* ---- per-capacity sums over the classes -------------------------------------- */
+
+enum { F_LRU, F_TTL, F_CHE, F_BOUND, F_BAND_LO, F_BAND_HI };
+
+/* Whether a stream starts the wave cold: read for the first time, or back
+ * after skipping waves with more blocks read since (its own N_s and the
+ * other streams' N each, all streams of a workload being N long) than the
+ * cache holds.  A stream of the previous wave continues its ring scan. */
+static int cold(int64_t code, int64_t N, int64_t C)
+{
+    return code == WL_FIRST || (code >= 0 && (code + 1) * N > C);
+}
+
+/* A class's fills in one wave of N rounds: each stream's misses per round
+ * times N, and a cold stream's N_s blocks at least once. */
+static double class_fills(const wl_class *c, int kind, int64_t C, int64_t N)
+{
+    const pascal_static *v = c->sum;
+    const int64_t *code = c->key + 2 + c->R;
+    double total = 0, compulsory = 0, che = pascal_che_miss_rate(C, pascal_static_N(v));
+    if (kind == F_BOUND) {
+        for (int64_t s = 0; s < c->S; s++)
+            compulsory += cold(code[s], N, C) ? (double)pascal_static_stream_N(v, s) : 0.0;
+        double b = (double)N * pascal_static_k_bound(v, C, 0.0);
+        return b > compulsory ? b : compulsory;
+    }
+    for (int64_t s = 0; s < c->S; s++) {
+        double k, lo, hi;
+        switch (kind) {
+        case F_LRU: k = pascal_static_stream_k_lru(v, s, C); break;
+        case F_TTL: k = (double)pascal_static_stream_k_ttl(v, s, C); break;
+        case F_CHE: k = che * (double)pascal_static_stream_M(v, s); break;
+        default:
+            pascal_static_stream_lru_band(v, s, C, &lo, &hi);
+            k = kind == F_BAND_LO ? lo : hi;
+            break;
+        }
+        double x = (double)N * k, floor = (double)pascal_static_stream_N(v, s);
+        total += cold(code[s], N, C) && x < floor ? floor : x;
+    }
+    return total;
+}
+
+static double kernel_fills(const pascal_wl_eval *we, int kind, int64_t C)
+{
+    double f = 0;
+    for (int64_t i = 0; i < we->ncls; i++)
+        f += (double)we->cls[i].mult * class_fills(&we->cls[i], kind, C, we->w.blocks);
+    return f;
+}
+
+static double kernel_requests(const pascal_wl_eval *we)
+{
+    double r = 0;
+    for (int64_t i = 0; i < we->ncls; i++)
+        r += (double)we->cls[i].mult * (double)we->cls[i].R * (double)we->w.blocks;
+    return r;
+}
+
+/* ---- the dynamic model's view ------------------------------------------------------ */
+
+int pascal_wl_dyn_view(const double *v, double *view, double *scans)
+{
+    pascal_workload w;
+    double M = v[PASCAL_P_M];
+    if (pascal_workload_of_point(v, &w) != 0 || w.shape.kind != PASCAL_WORKLOAD_ATTENTION ||
+        !w.ring || !(M >= 1) || (double)w.sharers_a < M)
+        return -1;
+    double pair = 2.0 * (double)w.block_bytes;
+    memcpy(view, v, PASCAL_NPARAM * sizeof *view);
+    view[PASCAL_P_N] = (double)w.blocks;
+    view[PASCAL_P_W] = (double)w.sharers_a / M;
+    view[PASCAL_P_BLOCK_BYTES] = pair;
+    view[PASCAL_P_C] = !isnan(v[PASCAL_P_CAPACITY_BYTES]) ? floor(v[PASCAL_P_CAPACITY_BYTES] / pair)
+                                                           : floor(v[PASCAL_P_C] / 2);
+    *scans = (double)(w.streams / 2);
+    /* The calibration's runs scan rings larger than the cache (its floor is
+     * one fill per round); a head that fits is the static model's case. */
+    return view[PASCAL_P_N] > view[PASCAL_P_C] ? 0 : -1;
+}
+
+/* ---- columns --------------------------------------------------------------------- */
+
+static double derived_column(const pascal_workload *w, int col, int64_t M)
+{
+    switch (col) {
+    case PASCAL_COL_STREAMS: return (double)w->streams;
+    case PASCAL_COL_UNITS: return (double)w->units;
+    case PASCAL_COL_CTAS: return (double)w->ctas;
+    case PASCAL_COL_SHARERS_A: return (double)w->sharers_a;
+    case PASCAL_COL_SHARERS_B: return (double)w->sharers_b;
+    case PASCAL_COL_WAVES: return M >= 1 ? (double)pascal_workload_waves(w, M) : NAN;
+    case PASCAL_COL_REQUESTS: return (double)w->requests;
+    case PASCAL_COL_IDEAL_BYTES: return (double)w->ideal_bytes;
+    case PASCAL_COL_TENSOR_BYTES: return (double)w->tensor_bytes;
+    default: return NAN;
+    }
+}
+
+/* Fills of a traffic or static column's model (F_*), or -1. */
+static int fill_kind(int col)
+{
+    switch (col) {
+    case PASCAL_COL_K_LRU: case PASCAL_COL_RHO_LRU:
+    case PASCAL_COL_FILL_BYTES_LRU: case PASCAL_COL_TRAFFIC_LRU: return F_LRU;
+    case PASCAL_COL_K_TTL: case PASCAL_COL_RHO_TTL:
+    case PASCAL_COL_FILL_BYTES_TTL: case PASCAL_COL_TRAFFIC_TTL: return F_TTL;
+    case PASCAL_COL_K_BOUND: case PASCAL_COL_RHO_BOUND:
+    case PASCAL_COL_FILL_BYTES_BOUND: case PASCAL_COL_TRAFFIC_BOUND: return F_BOUND;
+    case PASCAL_COL_K_CHE: case PASCAL_COL_RHO_CHE: return F_CHE;
+    case PASCAL_COL_K_LRU_LO: return F_BAND_LO;
+    case PASCAL_COL_K_LRU_HI: return F_BAND_HI;
+    default: return -1;
+    }
+}
+
+static double first_wave_column(const pascal_wl_eval *we, int col, int64_t C, double eps)
+{
+    const pascal_static *v = we->cls[we->first].sum;
+    double t;
+    switch (col) {
+    case PASCAL_COL_D: return (double)pascal_static_D(v);
+    case PASCAL_COL_THETA: return pascal_static_theta(v, C);
+    case PASCAL_COL_T_STAR:
+        t = (double)pascal_static_tstar(v, C);
+        return t < 0 ? NAN : t;
+    case PASCAL_COL_MARGIN: return pascal_static_margin(v, C, eps);
+    default: return NAN;
+    }
+}
+
+/* The lru_replay model on a workload point: the kernel replay. */
+static double replay_column(pascal_wl_eval *we, int col, int64_t C)
+{
+    double f = replay_fills(we, C);
+    switch (col) {
+    case PASCAL_COL_FILL_BYTES_REPLAY: return f * (double)we->w.block_bytes;
+    case PASCAL_COL_TRAFFIC_REPLAY: return f * (double)we->w.block_bytes / (double)we->w.ideal_bytes;
+    case PASCAL_COL_RHO_LRU_REPLAY: return f / kernel_requests(we);
+    default: return f / ((double)we->waves * (double)we->w.blocks);
+    }
+}
+
+static double wave_column(pascal_wl_eval *we, int col, const double *pv, unsigned models)
+{
+    int64_t C = (int64_t)pv[PASCAL_P_C];
+    int kind = fill_kind(col);
+    if (col == PASCAL_COL_FILL_BYTES_REPLAY || col == PASCAL_COL_TRAFFIC_REPLAY ||
+        col == PASCAL_COL_K_LRU_REPLAY || col == PASCAL_COL_RHO_LRU_REPLAY)
+        return models & (1u << PASCAL_MODEL_LRU_REPLAY) ? replay_column(we, col, C) : NAN;
+    if (col == PASCAL_COL_V) {
+        double s = 0;
+        for (int64_t i = 0; i < we->ncls; i++)
+            s += (double)we->cls[i].mult * pascal_static_residency(we->cls[i].sum, C);
+        return s / (double)we->waves;
+    }
+    if (kind < 0)
+        return first_wave_column(we, col, C, isnan(pv[PASCAL_P_EPS]) ? 0 : pv[PASCAL_P_EPS]);
+    double fills = kernel_fills(we, kind, C);
+    double bytes = fills * (double)we->w.block_bytes;
+    switch (col) {
+    case PASCAL_COL_FILL_BYTES_LRU: case PASCAL_COL_FILL_BYTES_TTL:
+    case PASCAL_COL_FILL_BYTES_BOUND:
+        return bytes;
+    case PASCAL_COL_TRAFFIC_LRU: case PASCAL_COL_TRAFFIC_TTL: case PASCAL_COL_TRAFFIC_BOUND:
+        return bytes / (double)we->w.ideal_bytes;
+    case PASCAL_COL_RHO_LRU: case PASCAL_COL_RHO_TTL: case PASCAL_COL_RHO_BOUND:
+    case PASCAL_COL_RHO_CHE:
+        return fills / kernel_requests(we);
+    default:   /* K_x: misses per round over the kernel's waves N rounds */
+        return fills / ((double)we->waves * (double)we->w.blocks);
+    }
+}
+
+static int needs_waves(int col)
+{
+    int m = pascal_columns[col].model;
+    return m != PASCAL_MODEL_WORKLOAD && m != PASCAL_MODEL_DYNAMIC &&
+           m != PASCAL_MODEL_SHARING && m != PASCAL_MODEL_CATCHUP &&
+           col != PASCAL_COL_FILL_BYTES_DYN && col != PASCAL_COL_TRAFFIC_DYN;
+}
+
+int pascal_wl_eval_point(pascal_wl_eval *we, const pascal_point *p,
+                         const struct pascal_dyn_model *dyn, const int *cols, int ncols,
+                         double *out)
+{
+    pascal_workload w;
+    int waves = 0, ok = 1;
+    (void)dyn;
+    for (int j = 0; j < ncols; j++)
+        waves |= needs_waves(cols[j]);
+    if (waves && prepare(we, p) != 0)
+        ok = 0;
+    int derived = pascal_workload_of_point(p->v, &w) == 0;
+    for (int j = 0; j < ncols; j++) {
+        int col = cols[j], m = pascal_columns[col].model;
+        if (m == PASCAL_MODEL_WORKLOAD)
+            out[j] = derived ? derived_column(&w, col, (int64_t)p->v[PASCAL_P_M]) : NAN;
+        else if (needs_waves(col))
+            out[j] = ok ? wave_column(we, col, p->v, we->models) : NAN;
+        else
+            out[j] = NAN;
+    }
+    return ok && (derived || !waves) ? 0 : -1;
+}

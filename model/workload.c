@@ -1,0 +1,271 @@
+/* Workload derivations (workload.h, docs/workloads.md).  Equation numbers
+ * W1.. refer to docs/workloads.md. */
+#include "model/workload.h"
+
+#include <stdio.h>
+
+const char *const pascal_workload_names[PASCAL_WORKLOAD_COUNT] = {"attention", "gemm"};
+const char *const pascal_raster_names[PASCAL_RASTER_COUNT] = {"row", "column", "swizzle"};
+const char *const pascal_dtype_names[PASCAL_DTYPE_COUNT] = {"fp32", "tf32", "bf16", "fp16",
+                                                            "fp8",  "int8", "fp4"};
+const int pascal_dtype_bits[PASCAL_DTYPE_COUNT] = {32, 32, 16, 16, 8, 8, 4};
+
+#define LIMIT ((int64_t)1 << 53)   /* derived counts are exact in a double */
+
+/* a * b, or -1 past 2^53 (a, b >= 0). */
+static int64_t mul(int64_t a, int64_t b)
+{
+    int64_t p;
+    if (a < 0 || b < 0 || __builtin_mul_overflow(a, b, &p) || p > LIMIT)
+        return -1;
+    return p;
+}
+
+static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+static int64_t gcd(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Bytes of `elems` elements, or -1 when not whole or too large. */
+static int64_t bytes_of(int64_t elems, int dtype)
+{
+    int64_t bits = mul(elems, pascal_dtype_bits[dtype]);
+    return bits < 0 || bits % 8 ? -1 : bits / 8;
+}
+
+/* KV blocks query tile t reads under the causal mask, bottom-right aligned
+ * (query row i attends keys j <= i + L_kv - L_q): up to the key of its last
+ * row (W11). */
+static int64_t causal_blocks(const pascal_workload_shape *s, int64_t t, int64_t n_kv)
+{
+    int64_t last = (t + 1) * s->tile_q < s->seq_q ? (t + 1) * s->tile_q : s->seq_q;
+    int64_t keys = last + s->seq_kv - s->seq_q;   /* keys 0 .. keys - 1 */
+    int64_t nb = keys <= 0 ? 0 : cdiv(keys, s->tile_kv);
+    return nb < n_kv ? nb : n_kv;
+}
+
+/* W1-W6: attention. */
+static int derive_attention(const pascal_workload_shape *s, pascal_workload *w)
+{
+    if (s->batch < 1 || s->q_heads < 1 || s->kv_heads < 1 || s->seq_q < 1 || s->seq_kv < 1 ||
+        s->head_dim < 1 || s->tile_q < 1 || s->tile_kv < 1)
+        return PASCAL_WL_RANGE;
+    if (s->q_heads % s->kv_heads)
+        return PASCAL_WL_HEADS;
+    int64_t n_kv = cdiv(s->seq_kv, s->tile_kv), n_q = cdiv(s->seq_q, s->tile_q);
+    int64_t tile = mul(s->tile_kv, s->head_dim);
+    w->block_bytes = tile < 0 ? -1 : bytes_of(tile, s->dtype);
+    if (w->block_bytes < 0)
+        return tile < 0 ? PASCAL_WL_RANGE : PASCAL_WL_BYTES;
+    w->group = s->q_heads / s->kv_heads;
+    w->tiles_q = n_q;
+    w->tiles_n = 1;
+    w->ua = w->ub = 1;
+    w->units = 2;                                           /* W3: K, then V */
+    w->streams = mul(2, mul(s->batch, s->kv_heads));        /* W1 */
+    w->blocks = n_kv;                                       /* W2 */
+    w->ctas = mul(mul(s->batch, s->q_heads), n_q);          /* W4 */
+    w->sharers_a = w->sharers_b = mul(w->group, n_q);       /* W5 */
+    w->ring = !s->causal;
+    int64_t per_head = 0;                                   /* blocks over one head's CTAs */
+    if (s->causal)
+        for (int64_t t = 0; t < n_q; t++)
+            per_head += causal_blocks(s, t, n_kv);
+    else
+        per_head = mul(n_q, n_kv);
+    w->requests = mul(2, mul(mul(s->batch, s->q_heads), per_head));  /* W6 */
+    w->ideal_bytes = mul(mul(w->streams, n_kv), w->block_bytes);     /* W7 */
+    w->tensor_bytes = bytes_of(mul(mul(w->streams, s->seq_kv), s->head_dim), s->dtype);
+    return w->streams < 0 || w->ctas < 0 || w->sharers_a < 0 || w->requests < 0 ||
+                   w->ideal_bytes < 0 || w->tensor_bytes < 0 || per_head < 0
+               ? PASCAL_WL_RANGE : PASCAL_WL_OK;
+}
+
+/* W8-W10: GEMM with unit streams. */
+static int derive_gemm(const pascal_workload_shape *s, pascal_workload *w)
+{
+    if (s->m < 1 || s->n < 1 || s->k < 1 || s->tile_m < 1 || s->tile_n < 1 || s->tile_k < 1 ||
+        s->split_k < 1 || s->swizzle < 1 || s->raster < 0 || s->raster >= PASCAL_RASTER_COUNT)
+        return PASCAL_WL_RANGE;
+    int64_t m_t = cdiv(s->m, s->tile_m), n_t = cdiv(s->n, s->tile_n), k_t = cdiv(s->k, s->tile_k);
+    if (k_t % s->split_k)
+        return PASCAL_WL_SPLIT;
+    int64_t u = gcd(s->tile_m, s->tile_n);
+    int64_t unit = mul(u, s->tile_k);
+    w->block_bytes = unit < 0 ? -1 : bytes_of(unit, s->dtype);
+    if (w->block_bytes < 0)
+        return unit < 0 ? PASCAL_WL_RANGE : PASCAL_WL_BYTES;
+    w->tiles_q = m_t;
+    w->tiles_n = n_t;
+    w->group = 1;
+    w->ua = s->tile_m / u;
+    w->ub = s->tile_n / u;
+    w->units = w->ua + w->ub;                               /* W9 */
+    if (w->units > 64)
+        return PASCAL_WL_UNITS;
+    w->blocks = k_t / s->split_k;                           /* W8 */
+    w->streams = mul(s->split_k, mul(m_t, w->ua) + mul(n_t, w->ub));
+    w->ctas = mul(mul(m_t, n_t), s->split_k);
+    w->sharers_a = n_t;                                     /* W10 */
+    w->sharers_b = m_t;
+    w->ring = 1;
+    w->requests = mul(mul(w->ctas, w->units), w->blocks);
+    w->ideal_bytes = mul(mul(w->streams, w->blocks), w->block_bytes);
+    w->tensor_bytes = bytes_of(mul(s->m, s->k) + mul(s->k, s->n), s->dtype);
+    return w->streams < 0 || w->ctas < 0 || w->requests < 0 || w->ideal_bytes < 0 ||
+                   w->tensor_bytes < 0 || mul(m_t, w->ua) < 0 || mul(n_t, w->ub) < 0
+               ? PASCAL_WL_RANGE : PASCAL_WL_OK;
+}
+
+int pascal_workload_derive(const pascal_workload_shape *in, pascal_workload *out)
+{
+    *out = (pascal_workload){0};
+    out->shape = *in;
+    if (in->dtype < 0 || in->dtype >= PASCAL_DTYPE_COUNT)
+        return PASCAL_WL_KIND;
+    if (in->kind == PASCAL_WORKLOAD_ATTENTION)
+        return derive_attention(in, out);
+    if (in->kind == PASCAL_WORKLOAD_GEMM)
+        return derive_gemm(in, out);
+    return PASCAL_WL_KIND;
+}
+
+void pascal_workload_explain(const pascal_workload_shape *s, int error, char *buf, int len)
+{
+    int64_t tiles = s->tile_k > 0 ? cdiv(s->k, s->tile_k) : 0;
+    int64_t u = s->tile_m > 0 && s->tile_n > 0 ? gcd(s->tile_m, s->tile_n) : 1;
+    const char *dt = s->dtype >= 0 && s->dtype < PASCAL_DTYPE_COUNT ? pascal_dtype_names[s->dtype] : "?";
+    switch (error) {
+    case PASCAL_WL_HEADS:
+        snprintf(buf, (size_t)len, "q_heads = %lld, not a multiple of kv_heads = %lld "
+                 "(grouped-query attention shares each KV head among q_heads / kv_heads "
+                 "query heads)", (long long)s->q_heads, (long long)s->kv_heads);
+        break;
+    case PASCAL_WL_BYTES:
+        snprintf(buf, (size_t)len, "a block of %s elements that is not a whole number of bytes", dt);
+        break;
+    case PASCAL_WL_SPLIT:
+        snprintf(buf, (size_t)len, "split_k = %lld, which does not divide the %lld K tiles "
+                 "ceil(gemm_k / tile_k) = ceil(%lld / %lld) (unequal slices are not a ring scan)",
+                 (long long)s->split_k, (long long)tiles, (long long)s->k, (long long)s->tile_k);
+        break;
+    case PASCAL_WL_UNITS:
+        snprintf(buf, (size_t)len, "(tile_m + tile_n) / gcd(tile_m, tile_n) = (%lld + %lld) / %lld "
+                 "requests per CTA per round, more than 64", (long long)s->tile_m,
+                 (long long)s->tile_n, (long long)u);
+        break;
+    case PASCAL_WL_RANGE:
+        snprintf(buf, (size_t)len, "a field below 1 or a derived count past 2^53");
+        break;
+    default:
+        snprintf(buf, (size_t)len, "an unknown workload kind, dtype or raster order");
+        break;
+    }
+}
+
+void pascal_workload_gemm_tile(const pascal_workload *w, int64_t c, int64_t *i, int64_t *j,
+                               int64_t *z)
+{
+    int64_t m_t = w->tiles_q, n_t = w->tiles_n, per = m_t * n_t, t = c % per, g;
+    *z = c / per;
+    switch (w->shape.raster) {
+    case PASCAL_RASTER_COLUMN:
+        *i = t % m_t;
+        *j = t / m_t;
+        break;
+    case PASCAL_RASTER_SWIZZLE: {
+        /* Triton's grouped order: groups of `swizzle` tile rows, each walked
+         * column by column (W12). */
+        int64_t in_group = w->shape.swizzle * n_t, first;
+        g = t / in_group;
+        first = g * w->shape.swizzle;
+        int64_t size = m_t - first < w->shape.swizzle ? m_t - first : w->shape.swizzle;
+        *i = first + (t % in_group) % size;
+        *j = (t % in_group) / size;
+        break;
+    }
+    default:
+        *i = t / n_t;
+        *j = t % n_t;
+        break;
+    }
+}
+
+void pascal_workload_cta(const pascal_workload *w, int64_t c, int64_t *streams)
+{
+    if (w->shape.kind == PASCAL_WORKLOAD_ATTENTION) {
+        /* Launch order: query tile fastest, then query head, then batch. */
+        int64_t bh = c / w->tiles_q, h = bh % w->shape.q_heads, b = bh / w->shape.q_heads;
+        int64_t kv = b * w->shape.kv_heads + h / w->group;
+        streams[0] = 2 * kv;       /* K */
+        streams[1] = 2 * kv + 1;   /* V */
+        return;
+    }
+    int64_t i, j, z, u = 0;
+    pascal_workload_gemm_tile(w, c, &i, &j, &z);
+    int64_t b0 = w->shape.split_k * w->tiles_q * w->ua;
+    for (int64_t a = 0; a < w->ua; a++)
+        streams[u++] = (z * w->tiles_q + i) * w->ua + a;
+    for (int64_t b = 0; b < w->ub; b++)
+        streams[u++] = b0 + (z * w->tiles_n + j) * w->ub + b;
+}
+
+int64_t pascal_workload_waves(const pascal_workload *w, int64_t R)
+{
+    return R < 1 ? 0 : cdiv(w->ctas, R);
+}
+
+/* The table holds 2^p >= 2 R units slots of (global id, local id). */
+static int64_t table_slots(const pascal_workload *w, int64_t R)
+{
+    int64_t need = 2 * R * w->units, n = 16;
+    while (n < need)
+        n *= 2;
+    return n;
+}
+
+int64_t pascal_workload_wave_scratch(const pascal_workload *w, int64_t R)
+{
+    return 2 * table_slots(w, R);
+}
+
+int64_t pascal_workload_wave(const pascal_workload *w, int64_t R, int64_t wave,
+                             const int64_t *slot_phase, int64_t *stream, int64_t *phase,
+                             int64_t *owner, int64_t *N, int64_t *global, int64_t *scratch,
+                             pascal_streams *out)
+{
+    int64_t c0 = wave * R, Rw, S = 0, g = 0, ids[64];
+    if (R < 1 || wave < 0 || c0 >= w->ctas || w->units > 64)
+        return -1;
+    Rw = w->ctas - c0 < R ? w->ctas - c0 : R;
+    int64_t slots = table_slots(w, R), *key = scratch, *val = scratch + slots;
+    for (int64_t i = 0; i < slots; i++)
+        key[i] = -1;
+    for (int64_t q = 0; q < Rw; q++) {
+        pascal_workload_cta(w, c0 + q, ids);
+        for (int64_t u = 0; u < w->units; u++, g++) {
+            uint64_t h = (uint64_t)ids[u] * 0x9E3779B97F4A7C15ull;
+            int64_t at = (int64_t)(h >> 17) & (slots - 1);
+            while (key[at] >= 0 && key[at] != ids[u])
+                at = (at + 1) & (slots - 1);
+            if (key[at] < 0) {   /* first appearance: the next local id */
+                key[at] = ids[u];
+                val[at] = S;
+                global[S] = ids[u];
+                N[S++] = w->blocks;
+            }
+            stream[g] = val[at];
+            phase[g] = slot_phase[q];
+            owner[g] = c0 + q;
+        }
+    }
+    *out = (pascal_streams){S, N, g, stream, phase, owner};
+    return S;
+}

@@ -1,0 +1,148 @@
+/* Workloads as architects describe them, mapped onto the multi-stream model
+ * (docs/workloads.md gives every derivation as equations, with worked
+ * examples).  Two operators, the paper's own motivation:
+ *
+ * attention  FlashAttention-style forward: one CTA per (batch, query head,
+ *            query tile), launched with the query tile fastest; CTA step j
+ *            reads K tile j and V tile j of its KV head (GQA: query head h
+ *            reads KV head h / (q_heads / kv_heads)).  Streams: the K and
+ *            the V of every KV head of every batch (2 B H_kv), each
+ *            ceil(L_kv / T_kv) blocks of T_kv x d elements; a CTA issues two
+ *            requests per round (K, then V).
+ * gemm       C = A B with output tiles tile_m x tile_n, K in steps of
+ *            tile_k, split-K into split_k slices (the grid's outermost
+ *            dimension), tiles rasterised by rows, columns, or swizzled
+ *            groups of `swizzle` tile rows (the grouped order of Triton's
+ *            matmul tutorial).  A CTA reads its A row panel and its B column
+ *            panel at once: both are streams, read in the same round.  The
+ *            cache model needs one block size, so the unit is
+ *            u = gcd(tile_m, tile_n) rows or columns: an A panel is
+ *            tile_m / u unit streams and a B panel tile_n / u, all of
+ *            u x tile_k elements, and a CTA issues (tile_m + tile_n) / u
+ *            requests per round, its A units then its B units.  This is
+ *            exact for LRU: units of one panel are always requested
+ *            together, so each has the reuse distance of the panel block
+ *            (docs/workloads.md).
+ *
+ * Pure code: no I/O, no globals, no allocation. */
+#ifndef PASCAL_MODEL_WORKLOAD_H
+#define PASCAL_MODEL_WORKLOAD_H
+
+#include <stdint.h>
+
+#include "model/streams.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum pascal_workload_kind {
+    PASCAL_WORKLOAD_ATTENTION = 0,
+    PASCAL_WORKLOAD_GEMM = 1,
+    PASCAL_WORKLOAD_COUNT = 2
+} pascal_workload_kind;
+
+typedef enum pascal_raster {
+    PASCAL_RASTER_ROW = 0,      /* tile (i, j) at t = i n_t + j */
+    PASCAL_RASTER_COLUMN = 1,   /* t = j m_t + i */
+    PASCAL_RASTER_SWIZZLE = 2,  /* groups of `swizzle` tile rows, column-major inside */
+    PASCAL_RASTER_COUNT = 3
+} pascal_raster;
+
+/* Element types and their widths in bits. */
+typedef enum pascal_dtype {
+    PASCAL_DTYPE_FP32 = 0, PASCAL_DTYPE_TF32, PASCAL_DTYPE_BF16, PASCAL_DTYPE_FP16,
+    PASCAL_DTYPE_FP8, PASCAL_DTYPE_INT8, PASCAL_DTYPE_FP4, PASCAL_DTYPE_COUNT
+} pascal_dtype;
+
+extern const char *const pascal_workload_names[PASCAL_WORKLOAD_COUNT]; /* attention, gemm */
+extern const char *const pascal_raster_names[PASCAL_RASTER_COUNT];     /* row, column, swizzle */
+extern const char *const pascal_dtype_names[PASCAL_DTYPE_COUNT]; /* fp32 tf32 bf16 fp16 fp8 int8 fp4 */
+extern const int pascal_dtype_bits[PASCAL_DTYPE_COUNT];          /* 32 32 16 16 8 8 4 */
+
+/* A workload as written in a spec (elements and tiles, not bytes). */
+typedef struct pascal_workload_shape {
+    int kind;               /* pascal_workload_kind */
+    int dtype;              /* pascal_dtype */
+    /* attention */
+    int64_t batch, q_heads, kv_heads, seq_q, seq_kv, head_dim, tile_q, tile_kv;
+    int causal;             /* 1: causal mask (bottom-right aligned) */
+    /* gemm */
+    int64_t m, n, k, tile_m, tile_n, tile_k, split_k, swizzle;
+    int raster;             /* pascal_raster */
+} pascal_workload_shape;
+
+/* What the model needs, derived (docs/workloads.md, equations W1-W12). */
+typedef struct pascal_workload {
+    pascal_workload_shape shape;
+    int64_t streams;        /* S: unit streams in the kernel */
+    int64_t blocks;         /* N: blocks per stream = rounds a CTA scans */
+    int64_t block_bytes;    /* bytes of one (unit) block */
+    int64_t units;          /* requests per CTA per round */
+    int64_t ctas;           /* CTAs in the grid */
+    int64_t sharers_a;      /* CTAs reading each stream of the first operand
+                               (attention: K and V; GEMM: A) */
+    int64_t sharers_b;      /* ... of the second (attention: = sharers_a; GEMM: B) */
+    int64_t requests;       /* block requests in the whole kernel */
+    int64_t ideal_bytes;    /* every block of every stream fetched once */
+    int64_t tensor_bytes;   /* the shared operands' exact bytes (no tile padding) */
+    int ring;               /* 1 when every CTA scans all N blocks of its
+                               streams (the model applies); 0 for causal */
+    /* Grid geometry. */
+    int64_t tiles_q;        /* attention: query tiles ceil(L_q / T_q); GEMM: m_t */
+    int64_t tiles_n;        /* GEMM: n_t (attention: 1) */
+    int64_t group;          /* attention: query heads per KV head */
+    int64_t ua, ub;         /* GEMM: units per A panel and per B panel
+                               (attention: 1 K, 1 V) */
+} pascal_workload;
+
+/* Reasons a shape is refused (pascal_workload_derive's return value). */
+typedef enum pascal_workload_error {
+    PASCAL_WL_OK = 0,
+    PASCAL_WL_HEADS,        /* q_heads not a multiple of kv_heads */
+    PASCAL_WL_BYTES,        /* a block is not a whole number of bytes */
+    PASCAL_WL_SPLIT,        /* split_k does not divide the K tiles */
+    PASCAL_WL_RANGE,        /* a field < 1, or a derived count past 2^53 */
+    PASCAL_WL_UNITS,        /* more than 64 unit requests per CTA per round */
+    PASCAL_WL_KIND          /* unknown kind, dtype or raster */
+} pascal_workload_error;
+
+/* Derives *out from *in; returns PASCAL_WL_OK or the reason for refusing
+ * it (then *out is unspecified).  Cost O(1) (O(tiles_q) for causal). */
+int pascal_workload_derive(const pascal_workload_shape *in, pascal_workload *out);
+/* What is wrong, for a refusal: "q_heads = 64, not a multiple of
+ * kv_heads = 6 (...)". */
+void pascal_workload_explain(const pascal_workload_shape *in, int error, char *buf, int len);
+
+/* CTA c's streams in request order (w->units global stream ids). */
+void pascal_workload_cta(const pascal_workload *w, int64_t c, int64_t *streams);
+/* GEMM: the output tile (i, j) and split z of CTA c under the raster order. */
+void pascal_workload_gemm_tile(const pascal_workload *w, int64_t c, int64_t *i, int64_t *j,
+                               int64_t *z);
+
+/* Waves of R resident CTAs: ceil(ctas / R). */
+int64_t pascal_workload_waves(const pascal_workload *w, int64_t R);
+
+/* Scratch entries pascal_workload_wave needs for R slots (a hash table
+ * from global to local stream ids: at most 8 R units). */
+int64_t pascal_workload_wave_scratch(const pascal_workload *w, int64_t R);
+
+/* The multi-stream instance of wave `wave` with R resident slots: CTAs
+ * c = wave R + q for slots q = 0 .. R_w - 1 (R_w = R but for a last,
+ * partial wave), CTA c taking slot q's phase slot_phase[q].  Requests are
+ * in slot order, each CTA's in its request order; streams are numbered
+ * locally by first appearance.  Caller memory: stream, phase, owner
+ * (R units entries each), N and global (R units entries: the local
+ * streams' ring sizes and global ids), scratch (see above).  Fills *out
+ * (pointing into those arrays) and returns the number of local streams
+ * S_w, or -1 for a wave outside the grid. */
+int64_t pascal_workload_wave(const pascal_workload *w, int64_t R, int64_t wave,
+                             const int64_t *slot_phase, int64_t *stream, int64_t *phase,
+                             int64_t *owner, int64_t *N, int64_t *global, int64_t *scratch,
+                             pascal_streams *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

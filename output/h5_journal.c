@@ -1,0 +1,264 @@
+/* The journal of an HDF5 sink (journal.h): where each whole chunk lies in
+ * the file being written, so that a killed run can be recovered.
+ *
+ * Layout of "<dest>.journal": a text header, one "key value" per line,
+ * ending with "end" (the file's name and identity, the boot it was written
+ * in, the chunk layout, and the run's inputs, compared on recovery), then
+ * binary records in the machine's byte order:
+ *   chunk  u32 magic, u32 crc32 of what follows, u64 first row,
+ *          per column: u64 file offset, u64 stored bytes, u32 filter mask,
+ *          u32 zero
+ *   sync   u32 magic, u32 crc32, u64 rows whose bytes are on disk
+ * Each record is one write() on a descriptor opened with O_APPEND. */
+#include "output/journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "output/digest.h"
+#include "output/journal_format.h"
+#include "output/tmpfile.h"
+
+#ifndef PASCAL_VERSION
+#define PASCAL_VERSION "unknown"
+#endif
+
+#define SYNC_SECONDS 1.0
+
+struct pascal_journal {
+    int fd;            /* the journal */
+    int data_fd;       /* the file it describes (read-only: for fdatasync) */
+    char *path;        /* "<dest>.journal" */
+    int ncols;
+    int64_t chunk, recorded; /* rows per chunk; rows recorded so far */
+    double last_sync;  /* CLOCK_MONOTONIC seconds */
+    unsigned char *rec;
+    size_t rec_len;
+};
+
+static double mono_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void pascal_journal_boot_id(char *buf, size_t len)
+{
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    snprintf(buf, len, "unknown");
+    if (f) {
+        if (fgets(buf, (int)len, f))
+            buf[strcspn(buf, "\n")] = '\0';
+        fclose(f);
+    }
+}
+
+static int sync_mark(pascal_journal *j, pascal_error *err);
+
+static int fail(pascal_error *err, const char *path)
+{
+    return pascal_error_set(err, PASCAL_EIO, "cannot write %s: %s", path, strerror(errno));
+}
+
+static int put(pascal_journal *j, const void *data, size_t n, pascal_error *err)
+{
+    ssize_t w = write(j->fd, data, n);
+    if (w == (ssize_t)n)
+        return 0;
+    if (w >= 0)
+        errno = ENOSPC; /* a short write to a regular file: the disk or quota is full */
+    return fail(err, j->path);
+}
+
+/* One "key value" line; newlines in values become spaces. */
+static void header_line(char **buf, size_t *len, size_t *cap, const char *key,
+                        const char *value)
+{
+    size_t need = strlen(key) + strlen(value) + 3;
+    char *at;
+    if (!*buf)
+        return;
+    if (*len + need > *cap) {
+        char *grown = realloc(*buf, *cap = 2 * (*cap + need));
+        if (!grown) {
+            free(*buf);
+            *buf = NULL;
+            return;
+        }
+        *buf = grown;
+    }
+    at = *buf + *len;
+    *len += (size_t)sprintf(at, "%s %s\n", key, value);
+    for (char *c = at + strlen(key) + 1; c < *buf + *len - 1; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+}
+
+static char *make_header(const pascal_sink *sink, const pascal_sink_meta *meta,
+                         const struct stat *st, size_t *len)
+{
+    size_t cap = 4096;
+    char *buf = malloc(cap), num[96], hex[65], boot[64];
+    const char *base = strrchr(sink->tmp, '/') ? strrchr(sink->tmp, '/') + 1 : sink->tmp;
+    int64_t rows, chunk;
+    int level, shuffle;
+    *len = 0;
+    pascal_h5sink_layout(sink, &rows, &chunk, &level, &shuffle);
+    pascal_journal_boot_id(boot, sizeof boot);
+    header_line(&buf, len, &cap, PASCAL_JOURNAL_MAGIC, "1");
+    header_line(&buf, len, &cap, "file", base);
+    snprintf(num, sizeof num, "%llu %llu", (unsigned long long)st->st_dev,
+             (unsigned long long)st->st_ino);
+    header_line(&buf, len, &cap, "inode", num);
+    header_line(&buf, len, &cap, "boot", boot);
+    snprintf(num, sizeof num, "%lld %d %d %d", (long long)chunk, level, shuffle,
+             sink->npoint + sink->nresult);
+    header_line(&buf, len, &cap, "layout", num);
+    pascal_digest_bytes(meta->spec_text ? meta->spec_text : "",
+                        strlen(meta->spec_text ? meta->spec_text : ""), hex);
+    header_line(&buf, len, &cap, "spec", hex);
+    header_line(&buf, len, &cap, "attr:pascal_version", PASCAL_VERSION);
+    for (int i = 0; i < meta->nattrs; i++)
+        if (pascal_journal_identity_key(meta->attrs[i].key)) {
+            char key[128];
+            snprintf(key, sizeof key, "attr:%s", meta->attrs[i].key);
+            header_line(&buf, len, &cap, key, meta->attrs[i].value ? meta->attrs[i].value : "");
+        }
+    header_line(&buf, len, &cap, "end", "");
+    return buf;
+}
+
+static int write_header(pascal_journal *j, const pascal_sink *sink,
+                        const pascal_sink_meta *meta, pascal_error *err)
+{
+    struct stat st;
+    size_t len;
+    char *text;
+    int rc;
+    if (fstat(j->data_fd, &st) != 0)
+        return fail(err, sink->tmp);
+    if (!(text = make_header(sink, meta, &st, &len)))
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", j->path);
+    rc = put(j, text, len, err);
+    free(text);
+    if (rc == 0) /* the journal and the file's names survive a power cut */
+        rc = pascal_tmpfile_sync(j->path, err);
+    return rc;
+}
+
+int pascal_journal_start(pascal_sink *sink, const pascal_sink_meta *meta, pascal_error *err)
+{
+    pascal_journal *j = calloc(1, sizeof *j);
+    int64_t rows;
+    int level, shuffle, rc;
+    if (!j)
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", sink->dest);
+    j->fd = j->data_fd = -1;
+    sink->journal = j;
+    j->ncols = sink->npoint + sink->nresult;
+    pascal_h5sink_layout(sink, &rows, &j->chunk, &level, &shuffle);
+    j->rec_len = PASCAL_JOURNAL_HEAD + (size_t)j->ncols * PASCAL_JOURNAL_COL;
+    if (!(j->path = malloc(strlen(sink->dest) + sizeof ".journal")) ||
+        !(j->rec = calloc(1, j->rec_len)))
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", sink->dest);
+    sprintf(j->path, "%s.journal", sink->dest);
+    if ((j->data_fd = open(sink->tmp, O_RDONLY | O_CLOEXEC)) < 0)
+        return fail(err, sink->tmp);
+    j->fd = open(j->path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0666);
+    if (j->fd < 0)
+        return fail(err, j->path);
+    if ((rc = write_header(j, sink, meta, err)))
+        return rc;
+    j->last_sync = mono_seconds();
+    /* The chunks already there (a resumed file) are on disk: mark them so
+     * at once, so that they count even after a reboot. */
+    if ((rc = pascal_journal_note(sink, err)))
+        return rc;
+    return sync_mark(j, err);
+}
+
+/* Appends the record of chunk k (rows k*chunk ...) of every column. */
+static int record_chunk(pascal_journal *j, const pascal_sink *sink, int64_t k, pascal_error *err)
+{
+    unsigned char *r = j->rec;
+    uint32_t magic = PASCAL_JOURNAL_CHUNK, crc;
+    uint64_t row = (uint64_t)(k * j->chunk);
+    hsize_t off[1] = {(hsize_t)row};
+    memcpy(r, &magic, 4);
+    memcpy(r + 8, &row, 8);
+    for (int c = 0; c < j->ncols; c++) {
+        unsigned char *at = r + PASCAL_JOURNAL_HEAD + (size_t)c * PASCAL_JOURNAL_COL;
+        unsigned mask = 0;
+        haddr_t addr = HADDR_UNDEF;
+        hsize_t size = 0;
+        uint64_t a, s;
+        uint32_t m, zero = 0;
+        if (H5Dget_chunk_info_by_coord(pascal_h5sink_dataset(sink, c), off, &mask, &addr,
+                                       &size) < 0 || addr == HADDR_UNDEF)
+            return pascal_h5_fail(err, sink->dest, "locating a written chunk");
+        a = (uint64_t)addr, s = (uint64_t)size, m = (uint32_t)mask;
+        memcpy(at, &a, 8), memcpy(at + 8, &s, 8), memcpy(at + 16, &m, 4), memcpy(at + 20, &zero, 4);
+    }
+    crc = (uint32_t)crc32(0L, r + 8, (uInt)(j->rec_len - 8));
+    memcpy(r + 4, &crc, 4);
+    return put(j, r, j->rec_len, err);
+}
+
+/* The file's bytes so far are on disk: say so in the journal, durably. */
+static int sync_mark(pascal_journal *j, pascal_error *err)
+{
+    unsigned char r[PASCAL_JOURNAL_HEAD];
+    uint32_t magic = PASCAL_JOURNAL_SYNC, crc;
+    uint64_t rows = (uint64_t)j->recorded;
+    if (fdatasync(j->data_fd) != 0)
+        return fail(err, j->path);
+    memcpy(r, &magic, 4);
+    memcpy(r + 8, &rows, 8);
+    crc = (uint32_t)crc32(0L, r + 8, 8);
+    memcpy(r + 4, &crc, 4);
+    if (put(j, r, sizeof r, err) != 0)
+        return PASCAL_EIO;
+    if (fdatasync(j->fd) != 0)
+        return fail(err, j->path);
+    j->last_sync = mono_seconds();
+    return 0;
+}
+
+int pascal_journal_note(pascal_sink *sink, pascal_error *err)
+{
+    pascal_journal *j = sink->journal;
+    int64_t rows, chunk;
+    int level, shuffle, rc = 0;
+    if (!j)
+        return 0;
+    pascal_h5sink_layout(sink, &rows, &chunk, &level, &shuffle);
+    rows -= rows % chunk; /* whole chunks only: finish writes a shorter last one */
+    for (; rc == 0 && j->recorded < rows; j->recorded += chunk)
+        rc = record_chunk(j, sink, j->recorded / chunk, err);
+    if (rc == 0 && mono_seconds() - j->last_sync >= SYNC_SECONDS)
+        rc = sync_mark(j, err);
+    return rc;
+}
+
+void pascal_journal_close(pascal_journal *j, int remove)
+{
+    if (!j)
+        return;
+    if (remove && j->path)
+        unlink(j->path);
+    if (j->fd >= 0)
+        close(j->fd);
+    if (j->data_fd >= 0)
+        close(j->data_fd);
+    free(j->path);
+    free(j->rec);
+    free(j);
+}

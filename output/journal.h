@@ -1,0 +1,46 @@
+/* Crash safety of HDF5 sweep files (internal to output/; the design and its
+ * guarantees are in docs/reliability.md).
+ *
+ * An HDF5 file whose writer is killed outright (SIGKILL, the OOM killer, a
+ * power cut) cannot be trusted: its metadata (chunk index, dataset sizes)
+ * lives partly in the library's cache.  Its raw chunks, though, are written
+ * with one pwrite each and never move.  So while a sink writes, a journal
+ * "<dest>.journal" beside the destination records, for every whole chunk
+ * once it is written, the file offset, stored size and filter mask of each
+ * column's chunk.  pascal_sink_recover() copies the recorded chunks of a
+ * killed run's file, byte for byte, into a new file (H5Dwrite_chunk), which
+ * becomes "<dest>.partial"; `run --resume` continues from there.
+ *
+ * Records are written after their chunks, so after SIGKILL every record's
+ * bytes are in the (surviving) page cache.  After a reboot only what reached
+ * the disk counts: at most once a second the journal syncs the file, then
+ * appends a sync mark and syncs itself; a journal from another boot (or
+ * another machine) is trusted up to its last sync mark.  Each record
+ * carries a CRC of itself; the file is named by device and inode, so a
+ * journal never describes another file of the same name. */
+#ifndef PASCAL_OUTPUT_JOURNAL_H
+#define PASCAL_OUTPUT_JOURNAL_H
+
+#include "output/sink_internal.h"
+
+typedef struct pascal_journal pascal_journal;
+
+/* Starts "<sink->dest>.journal" for the open HDF5 sink (fresh or resumed)
+ * and records the whole chunks already in its file. */
+int pascal_journal_start(pascal_sink *sink, const pascal_sink_meta *meta, pascal_error *err);
+/* Records the whole chunks written since the last call; syncs when a
+ * second has passed since the last sync. */
+int pascal_journal_note(pascal_sink *sink, pascal_error *err);
+/* Closes the journal; remove: unlink it too (its file is complete, or
+ * consistent, or gone).  NULL is a no-op. */
+void pascal_journal_close(pascal_journal *j, int remove);
+
+/* Accessors of h5_sink.c for the journal and recovery. */
+void pascal_h5sink_layout(const pascal_sink *sink, int64_t *rows, int64_t *chunk, int *level,
+                          int *shuffle);
+hid_t pascal_h5sink_dataset(const pascal_sink *sink, int j);
+/* Appends one whole chunk to every column from its stored bytes. */
+int pascal_h5sink_put_chunk(pascal_sink *sink, const void *const *bytes, const size_t *sizes,
+                            const unsigned *masks, pascal_error *err);
+
+#endif

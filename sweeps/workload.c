@@ -1,0 +1,293 @@
+/* The `workload:` section of a sweep spec (workload.h): parsing, the static
+ * checks once every section is read, and each point's derivation of N and
+ * block_bytes from its workload fields. */
+#include "sweeps/workload.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sweeps/spec_internal.h"
+
+/* Fields of each kind, in the order a spec lists them; `required` ones
+ * have no default. */
+typedef struct wl_field {
+    int param;
+    int required;
+    double dflt;       /* NaN: kv_heads defaults to q_heads */
+} wl_field;
+
+static const wl_field attention_fields[] = {
+    {PASCAL_P_BATCH, 0, 1}, {PASCAL_P_Q_HEADS, 1, 0}, {PASCAL_P_KV_HEADS, 0, NAN},
+    {PASCAL_P_SEQ_Q, 1, 0}, {PASCAL_P_SEQ_KV, 1, 0},  {PASCAL_P_HEAD_DIM, 1, 0},
+    {PASCAL_P_DTYPE, 1, 0}, {PASCAL_P_TILE_Q, 1, 0},  {PASCAL_P_TILE_KV, 1, 0},
+    {PASCAL_P_CAUSAL, 0, 0},
+};
+static const wl_field gemm_fields[] = {
+    {PASCAL_P_GEMM_M, 1, 0}, {PASCAL_P_GEMM_N, 1, 0}, {PASCAL_P_GEMM_K, 1, 0},
+    {PASCAL_P_DTYPE, 1, 0},  {PASCAL_P_TILE_M, 1, 0}, {PASCAL_P_TILE_N, 1, 0},
+    {PASCAL_P_TILE_K, 1, 0}, {PASCAL_P_RASTER, 0, PASCAL_RASTER_ROW},
+    {PASCAL_P_SWIZZLE, 0, 8}, {PASCAL_P_SPLIT_K, 0, 1},
+};
+#define NATT ((int)(sizeof attention_fields / sizeof attention_fields[0]))
+#define NGEMM ((int)(sizeof gemm_fields / sizeof gemm_fields[0]))
+
+static const wl_field *fields_of(int kind, int *n)
+{
+    *n = kind == PASCAL_WORKLOAD_GEMM ? NGEMM : NATT;
+    return kind == PASCAL_WORKLOAD_GEMM ? gemm_fields : attention_fields;
+}
+
+static int field_of(int kind, int param)
+{
+    int n;
+    const wl_field *f = fields_of(kind, &n);
+    for (int i = 0; i < n; i++)
+        if (f[i].param == param)
+            return i;
+    return -1;
+}
+
+/* ---- parsing ---------------------------------------------------------------- */
+
+static int parse_fields(const spec_ctx *c, int kind, const yaml_node_t *map, const char *path)
+{
+    pascal_spec *spec = c->spec;
+    const char *names[16];
+    char sub[SPEC_PATH_MAX];
+    int n, rc;
+    const wl_field *f = fields_of(kind, &n);
+    for (int i = 0; i < n; i++)
+        names[i] = pascal_params[f[i].param].name;
+    if ((rc = spec_check_mapping(c, map, path, "a mapping of workload fields", names, n)))
+        return rc;
+    for (const yaml_node_pair_t *pr = map->data.mapping.pairs.start; pr < map->data.mapping.pairs.top;
+         pr++) {
+        int param = pascal_param_from_name(spec_scalar_text(spec_node(c, pr->key)));
+        const yaml_node_t *val = spec_node(c, pr->value);
+        double v;
+        spec_path_key(sub, path, pascal_params[param].name);
+        if (val && val->type == YAML_SEQUENCE_NODE)
+            return spec_fail(c, val, sub, PASCAL_EINPUT,
+                             "expected %s, got a list (sweep a workload field under axes)",
+                             spec_expected(param));
+        if ((rc = spec_scalar_value(c, val, param, sub, &v)))
+            return rc;
+        spec->fixed.v[param] = v;
+        spec->source[param] = SRC_WORKLOAD;
+        spec_mark_of(c, val, sub, &spec->src[param]);
+    }
+    return 0;
+}
+
+int spec_parse_workload(const spec_ctx *c, const yaml_node_t *node)
+{
+    pascal_spec *spec = c->spec;
+    const yaml_node_pair_t *pr;
+    char path[SPEC_PATH_MAX], got[96];
+    int rc;
+    if (spec_is_null(node))
+        return 0;
+    rc = spec_check_mapping(c, node, "workload", "a mapping with one key, attention or gemm",
+                            pascal_workload_names, PASCAL_WORKLOAD_COUNT);
+    if (rc)
+        return rc;
+    if (node->data.mapping.pairs.top - node->data.mapping.pairs.start != 1)
+        return spec_fail(c, node, "workload", PASCAL_EINPUT,
+                         "expected one workload, attention or gemm, got %d",
+                         (int)(node->data.mapping.pairs.top - node->data.mapping.pairs.start));
+    pr = node->data.mapping.pairs.start;
+    const yaml_node_t *key = spec_node(c, pr->key), *map = spec_node(c, pr->value);
+    int kind = strcmp(spec_scalar_text(key), "gemm") == 0 ? PASCAL_WORKLOAD_GEMM
+                                                            : PASCAL_WORKLOAD_ATTENTION;
+    spec_path_key(path, "workload", pascal_workload_names[kind]);
+    if (!map || map->type != YAML_MAPPING_NODE) {
+        spec_describe(map, got, sizeof got);
+        return spec_fail(c, map, path, PASCAL_EINPUT, "expected a mapping of %s fields, got %s",
+                         pascal_workload_names[kind], got);
+    }
+    spec->fixed.v[PASCAL_P_WORKLOAD] = kind;
+    spec->source[PASCAL_P_WORKLOAD] = SRC_WORKLOAD;
+    spec_mark_of(c, key, path, &spec->src[PASCAL_P_WORKLOAD]);
+    return parse_fields(c, kind, map, path);
+}
+
+/* ---- checks once everything is read ----------------------------------------- */
+
+/* Some value the parameter can take is `value` (fixed or any axis value). */
+static int can_be(const pascal_spec *spec, int param, double value)
+{
+    if (spec->source[param] != SRC_AXIS)
+        return spec->fixed.v[param] == value;
+    for (int a = 0; a < spec->naxes; a++)
+        if (spec->axes[a].param == param)
+            for (int64_t k = 0; k < spec->axes[a].count; k++)
+                if (spec->axes[a].values[k] == value)
+                    return 1;
+    return 0;
+}
+
+/* Causal attention: query tile t reads KV blocks 0 .. last(t) only, so the
+ * CTAs scan different lengths and waves drain unevenly; the ring models do
+ * not apply.  Only the derived columns of `workload` are offered. */
+static int check_causal(const spec_ctx *c)
+{
+    pascal_spec *spec = c->spec;
+    char names[256];
+    size_t off = 0;
+    if (!can_be(spec, PASCAL_P_CAUSAL, 1))
+        return 0;
+    for (int m = 0; m < PASCAL_NMODEL && off < sizeof names; m++)
+        if ((spec->models >> m & 1u) && m != PASCAL_MODEL_WORKLOAD)
+            off += (size_t)snprintf(names + off, sizeof names - off, "%s%s", off ? ", " : "",
+                                    pascal_models[m].name);
+    if (!off)
+        return 0;
+    return spec_fail_mark(c->err, &spec->src[PASCAL_P_CAUSAL], PASCAL_EINPUT,
+                          "expected causal: false with models %s (causal attention is not a ring "
+                          "scan: query tile t reads KV blocks 0..last(t) only, so its CTAs scan "
+                          "different lengths and no cache model here applies; models: [workload] "
+                          "gives the derived columns), got causal: true",
+                          names);
+}
+
+int spec_check_workload(const spec_ctx *c, const yaml_node_t *root)
+{
+    pascal_spec *spec = c->spec;
+    int kind, n;
+    if (spec->source[PASCAL_P_WORKLOAD] == SRC_NONE) {
+        for (int p = PASCAL_P_WORKLOAD + 1; p <= PASCAL_P_SPLIT_K; p++)
+            if (spec->source[p] != SRC_NONE)
+                return spec_fail_mark(c->err, &spec->src[p], PASCAL_EINPUT,
+                                      "expected a workload: section (attention or gemm) to use %s, "
+                                      "got none", pascal_params[p].name);
+        return 0;
+    }
+    kind = (int)spec->fixed.v[PASCAL_P_WORKLOAD];
+    const wl_field *f = fields_of(kind, &n);
+    for (int p = PASCAL_P_WORKLOAD + 1; p <= PASCAL_P_SPLIT_K; p++)
+        if (spec->source[p] != SRC_NONE && field_of(kind, p) < 0)
+            return spec_fail_mark(c->err, &spec->src[p], PASCAL_EINPUT,
+                                  "expected a field of %s, got %s (a field of the other workload kind)",
+                                  pascal_workload_names[kind], pascal_params[p].name);
+    for (int i = 0; i < n; i++)
+        if (f[i].required && spec->source[f[i].param] == SRC_NONE)
+            return spec_fail_mark(c->err, &spec->src[PASCAL_P_WORKLOAD], PASCAL_EINPUT,
+                                  "expected %s (%s) in the workload, fixed or axes, got none",
+                                  pascal_params[f[i].param].name, spec_expected(f[i].param));
+    static const int derived[] = {PASCAL_P_N, PASCAL_P_DATA_BYTES, PASCAL_P_BLOCK_BYTES};
+    for (int i = 0; i < 3; i++)
+        if (spec->source[derived[i]] != SRC_NONE)
+            return spec_fail_mark(c->err, &spec->src[derived[i]], PASCAL_EINPUT,
+                                  "expected no %s with a workload (it derives N and block_bytes), "
+                                  "got %s", pascal_params[derived[i]].name, pascal_params[derived[i]].name);
+    (void)root;
+    return check_causal(c);
+}
+
+/* ---- points ------------------------------------------------------------------ */
+
+static void apply_defaults(double *v)
+{
+    int n, kind = (int)v[PASCAL_P_WORKLOAD];
+    const wl_field *f = fields_of(kind, &n);
+    for (int i = 0; i < n; i++)
+        if (isnan(v[f[i].param]))
+            v[f[i].param] = !isnan(f[i].dflt) ? f[i].dflt
+                            : f[i].param == PASCAL_P_KV_HEADS ? v[PASCAL_P_Q_HEADS] : NAN;
+}
+
+static int64_t i64(double x) { return isnan(x) ? 0 : (int64_t)x; }
+
+int pascal_workload_of_point(const double *v, pascal_workload *w)
+{
+    pascal_workload_shape s = {0};
+    if (isnan(v[PASCAL_P_WORKLOAD]))
+        return -1;
+    s.kind = (int)v[PASCAL_P_WORKLOAD];
+    s.dtype = (int)i64(v[PASCAL_P_DTYPE]);
+    s.batch = i64(v[PASCAL_P_BATCH]);
+    s.q_heads = i64(v[PASCAL_P_Q_HEADS]);
+    s.kv_heads = i64(v[PASCAL_P_KV_HEADS]);
+    s.seq_q = i64(v[PASCAL_P_SEQ_Q]);
+    s.seq_kv = i64(v[PASCAL_P_SEQ_KV]);
+    s.head_dim = i64(v[PASCAL_P_HEAD_DIM]);
+    s.tile_q = i64(v[PASCAL_P_TILE_Q]);
+    s.tile_kv = i64(v[PASCAL_P_TILE_KV]);
+    s.causal = v[PASCAL_P_CAUSAL] == 1;
+    s.m = i64(v[PASCAL_P_GEMM_M]);
+    s.n = i64(v[PASCAL_P_GEMM_N]);
+    s.k = i64(v[PASCAL_P_GEMM_K]);
+    s.tile_m = i64(v[PASCAL_P_TILE_M]);
+    s.tile_n = i64(v[PASCAL_P_TILE_N]);
+    s.tile_k = i64(v[PASCAL_P_TILE_K]);
+    s.split_k = i64(v[PASCAL_P_SPLIT_K]);
+    s.swizzle = i64(v[PASCAL_P_SWIZZLE]);
+    s.raster = (int)i64(v[PASCAL_P_RASTER]);
+    return pascal_workload_derive(&s, w);
+}
+
+/* The field a refusal is about, for the message's location. */
+static int culprit(int error, int kind)
+{
+    switch (error) {
+    case PASCAL_WL_HEADS: return PASCAL_P_KV_HEADS;
+    case PASCAL_WL_BYTES: return PASCAL_P_DTYPE;
+    case PASCAL_WL_SPLIT: return PASCAL_P_SPLIT_K;
+    case PASCAL_WL_UNITS: return kind == PASCAL_WORKLOAD_GEMM ? PASCAL_P_TILE_N : PASCAL_P_WORKLOAD;
+    default: return PASCAL_P_WORKLOAD;
+    }
+}
+
+int spec_workload_point(const pascal_spec *spec, double *v, uint64_t i, pascal_error *err)
+{
+    pascal_workload w;
+    char why[320], where[512];
+    apply_defaults(v);
+    int rc = pascal_workload_of_point(v, &w);
+    if (rc == PASCAL_WL_OK) {
+        v[PASCAL_P_N] = (double)w.blocks;
+        v[PASCAL_P_BLOCK_BYTES] = (double)w.block_bytes;
+        /* The per-wave models evaluate every wave: bound their work. */
+        if (spec->models & ~(1u << PASCAL_MODEL_WORKLOAD) &&
+            w.ctas > PASCAL_WORKLOAD_MAX_REQUESTS / w.units)
+        {
+            spec_describe_point(spec, v, i, 0, where, sizeof where);
+            return spec_fail_mark(err, &spec->src[PASCAL_P_WORKLOAD], PASCAL_EINPUT,
+                                  "expected at most %lld block requests per round over all waves "
+                                  "(CTAs x units), got %lld CTAs x %lld at %s; use models: "
+                                  "[workload] for its derived columns",
+                                  (long long)PASCAL_WORKLOAD_MAX_REQUESTS, (long long)w.ctas,
+                                  (long long)w.units, where);
+        }
+        return 0;
+    }
+    pascal_workload_explain(&w.shape, rc, why, sizeof why);
+    spec_describe_point(spec, v, i, 0, where, sizeof where);
+    return spec_fail_mark(err, &spec->src[culprit(rc, w.shape.kind)], PASCAL_EINPUT,
+                          "expected a workload the model can take, got %s at %s", why, where);
+}
+
+/* ---- words --------------------------------------------------------------------- */
+
+const char *pascal_workload_phrase(int param)
+{
+    switch (param) {
+    case PASCAL_P_SEQ_KV: return "context length";
+    case PASCAL_P_SEQ_Q: return "query length";
+    case PASCAL_P_BATCH: return "batch";
+    case PASCAL_P_Q_HEADS: return "query heads";
+    case PASCAL_P_KV_HEADS: return "KV heads";
+    case PASCAL_P_HEAD_DIM: return "head dim";
+    case PASCAL_P_TILE_Q: return "query tile";
+    case PASCAL_P_TILE_KV: return "KV tile";
+    case PASCAL_P_GEMM_M: return "M";
+    case PASCAL_P_GEMM_N: return "N";
+    case PASCAL_P_GEMM_K: return "K";
+    case PASCAL_P_SPLIT_K: return "split-K";
+    case PASCAL_P_RASTER: return "raster";
+    case PASCAL_P_SWIZZLE: return "swizzle group";
+    case PASCAL_P_DTYPE: return "dtype";
+    default: return NULL;
+    }
+}

@@ -1,0 +1,244 @@
+// Tests for model/workload.h: the derivations against shapes computed by
+// hand (docs/workloads.md's worked examples), the raster orders against
+// their definitions written out tile by tile, the causal request count
+// against a direct count, refusals, and the wave instances.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <algorithm>
+#include <set>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "model/workload.h"
+
+namespace {
+
+pascal_workload_shape attention(int64_t b, int64_t hq, int64_t hkv, int64_t lq, int64_t lkv,
+                                int64_t d, int dtype, int64_t tq, int64_t tk, int causal = 0)
+{
+    pascal_workload_shape s = {};
+    s.kind = PASCAL_WORKLOAD_ATTENTION;
+    s.dtype = dtype;
+    s.batch = b, s.q_heads = hq, s.kv_heads = hkv, s.seq_q = lq, s.seq_kv = lkv;
+    s.head_dim = d, s.tile_q = tq, s.tile_kv = tk, s.causal = causal;
+    return s;
+}
+
+pascal_workload_shape gemm(int64_t m, int64_t n, int64_t k, int dtype, int64_t tm, int64_t tn,
+                           int64_t tk, int raster = PASCAL_RASTER_ROW, int64_t swz = 8,
+                           int64_t split = 1)
+{
+    pascal_workload_shape s = {};
+    s.kind = PASCAL_WORKLOAD_GEMM;
+    s.dtype = dtype;
+    s.m = m, s.n = n, s.k = k, s.tile_m = tm, s.tile_n = tn, s.tile_k = tk;
+    s.raster = raster, s.swizzle = swz, s.split_k = split;
+    return s;
+}
+
+// Llama 3 70B (64 query heads, 8 KV heads, head dim 128), 8k prefill,
+// BF16, 128 x 64 tiles, worked by hand in docs/workloads.md.
+TEST(ModelWorkload, AttentionLlama70bByHand)
+{
+    pascal_workload w;
+    auto s = attention(1, 64, 8, 8192, 8192, 128, PASCAL_DTYPE_BF16, 128, 64);
+    ASSERT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
+    EXPECT_EQ(w.streams, 16);            // K and V of 8 KV heads
+    EXPECT_EQ(w.blocks, 128);            // 8192 / 64
+    EXPECT_EQ(w.block_bytes, 16384);     // 64 x 128 x 2 bytes
+    EXPECT_EQ(w.units, 2);
+    EXPECT_EQ(w.ctas, 4096);             // 64 heads x 64 query tiles
+    EXPECT_EQ(w.group, 8);
+    EXPECT_EQ(w.sharers_a, 512);         // 8 heads x 64 tiles per KV head
+    EXPECT_EQ(w.sharers_b, 512);
+    EXPECT_EQ(w.requests, 4096LL * 2 * 128);
+    EXPECT_EQ(w.ideal_bytes, 32LL << 20);   // 16 streams x 128 x 16 KiB
+    EXPECT_EQ(w.tensor_bytes, 32LL << 20);  // 2 x 8 x 8192 x 128 x 2
+    EXPECT_EQ(w.ring, 1);
+    EXPECT_EQ(pascal_workload_waves(&w, 132), 32);   // ceil(4096 / 132)
+}
+
+// Padding: L_kv = 1000 with 64-row tiles is 16 blocks (the last holds 40
+// rows); the ideal traffic counts whole blocks, the tensor bytes do not.
+TEST(ModelWorkload, AttentionPaddingAndMqa)
+{
+    pascal_workload w;
+    auto s = attention(2, 16, 1, 300, 1000, 64, PASCAL_DTYPE_FP16, 128, 64);
+    ASSERT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
+    EXPECT_EQ(w.streams, 4);            // 2 batches x 1 KV head x (K, V)
+    EXPECT_EQ(w.blocks, 16);
+    EXPECT_EQ(w.block_bytes, 64 * 64 * 2);
+    EXPECT_EQ(w.tiles_q, 3);            // ceil(300 / 128)
+    EXPECT_EQ(w.ctas, 2 * 16 * 3);
+    EXPECT_EQ(w.sharers_a, 16 * 3);
+    EXPECT_EQ(w.ideal_bytes, 4LL * 16 * 64 * 64 * 2);
+    EXPECT_EQ(w.tensor_bytes, 4LL * 1000 * 64 * 2);
+}
+
+// Causal, bottom-right aligned: query row i sees keys j <= i + L_kv - L_q.
+// Counted here row by row: a query tile reads every KV block holding a key
+// some row of the tile sees.
+TEST(ModelWorkload, CausalRequestsMatchDirectCount)
+{
+    for (auto [lq, lkv, tq, tk] : std::vector<std::tuple<int64_t, int64_t, int64_t, int64_t>>{
+             {256, 256, 128, 64}, {300, 1000, 64, 48}, {1000, 300, 128, 64}, {7, 7, 3, 2}}) {
+        pascal_workload w;
+        auto s = attention(1, 2, 1, lq, lkv, 8, PASCAL_DTYPE_BF16, tq, tk, 1);
+        ASSERT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
+        int64_t per_head = 0, n_q = (lq + tq - 1) / tq;
+        for (int64_t t = 0; t < n_q; t++) {
+            int64_t last_key = -1;
+            for (int64_t i = t * tq; i < std::min((t + 1) * tq, lq); i++)
+                last_key = std::max(last_key, std::min(i + lkv - lq, lkv - 1));
+            per_head += last_key < 0 ? 0 : last_key / tk + 1;
+        }
+        EXPECT_EQ(w.requests, 2 * 2 * per_head) << lq << " " << lkv;
+        EXPECT_EQ(w.ring, 0);
+    }
+    // By hand: L = 256, 128 / 64 tiles: tile 0 reads 2 blocks, tile 1 all 4.
+    pascal_workload w;
+    auto s = attention(1, 2, 1, 256, 256, 8, PASCAL_DTYPE_BF16, 128, 64, 1);
+    ASSERT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
+    EXPECT_EQ(w.requests, 2 * 2 * (2 + 4));
+}
+
+// Llama 3 70B MLP up-projection at 8k tokens: 8192 x 28672 x 8192, BF16,
+// 128 x 256 x 64 tiles: a B panel is two 128-wide units.
+TEST(ModelWorkload, GemmUnitsByHand)
+{
+    pascal_workload w;
+    auto s = gemm(8192, 28672, 8192, PASCAL_DTYPE_BF16, 128, 256, 64);
+    ASSERT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
+    EXPECT_EQ(w.tiles_q, 64);
+    EXPECT_EQ(w.tiles_n, 112);
+    EXPECT_EQ(w.ua, 1);
+    EXPECT_EQ(w.ub, 2);
+    EXPECT_EQ(w.units, 3);
+    EXPECT_EQ(w.blocks, 128);              // 8192 / 64
+    EXPECT_EQ(w.block_bytes, 128 * 64 * 2);
+    EXPECT_EQ(w.streams, 64 + 224);
+    EXPECT_EQ(w.ctas, 64 * 112);
+    EXPECT_EQ(w.sharers_a, 112);
+    EXPECT_EQ(w.sharers_b, 64);
+    EXPECT_EQ(w.ideal_bytes, (8192LL * 8192 + 8192LL * 28672) * 2);
+    EXPECT_EQ(w.tensor_bytes, w.ideal_bytes);
+    // 192 x 128 tiles: unit gcd 64, three A units and two B units.
+    s = gemm(384, 256, 256, PASCAL_DTYPE_FP8, 192, 128, 128, PASCAL_RASTER_ROW, 8, 2);
+    ASSERT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
+    EXPECT_EQ(w.ua, 3);
+    EXPECT_EQ(w.ub, 2);
+    EXPECT_EQ(w.block_bytes, 64 * 128);    // 64 x 128 FP8 elements
+    EXPECT_EQ(w.blocks, 1);                // 2 K tiles over 2 slices
+    EXPECT_EQ(w.streams, 2 * (2 * 3 + 2 * 2));
+}
+
+TEST(ModelWorkload, GemmSplitK)
+{
+    pascal_workload w;
+    auto s = gemm(512, 512, 1024, PASCAL_DTYPE_BF16, 128, 128, 64, PASCAL_RASTER_ROW, 8, 4);
+    ASSERT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
+    EXPECT_EQ(w.blocks, 4);                // 16 K tiles / 4 slices
+    EXPECT_EQ(w.streams, 4 * (4 + 4));
+    EXPECT_EQ(w.ctas, 4 * 4 * 4);
+    EXPECT_EQ(w.ideal_bytes, (512LL * 1024 + 1024LL * 512) * 2);
+    // Split z is outermost: CTA 16 is tile (0, 0) of slice 1, reading the
+    // slice-1 streams of A row 0 and B column 0.
+    int64_t st[8], i, j, z;
+    pascal_workload_gemm_tile(&w, 16, &i, &j, &z);
+    EXPECT_EQ(i, 0);
+    EXPECT_EQ(j, 0);
+    EXPECT_EQ(z, 1);
+    pascal_workload_cta(&w, 16, st);
+    EXPECT_EQ(st[0], 4);                   // A: (z m_t + i) = 4
+    EXPECT_EQ(st[1], 16 + 4);              // B: after 4 x 4 A streams, (z n_t + j) = 4
+}
+
+// Row, column and Triton's grouped order on a 3 x 4 tile grid, written out.
+TEST(ModelWorkload, RasterOrdersTileByTile)
+{
+    using P = std::pair<int64_t, int64_t>;
+    std::vector<P> row, col, swz = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 2}, {1, 2},
+                                    {0, 3}, {1, 3}, {2, 0}, {2, 1}, {2, 2}, {2, 3}};
+    for (int64_t i = 0; i < 3; i++)
+        for (int64_t j = 0; j < 4; j++)
+            row.push_back({i, j});
+    for (int64_t j = 0; j < 4; j++)
+        for (int64_t i = 0; i < 3; i++)
+            col.push_back({i, j});
+    for (auto [raster, want] : std::vector<std::pair<int, std::vector<P>>>{
+             {PASCAL_RASTER_ROW, row}, {PASCAL_RASTER_COLUMN, col}, {PASCAL_RASTER_SWIZZLE, swz}}) {
+        pascal_workload w;
+        auto s = gemm(300, 400, 64, PASCAL_DTYPE_BF16, 100, 100, 64, raster, 2);
+        ASSERT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
+        for (int64_t c = 0; c < 12; c++) {
+            int64_t i, j, z;
+            pascal_workload_gemm_tile(&w, c, &i, &j, &z);
+            EXPECT_EQ(P(i, j), want[(size_t)c]) << "raster " << raster << " CTA " << c;
+            EXPECT_EQ(z, 0);
+        }
+    }
+}
+
+TEST(ModelWorkload, Refusals)
+{
+    pascal_workload w;
+    char why[256];
+    auto s = attention(1, 64, 6, 8192, 8192, 128, PASCAL_DTYPE_BF16, 128, 64);
+    EXPECT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_HEADS);
+    pascal_workload_explain(&s, PASCAL_WL_HEADS, why, sizeof why);
+    EXPECT_EQ(std::string(why).rfind("q_heads = 64, not a multiple of kv_heads = 6", 0), 0u);
+    s = attention(1, 8, 8, 64, 64, 1, PASCAL_DTYPE_FP4, 64, 1);   // 4 bits per block
+    EXPECT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_BYTES);
+    s = attention(1, 8, 8, 64, 64, 2, PASCAL_DTYPE_FP4, 64, 1);   // 8 bits: a byte
+    EXPECT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
+    EXPECT_EQ(w.block_bytes, 1);
+    auto g = gemm(512, 512, 1000, PASCAL_DTYPE_BF16, 128, 128, 64, PASCAL_RASTER_ROW, 8, 3);
+    EXPECT_EQ(pascal_workload_derive(&g, &w), PASCAL_WL_SPLIT);   // 16 K tiles, 3 slices
+    pascal_workload_explain(&g, PASCAL_WL_SPLIT, why, sizeof why);
+    EXPECT_EQ(std::string(why).rfind("split_k = 3, which does not divide the 16 K tiles", 0), 0u);
+    g = gemm(512, 512, 512, PASCAL_DTYPE_BF16, 128, 127, 64);      // gcd 1: 255 units
+    EXPECT_EQ(pascal_workload_derive(&g, &w), PASCAL_WL_UNITS);
+    g = gemm(512, 512, 512, PASCAL_DTYPE_BF16, 0, 128, 64);
+    EXPECT_EQ(pascal_workload_derive(&g, &w), PASCAL_WL_RANGE);
+    g.kind = 7;
+    EXPECT_EQ(pascal_workload_derive(&g, &w), PASCAL_WL_KIND);
+}
+
+// Waves: CTAs in launch order on the slots, streams numbered locally by
+// first appearance, each CTA's requests together (K then V).
+TEST(ModelWorkload, WaveInstances)
+{
+    pascal_workload w;
+    // 2 query heads over 1 KV head per batch, 3 query tiles: 6 CTAs per
+    // batch, 12 in all; 5 slots give waves of 5, 5, 2.
+    auto s = attention(2, 2, 1, 300, 256, 64, PASCAL_DTYPE_BF16, 128, 64);
+    ASSERT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
+    ASSERT_EQ(pascal_workload_waves(&w, 5), 3);
+    std::vector<int64_t> ph = {0, 1, 2, 3, 0}, st(10), pp(10), ow(10), N(10), gl(10),
+                         scr((size_t)pascal_workload_wave_scratch(&w, 5));
+    pascal_streams inst;
+    // Wave 1: CTAs 5..9; CTA 5 is batch 0 (streams 0, 1), CTAs 6..9 batch 1
+    // (streams 2, 3).
+    ASSERT_EQ(pascal_workload_wave(&w, 5, 1, ph.data(), st.data(), pp.data(), ow.data(), N.data(),
+                                   gl.data(), scr.data(), &inst), 4);
+    EXPECT_EQ(inst.R, 10);
+    EXPECT_EQ(std::vector<int64_t>(st.begin(), st.end()),
+              (std::vector<int64_t>{0, 1, 2, 3, 2, 3, 2, 3, 2, 3}));
+    EXPECT_EQ(std::vector<int64_t>(pp.begin(), pp.end()),
+              (std::vector<int64_t>{0, 0, 1, 1, 2, 2, 3, 3, 0, 0}));
+    EXPECT_EQ(std::vector<int64_t>(gl.begin(), gl.begin() + 4), (std::vector<int64_t>{0, 1, 2, 3}));
+    EXPECT_EQ(ow[9], 9);
+    for (int64_t i = 0; i < 4; i++)
+        EXPECT_EQ(N[(size_t)i], 4);
+    // The last wave has two CTAs.
+    ASSERT_EQ(pascal_workload_wave(&w, 5, 2, ph.data(), st.data(), pp.data(), ow.data(), N.data(),
+                                   gl.data(), scr.data(), &inst), 2);
+    EXPECT_EQ(inst.R, 4);
+    EXPECT_EQ(pascal_workload_wave(&w, 5, 3, ph.data(), st.data(), pp.data(), ow.data(), N.data(),
+                                   gl.data(), scr.data(), &inst), -1);
+}
+
+} // namespace

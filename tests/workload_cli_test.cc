@@ -1,0 +1,249 @@
+// Workloads end to end through the CLI: every shipped workload study
+// (configs/llama*.yaml) runs to HDF5 and to a report, with its derived
+// columns checked against the shapes computed by hand from the models'
+// published configs; and the run summary and the report's sizing table speak
+// in workload terms, with sizes worked out by hand.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "output/sink.h"
+#include "test_util.h"
+
+namespace {
+
+using pascal_test::TempDirTest;
+
+const std::string kConfigs = std::string(PASCAL_SOURCE_DIR) + "/configs/";
+
+class WorkloadCli : public TempDirTest {
+protected:
+    // A result column of a sweep file.
+    std::vector<double> column(const std::string &h5, const char *group, const char *name)
+    {
+        double *v = nullptr;
+        int64_t rows = 0;
+        pascal_error err = {};
+        EXPECT_EQ(pascal_h5_read_column(h5.c_str(), group, name, &v, &rows, &err), 0) << err.msg;
+        std::vector<double> out(v, v + (v ? rows : 0));
+        std::free(v);
+        return out;
+    }
+};
+
+struct Study {
+    const char *file;
+    double ideal_first;   // ideal_bytes at the first row, by hand
+    double streams, ctas;
+};
+
+// Hand values (docs/workloads.md, W1-W10):
+//   70B decode: K+V of 64 sequences x 8 KV heads x 8192 tokens x 128 x 2 B
+//               = 2 GiB; 2 x 64 x 8 streams; 64 x 64 CTAs.
+//   8B decode:  2 x 16 x 8 x 4096 x 128 x 2 B = 256 MiB; 256 streams;
+//               16 x 32 CTAs.
+//   70B GEMM:   (2048 x 8192 + 8192 x 28672) x 2 B; 128 x 256 tiles give
+//               A units of 128 rows, B panels of 2 units: 16 + 112 x 2
+//               streams; 16 x 112 CTAs.
+//   8B GEMM:    (1024 x 4096 + 4096 x 14336) x 2 B; 8 + 112 streams; 8 x 112.
+const Study kStudies[] = {
+    {"llama70b-decode-attention-h200.yaml", 2.0 * 64 * 8 * 8192 * 128 * 2, 1024, 4096},
+    {"llama8b-decode-attention-gb10.yaml", 2.0 * 16 * 8 * 4096 * 128 * 2, 256, 512},
+    {"llama70b-mlp-gemm-h200.yaml", (2048.0 * 8192 + 8192.0 * 28672) * 2, 16 + 224, 16 * 112},
+    {"llama8b-mlp-gemm-gb10.yaml", (1024.0 * 4096 + 4096.0 * 14336) * 2, 8 + 112, 8 * 112},
+};
+
+TEST_F(WorkloadCli, ShippedStudiesRunToHdf5AndReport)
+{
+    for (const Study &s : kStudies) {
+        std::string h5 = dir + "/" + s.file + ".h5", html = dir + "/" + s.file + ".html";
+        auto r = run("run " + kConfigs + s.file + " -o " + h5 + " --quiet");
+        ASSERT_EQ(r.status, 0) << s.file << r.err;
+        EXPECT_NE(r.out.find("  sizing: smallest swept capacity_bytes whose worst case over the "
+                             "other axes keeps traffic_lru (DRAM fills / ideal traffic) <= 1.2"),
+                  std::string::npos) << r.out;
+        auto ideal = column(h5, "results", "ideal_bytes");
+        auto streams = column(h5, "results", "streams");
+        auto ctas = column(h5, "results", "ctas");
+        auto traffic = column(h5, "results", "traffic_lru");
+        ASSERT_FALSE(ideal.empty());
+        EXPECT_EQ(ideal[0], s.ideal_first) << s.file;
+        EXPECT_EQ(streams[0], s.streams) << s.file;
+        EXPECT_EQ(ctas[0], s.ctas) << s.file;
+        for (double t : traffic)   // every block at least once, and finite
+            ASSERT_TRUE(t >= 1.0 && std::isfinite(t)) << s.file << " " << t;
+        auto rep = run("report " + h5 + " -o " + html);
+        ASSERT_EQ(rep.status, 0) << s.file << rep.err;
+        std::string page = pascal_test::slurp(html);
+        EXPECT_NE(page.find("\"traffic\":true"), std::string::npos) << s.file;
+    }
+}
+
+// Determinism: 1 and 3 threads write the same values, column by column
+// (the waves and their classes are rebuilt per thread).
+TEST_F(WorkloadCli, ThreadCountDoesNotChangeResults)
+{
+    for (const char *f : {"llama8b-decode-attention-gb10.yaml", "llama8b-mlp-gemm-gb10.yaml"}) {
+        std::string a = dir + "/a.h5", b = dir + "/b.h5";
+        ASSERT_EQ(run("run " + kConfigs + f + " -o " + a + " --quiet --threads 1").status, 0);
+        ASSERT_EQ(run("run " + kConfigs + f + " -o " + b + " --quiet --threads 3").status, 0);
+        for (const char *c : {"fill_bytes_lru", "fill_bytes_ttl", "fill_bytes_bound", "K_lru", "V"}) {
+            auto x = column(a, "results", c), y = column(b, "results", c);
+            ASSERT_EQ(x.size(), y.size());
+            for (size_t i = 0; i < x.size(); i++)
+                ASSERT_TRUE(x[i] == y[i] || (std::isnan(x[i]) && std::isnan(y[i]))) << f << " " << c << i;
+        }
+        std::remove(a.c_str());
+        std::remove(b.c_str());
+    }
+}
+
+// MQA decode-like attention (one KV head, 8 query heads, 8 query tiles: 64
+// CTAs per head) on 16 slots: 4 waves per head.  With lockstep CTAs a wave
+// hits everything iff the head's K and V fit: RD of the first reader of a
+// block is 2N - 1 blocks, so C >= 2N, i.e. 2 x seq_kv x 64 x 2 bytes:
+// 1 MiB at 4096 tokens, 2 MiB at 8192.  Below that every wave refetches the
+// head (4x ideal).
+TEST_F(WorkloadCli, SizingSentencesInWorkloadTerms)
+{
+    std::string spec = write("mqa.yaml",
+        "name: mqa\n"
+        "models: [workload, traffic]\n"
+        "workload:\n"
+        "  attention: {q_heads: 8, kv_heads: 1, seq_q: 1024, seq_kv: 4096, head_dim: 64,\n"
+        "              dtype: bf16, tile_q: 128, tile_kv: 64}\n"
+        "fixed: {M: 16}\n"
+        "axes:\n"
+        "  seq_kv: [4096, 8192]\n"
+        "  capacity_bytes: [512KiB, 1MiB, 1536KiB, 2MiB]\n");
+    auto r = run("run " + spec + " -o " + dir + "/mqa.h5 --quiet");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("    context length 4096 needs 1MiB for <= 1.2x ideal traffic\n"),
+              std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("    context length 8192 needs 2MiB for <= 1.2x ideal traffic\n"),
+              std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("headline: traffic_lru (x ideal) ranges from 1 at"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("to 4 at"), std::string::npos) << r.out;
+    // --target applies to the ratio: at 5x every size qualifies.
+    r = run("run " + spec + " -o " + dir + "/mqa5.h5 --quiet --target 5");
+    EXPECT_NE(r.out.find("context length 8192 needs 512KiB for <= 5x ideal traffic"),
+              std::string::npos) << r.out;
+    auto rep = run("report " + dir + "/mqa.h5 -o " + dir + "/mqa.html");
+    ASSERT_EQ(rep.status, 0) << rep.err;
+    std::string page = pascal_test::slurp(dir + "/mqa.html");
+    EXPECT_NE(page.find("\"axis_words\":[\"context length\"],\"traffic\":true"), std::string::npos);
+    EXPECT_NE(page.find("\"metric\":\"traffic_lru\",\"target\":1.2"), std::string::npos);
+    // Sizing rows: [[seq_kv], smallest size, C there, worst at the largest, ...].
+    EXPECT_NE(page.find("[[4096],1048576,128,1,"), std::string::npos);
+    EXPECT_NE(page.find("[[8192],2097152,256,1,"), std::string::npos);
+}
+
+// A refused shape exits 2 naming file, line, column and field; nothing is
+// written.
+TEST_F(WorkloadCli, RefusalsExitTwoAndWriteNothing)
+{
+    std::string spec = write("bad.yaml",
+        "name: bad\n"
+        "models: [traffic]\n"
+        "workload:\n"
+        "  attention: {q_heads: 64, kv_heads: 8, seq_q: 1, seq_kv: 4096, head_dim: 128,\n"
+        "              dtype: bf16, tile_q: 64, tile_kv: 64, causal: true}\n"
+        "fixed: {M: 16, capacity_bytes: 8MiB}\n"
+        "axes:\n"
+        "  seq_kv: [4096]\n");
+    auto r = run("run " + spec + " -o " + dir + "/bad.h5");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err.rfind(spec + ":5:61: workload.attention.causal: expected causal: false", 0), 0u)
+        << r.err;
+    EXPECT_FALSE(pascal_test::exists(dir + "/bad.h5"));
+}
+
+// Rows of a CSV file as column name -> text.
+std::vector<std::map<std::string, std::string>> read_csv(const std::string &path)
+{
+    std::vector<std::map<std::string, std::string>> rows;
+    std::istringstream in(pascal_test::slurp(path));
+    std::string line;
+    std::vector<std::string> head;
+    auto split = [](const std::string &l) {
+        std::vector<std::string> f;
+        std::stringstream ss(l);
+        std::string x;
+        while (std::getline(ss, x, ','))
+            f.push_back(x);
+        return f;
+    };
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        if (head.empty()) {
+            head = split(line);
+            continue;
+        }
+        auto f = split(line);
+        std::map<std::string, std::string> r;
+        for (size_t i = 0; i < head.size() && i < f.size(); i++)
+            r[head[i]] = f[i];
+        rows.push_back(r);
+    }
+    return rows;
+}
+
+// The dynamic model over the real horizon: each KV head's 4 x 64 = 256 CTAs
+// are one open scan of W = 256 / M scans over N = L_kv / 32 steps of 16 KiB
+// (K and V of 32 rows x d 128 x BF16).  K_dyn must be what `pascal predict`
+// says for that scan, and the fills 8 heads x K x W N blocks of 16 KiB.  At
+// 16k tokens a head's K and V (N = 512 steps) fit in the 20 MiB of GB10's
+// calibration (C = 1280): no dynamic answer (fallback 14).
+TEST_F(WorkloadCli, DynamicModelOverTheRealHorizon)
+{
+    const std::string refs = kConfigs + "calibration/synthetic-gb10-refs.csv";
+    ASSERT_EQ(run("calibrate " + refs + " --device " + kConfigs + "devices/gb10.yaml -o " + dir +
+                  "/model.h5").status, 0);
+    std::string spec = write("dyn.yaml",
+        "name: dyn\n"
+        "device: " + kConfigs + "devices/gb10.yaml\n"
+        "calibration: model.h5\n"
+        "models: [workload, traffic, dynamic]\n"
+        "workload:\n"
+        "  attention: {q_heads: 32, kv_heads: 8, seq_q: 8192, seq_kv: 8192, head_dim: 128,\n"
+        "              dtype: bf16, tile_q: 128, tile_kv: 32}\n"
+        "fixed: {path: tma, depth: 3, compute: 16}\n"
+        "axes:\n"
+        "  occupancy: [1, 2]\n"
+        "  seq_kv: [16384, 65536]\n");
+    auto r = run("run " + spec + " -o " + dir + "/dyn.csv --format csv --quiet");
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto rows = read_csv(dir + "/dyn.csv");
+    ASSERT_EQ(rows.size(), 4u);
+    for (auto &row : rows) {
+        int o = std::stoi(row["occupancy"]);
+        if (row["seq_kv"] == "16384") {
+            EXPECT_EQ(row["fallback"], "14");
+            EXPECT_EQ(row["K_dyn"], "");
+            EXPECT_EQ(row["traffic_dyn"], "");
+            continue;
+        }
+        double W = 256.0 / (48.0 * o), N = 2048;
+        char args[512];
+        std::snprintf(args, sizeof args,
+                      "predict --model %s/model.h5 --o %d --path tma --d 3 --m 16 --N 2048 "
+                      "--W %.17g --json", dir.c_str(), o, W);
+        auto p = run(args);
+        ASSERT_EQ(p.status, 0) << p.err;
+        double K = std::stod(p.out.substr(p.out.find("\"K\": ") + 5));
+        EXPECT_DOUBLE_EQ(std::stod(row["K_dyn"]), K);
+        double bytes = 8 * K * W * N * 16384;
+        EXPECT_NEAR(std::stod(row["fill_bytes_dyn"]), bytes, 1e-6 * bytes);
+        EXPECT_NEAR(std::stod(row["traffic_dyn"]), bytes / (16.0 * 2048 * 8192), 1e-9);
+    }
+}
+
+} // namespace
