@@ -120,6 +120,36 @@ TEST_F(SimCli, RejectsBadInput)
     }
 }
 
+// Profiles go by name as by path; a command's output is never its device
+// profile (output/lock.h), and the refusal writes nothing.
+TEST_F(SimCli, ProfilesByNameAndOutputsClaimed)
+{
+    std::string open = " --o 1 --path tma --d 2 --m 3 --N 128 --W 2 --json";
+    auto a = run("simulate --device " + gb10 + open), b = run("simulate --device gb10" + open);
+    ASSERT_EQ(a.status, 0) << a.err;
+    ASSERT_EQ(b.status, 0) << b.err;
+    EXPECT_EQ(json_num(a.out, "K_H"), json_num(b.out, "K_H"));
+    EXPECT_NE(b.out.find("\"ns_per_round\": "), std::string::npos);
+    std::string dev = write("dev.yaml", pascal_test::slurp(gb10));
+    auto r = run("simulate --device " + dev + open + " --samples 4 --trajectory " + dev);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("expected a file that is not one of the inputs, got the device profile"),
+              std::string::npos) << r.err;
+    r = run("measure-refs --simulate --device " + dev + " --occupancy 1 --path sync --compute 0 "
+            "--N 64 --W 1 -o " + dev);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("expected a file that is not one of the inputs, got the device profile"),
+              std::string::npos) << r.err;
+    EXPECT_EQ(pascal_test::slurp(dev), pascal_test::slurp(gb10));
+    r = run("measure-refs --simulate --device gb10 --path tma,tma --dry-run");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--path: expected load paths (sync, tma), comma-separated, each once, got "
+                         "\"tma,tma\""), std::string::npos) << r.err;
+    r = run("simulate --device gb10 --o 1 --path tmaa --m 0 --N 64 --W 1");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("got \"tmaa\" (did you mean 'tma'?)"), std::string::npos) << r.err;
+}
+
 // Every profile error names the file, line, column and key.
 TEST_F(SimCli, ProfileSimSectionIsChecked)
 {

@@ -14,6 +14,7 @@
 #include "engine/eval.h"
 #include "model/phases.h"
 #include "model/sim.h"
+#include "output/lock.h"
 #include "output/sink.h"
 #include "sweeps/device.h"
 #include "sweeps/params.h"
@@ -524,18 +525,33 @@ static int simulate(cli_flag *f, sim_cli *s)
     return CLI_OK;
 }
 
+/* --trajectory: before the simulation, the output is claimed (not the
+ * profile itself, no one else writing it: output/lock.h). */
+static int claim_trajectory(cli_flag *f, const sim_cli *s, pascal_lock **lock)
+{
+    pascal_error err = {0};
+    const pascal_input in[] = {{"device profile", s->dev.path}};
+    if (!f[F_TRAJ].given ||
+        pascal_output_claim(f[F_TRAJ].value, in, 1, "pascal simulate", lock, &err) == 0)
+        return CLI_OK;
+    fprintf(stderr, "pascal simulate: %s\n", err.msg);
+    return err.code == PASCAL_ENOMEM ? CLI_FAIL : CLI_USAGE;
+}
+
 int cli_simulate(int argc, char **argv)
 {
     cli_flag f[F_COUNT];
     char *pos[1];
     int npos, rc;
+    pascal_lock *lock = NULL;
     sim_cli *s = calloc(1, sizeof *s);
     if (!s)
         return CLI_FAIL;
     memcpy(f, flag_table, sizeof f);
     rc = cli_parse("simulate", usage_text, argc, argv, f, F_COUNT, pos, 0, &npos);
-    if (rc == CLI_OK && (rc = read_options(f, s)) == CLI_OK)
+    if (rc == CLI_OK && (rc = read_options(f, s)) == CLI_OK && (rc = claim_trajectory(f, s, &lock)) == CLI_OK)
         rc = simulate(f, s);
+    pascal_output_release(lock);
     free(s->phases), free(s->traj_t), free(s->traj_rounds), free(s->traj_pos);
     free(s);
     return rc < 0 ? CLI_OK : rc;
