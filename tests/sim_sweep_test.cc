@@ -84,4 +84,24 @@ TEST_F(SimSweep, StopInsideASimulationThenResume)
     }
 }
 
+// A workload's kernel is several streams in waves, not the one ring the
+// simulator runs: the spec is refused at the workload, before any output.
+TEST(SimSpec, WorkloadIsRefused)
+{
+    std::string text = "name: w\ndevice: " + std::string(PASCAL_SOURCE_DIR) +
+                       "/configs/devices/gb10.yaml\nmodels: [workload, simulate]\n"
+                       "workload:\n  attention: {batch: 1, q_heads: 8, kv_heads: 2, seq_q: 1, "
+                       "seq_kv: 1024, head_dim: 128, dtype: bf16, tile_q: 64, tile_kv: 64}\n"
+                       "fixed: {occupancy: 1, path: sync, compute: 0, W: 1}\n"
+                       "axes:\n  capacity_bytes: [4MiB]\n";
+    pascal_spec *spec = nullptr;
+    pascal_error err{};
+    EXPECT_EQ(pascal_spec_parse(text.c_str(), text.size(), "w.yaml", &spec, &err), PASCAL_EINPUT);
+    EXPECT_EQ(std::string(err.msg).rfind("w.yaml:5:3: workload.attention: expected no workload with "
+                                         "model simulate (the simulator runs one open scan over one "
+                                         "ring", 0), 0u) << err.msg;
+    EXPECT_NE(std::string(err.msg).find("got workload: attention"), std::string::npos) << err.msg;
+    pascal_spec_free(spec);
+}
+
 } // namespace
