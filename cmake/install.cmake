@@ -36,7 +36,8 @@ set(PASCAL_PUBLIC_HEADERS
   sweeps/params.h sweeps/spec.h sweeps/workload.h
   engine/eval.h engine/eval_workload.h engine/run.h engine/calibrate.h engine/validate.h
   output/sink.h output/calibration.h
-  engine/plan.h)
+  engine/plan.h
+  model/sim.h sweeps/device.h engine/simrefs.h)
 
 # Installed consumers include <pascal/...> from the include folder, and
 # link (only) what the static library needs: libyaml and zlib as packages,
