@@ -604,9 +604,9 @@ const char *const pascal_column_refs[PASCAL_NCOLUMN] = {
     [PASCAL_COL_CLAMP_X] = "section 4.2, eq. 19 (endpoint hold in x)",
     [PASCAL_COL_CLAMP_COMPUTE] = "section 4 (rule 2: nearest same-class compute)",
     [PASCAL_COL_CLAMP_DEPTH] = "section 4 (rule 3: across depth)",
-    [PASCAL_COL_K_SIM] = "section 4 (K_H = A(H) / H), simulated",
-    [PASCAL_COL_RHO_SIM] = "section 4 (rho_H = K_H / M), simulated",
-    [PASCAL_COL_NS_PER_ROUND_SIM] = "docs/simulate.md (makespan / W N)",
+    [PASCAL_COL_K_SIM] = "eq. 14 (K_H = A(H) / H), simulated",
+    [PASCAL_COL_RHO_SIM] = "eq. 14 (rho_H = K_H / M), simulated",
+    [PASCAL_COL_NS_PER_ROUND_SIM] = "section 3.6 (ns per normalized round), simulated",
 };
 
 static const pascal_unit_info unit_table[] = {
