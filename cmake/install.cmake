@@ -37,6 +37,7 @@ set(PASCAL_PUBLIC_HEADERS
   engine/eval.h engine/eval_workload.h engine/run.h engine/calibrate.h engine/validate.h
   output/sink.h output/calibration.h
   engine/plan.h
+  model/sim.h sweeps/device.h engine/simrefs.h
   sweeps/search.h sweeps/sample.h engine/size.h)
 
 # Installed consumers include <pascal/...> from the include folder, and

@@ -108,6 +108,16 @@ int pascal_calibrate_cv(const pascal_refs *refs, const pascal_dyn_agg *agg,
                         pascal_cv_result *out, pascal_error *err);
 void pascal_calibrate_cv_free(pascal_cv_result *r);
 
+/* Held-out test: the model fitted to every reference key (and, with
+ * o->baselines, the baselines trained on every reference key) predicts each
+ * run of `test` with W > o->w_min; key-balanced MAPE (eq. 26) per test key
+ * and overall, in the layout of the cross-validation (band_radius NaN,
+ * oof NULL).  No test run reaches the fit. */
+int pascal_calibrate_holdout(const pascal_refs *refs, const pascal_dyn_agg *agg,
+                             const pascal_dyn_model *model, const pascal_dyn_params *par,
+                             const pascal_cv_opts *o, const pascal_refs *test,
+                             pascal_cv_result *out, pascal_error *err);
+
 /* Where a calibration came from. */
 typedef struct pascal_cal_prov {
     char input[1024];

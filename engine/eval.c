@@ -12,6 +12,7 @@
 #include "engine/eval_workload.h"
 #include "model/progress.h"
 #include "model/replay.h"
+#include "model/sim.h"
 #include "model/static.h"
 #include "sweeps/workload.h"
 
@@ -41,6 +42,12 @@ struct pascal_eval {
     int64_t bel_C, bel_H, bel_k; /* the last Belady replay of this vector */
     int bel_valid;
     int replay_failed;      /* a replay workspace could not be allocated */
+    /* Progress simulator (model simulate): timing borrowed, workspace grown
+     * on demand, polled stop request. */
+    const pascal_sim_timing *sim_tm;
+    pascal_sim *sim;
+    int (*should_stop)(void *ctx);
+    void *stop_ctx;
 };
 
 pascal_eval *pascal_eval_create(unsigned models)
@@ -65,6 +72,7 @@ void pascal_eval_free(pascal_eval *ev)
     free(ev->phases);
     pascal_replay_free(ev->rp);
     free(ev->rd_sorted);
+    pascal_sim_free(ev->sim);
     free(ev);
 }
 
@@ -340,9 +348,73 @@ void pascal_eval_set_dynamic_flags(pascal_eval *ev, unsigned flags)
     ev->dyn_flags = flags;
 }
 
+void pascal_eval_set_sim(pascal_eval *ev, const pascal_sim_timing *tm,
+                         int (*should_stop)(void *ctx), void *stop_ctx)
+{
+    ev->sim_tm = tm;
+    ev->should_stop = should_stop;
+    ev->stop_ctx = stop_ctx;
+}
+
+/* An integer parameter that is set: 1, else 0. */
+static int whole(double v)
+{
+    return !isnan(v) && v == floor(v);
+}
+
+/* The simulator's configuration at point v; -1 when the point is not one
+ * the simulator can run (the columns are then NaN). */
+static int sim_config(const double *v, pascal_sim_config *c)
+{
+    double o = v[PASCAL_P_OCCUPANCY], path = v[PASCAL_P_PATH], sms = v[PASCAL_P_SMS];
+    *c = pascal_sim_default_config();
+    if (!whole(o) || !whole(sms) || !(path == 0 || path == 1) || !whole(v[PASCAL_P_COMPUTE]) ||
+        (path == 1 && !whole(v[PASCAL_P_DEPTH])) || v[PASCAL_P_M] != sms * o ||
+        !whole(v[PASCAL_P_N]) || !whole(v[PASCAL_P_C]))
+        return -1;
+    c->sms = (int64_t)sms;
+    c->occupancy = (int64_t)o;
+    c->path = (int)path;
+    c->depth = path == 1 ? (int64_t)v[PASCAL_P_DEPTH] : 1;
+    c->compute = (int64_t)v[PASCAL_P_COMPUTE];
+    c->N = (int64_t)v[PASCAL_P_N];
+    c->W = v[PASCAL_P_W];
+    c->C = (int64_t)v[PASCAL_P_C];
+    c->assoc = whole(v[PASCAL_P_ASSOC]) ? (int64_t)v[PASCAL_P_ASSOC] : 0;
+    c->block_bytes = or_default(v[PASCAL_P_BLOCK_BYTES], 16384);
+    c->seed = (uint64_t)or_default(v[PASCAL_P_SEED], 1);
+    return 0;
+}
+
+/* K_sim, rho_sim, ns_per_round_sim at one point; returns 1 when the stop
+ * request interrupted the run, -1 when memory ran out, else 0. */
+static int sim_columns(pascal_eval *ev, const double *v, double *out)
+{
+    pascal_sim_config c;
+    pascal_sim_result r;
+    int rc;
+    out[0] = out[1] = out[2] = NAN;
+    if (!ev->sim_tm || sim_config(v, &c) != 0)
+        return 0;
+    c.should_stop = ev->should_stop;
+    c.stop_ctx = ev->stop_ctx;
+    if (pascal_sim_fit(&ev->sim, &c) != 0)
+        return -1;
+    rc = pascal_sim_run(ev->sim, ev->sim_tm, &c, &r);
+    if (rc == PASCAL_SIM_STOPPED)
+        return 1;
+    if (rc == PASCAL_SIM_OK) {
+        out[0] = r.K_H;
+        out[1] = r.K_H / (double)r.M;
+        out[2] = r.ns_per_round;
+    }
+    return 0;
+}
+
 static int needs_phases(int col)
 {
     return pascal_columns[col].model != PASCAL_MODEL_DYNAMIC &&
+           pascal_columns[col].model != PASCAL_MODEL_SIMULATE &&
            pascal_columns[col].model != PASCAL_MODEL_SHARING &&
            pascal_columns[col].model != PASCAL_MODEL_CATCHUP;
 }
@@ -409,8 +481,8 @@ static int workload_point(pascal_eval *ev, const pascal_point *p, const int *col
 int pascal_eval_point(pascal_eval *ev, const pascal_point *p, const int *cols,
                       int ncols, double *out)
 {
-    int phased = 0, ok = 1, dyn_done = 0;
-    double dyn[PASCAL_CALIBRATE_NCOLS];
+    int phased = 0, ok = 1, dyn_done = 0, sim_done = 0, sim_rc = 0;
+    double dyn[PASCAL_CALIBRATE_NCOLS], sim[3];
     point_cache pc = {0};
     if (!isnan(p->v[PASCAL_P_WORKLOAD]))
         return workload_point(ev, p, cols, ncols, out);
@@ -423,6 +495,10 @@ int pascal_eval_point(pascal_eval *ev, const pascal_point *p, const int *cols,
             if (!dyn_done++) /* section 4 columns: one prediction per point */
                 pascal_calibrate_point(ev->dyn, p->v, ev->dyn_flags, dyn);
             out[j] = dyn[pascal_calibrate_slot(cols[j])];
+        } else if (pascal_columns[cols[j]].model == PASCAL_MODEL_SIMULATE) {
+            if (!sim_done++) /* one simulation per point */
+                sim_rc = sim_columns(ev, p->v, sim);
+            out[j] = sim[cols[j] - PASCAL_COL_K_SIM];
         } else if (!needs_phases(cols[j]))
             out[j] = progress_column(cols[j], p->v);
         else if (ok && is_replay(cols[j]))
@@ -434,5 +510,7 @@ int pascal_eval_point(pascal_eval *ev, const pascal_point *p, const int *cols,
         ev->replay_failed = 0;
         return -1;
     }
+    if (sim_rc != 0)
+        return sim_rc;
     return ok ? 0 : -1;
 }

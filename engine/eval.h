@@ -38,6 +38,13 @@ void pascal_eval_dynamic(const struct pascal_dyn_model *dyn, unsigned flags, con
  * refuse answers held at the edge of the calibrated range); default 0. */
 void pascal_eval_set_dynamic_flags(pascal_eval *ev, unsigned flags);
 
+/* The progress simulator's timing for the `simulate` model (borrowed, must
+ * outlive ev), and a stop request it polls during a long simulation.
+ * Without timing the simulate columns are NaN. */
+struct pascal_sim_timing;
+void pascal_eval_set_sim(pascal_eval *ev, const struct pascal_sim_timing *tm,
+                         int (*should_stop)(void *ctx), void *stop_ctx);
+
 /* Builds the pattern description of point p.  The random-pattern key comes
  * from the phase-defining coordinates only, never from the point's index:
  *   key = mix(mix(mix(0x70617363616c, N), M), kind)
@@ -47,8 +54,9 @@ void pascal_eval_set_dynamic_flags(pascal_eval *ev, unsigned flags);
 void pascal_eval_pattern(const pascal_point *p, pascal_pattern *pat);
 
 /* Evaluates columns cols[0..ncols-1] (pascal_column_id) at point p into
- * out[0..ncols-1].  Returns 0, or -1 when the phase vector cannot be built
- * (out is then all NaN) or memory ran out. */
+ * out[0..ncols-1].  Returns 0, -1 when the phase vector cannot be built
+ * (out is then all NaN) or memory ran out, or 1 when the stop request
+ * interrupted a simulation (out is then incomplete: do not keep it). */
 int pascal_eval_point(pascal_eval *ev, const pascal_point *p, const int *cols,
                       int ncols, double *out);
 

@@ -27,6 +27,7 @@ static const struct {
     {"measure-refs", cli_measure_refs, "measure dynamic-model reference runs on a GPU"},
     {"list", cli_list, "what pascal knows: models, columns, axes, patterns, devices, units"},
     {"info", cli_info, "what a sweep, shard, partial, calibration or reference file holds"},
+    {"simulate", cli_simulate, "simulate the open scan on a device profile's timing"},
     {"size", cli_size_command, "the smallest capacity meeting a target, by bisection (exact to a block)"},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))

@@ -24,11 +24,13 @@
 #define MAX_CHECKS 72
 
 /* Models that build a phase vector (all but sharing, catchup, dynamic and
- * workload, whose columns are derived without one). */
+ * workload, whose columns are derived without one, and simulate, which
+ * runs the open scan from aligned starts). */
 static unsigned phased_models(unsigned models)
 {
     return models & ~((1u << PASCAL_MODEL_SHARING) | (1u << PASCAL_MODEL_CATCHUP) |
-                      (1u << PASCAL_MODEL_DYNAMIC) | (1u << PASCAL_MODEL_WORKLOAD));
+                      (1u << PASCAL_MODEL_DYNAMIC) | (1u << PASCAL_MODEL_WORKLOAD) |
+                      (1u << PASCAL_MODEL_SIMULATE));
 }
 
 static unsigned replay_models(unsigned models)
@@ -448,6 +450,12 @@ static double point_cost_ns(const plan_ctx *c, const pascal_point *p, double ppv
         ns += (double)belady_rounds(p->v) * M * 15;
     if (m & (1u << PASCAL_MODEL_DYNAMIC))
         ns += 100;
+    /* One simulation of W M N requests: 35 ns each at one CTA per SM, 60
+     * with more (docs/simulate.md, section 8). */
+    if (m & (1u << PASCAL_MODEL_SIMULATE)) {
+        double W = p->v[PASCAL_P_W], o = p->v[PASCAL_P_OCCUPANCY];
+        ns += (isnan(o) || o <= 1 ? 35 : 60) * (isnan(W) ? 1 : W) * M * N;
+    }
     return ns;
 }
 

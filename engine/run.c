@@ -16,10 +16,20 @@
 #include "engine/run_guard.h"
 #include "engine/run_sizing.h"
 #include "model/phases.h"
+#include "model/sim.h"
+#include "sweeps/device.h"
 #include "sweeps/sample.h"
 
 #define DEFAULT_BATCH 65536
 #define SCHED_CHUNK 512
+/* A slow model (a simulation per point): a few points per thread per
+ * batch, handed out one at a time, so the bar moves and Ctrl-C is heard. */
+#define SLOW_POINTS_PER_THREAD 2
+
+static int slow_spec(const pascal_spec *spec)
+{
+    return (pascal_spec_models(spec) >> PASCAL_MODEL_SIMULATE) & 1u;
+}
 
 int pascal_run_point_params(const pascal_spec *spec, int ids[PASCAL_NPARAM])
 {
@@ -137,10 +147,14 @@ static double batch_bytes(int64_t cap, int npc, int nrc)
            2.0 * sizeof(void *) * (npc + nrc + 2);
 }
 
-/* Raw points per batch: the option (or the default), at most the slice. */
-static uint64_t run_batch_points(const pascal_run_opts *o, uint64_t begin, uint64_t end)
+/* Raw points per batch: the option (or the default: a few per thread for a
+ * slow model), at most the slice. */
+static uint64_t run_batch_points(const pascal_spec *spec, const pascal_run_opts *o, int threads,
+                                 uint64_t begin, uint64_t end)
 {
-    uint64_t bsize = (uint64_t)(o->batch_points > 0 ? o->batch_points : DEFAULT_BATCH);
+    uint64_t bsize = (uint64_t)(o->batch_points > 0 ? o->batch_points
+                                : slow_spec(spec) ? SLOW_POINTS_PER_THREAD * threads
+                                                  : DEFAULT_BATCH);
     if (bsize > end - begin)
         bsize = end > begin ? end - begin : 1;
     return bsize;
@@ -188,7 +202,7 @@ double pascal_run_buffer_bytes(const pascal_spec *spec, const pascal_run_opts *o
                                uint64_t end)
 {
     int ids[PASCAL_NPARAM];
-    int64_t bsize = (int64_t)run_batch_points(o, begin, end);
+    int64_t bsize = (int64_t)run_batch_points(spec, o, pascal_parallel_threads(o->threads), begin, end);
     double bytes = 2 * batch_bytes(bsize, pascal_run_point_params(spec, ids), pascal_spec_ncolumns(spec));
     /* The exact sizing's slots, when the sweep has a capacity axis it may
      * search (run_sizing_create decides; this counts them whenever it may). */
@@ -205,7 +219,8 @@ static void headline_init(headline *h, const pascal_spec *spec, pascal_run_stats
     static const int prefer[] = {PASCAL_COL_TRAFFIC_REPLAY, PASCAL_COL_TRAFFIC_LRU,
                                  PASCAL_COL_TRAFFIC_TTL, PASCAL_COL_TRAFFIC_DYN,
                                  PASCAL_COL_RHO_DYN, PASCAL_COL_RHO_LRU, PASCAL_COL_RHO_TTL,
-                                 PASCAL_COL_RHO_SDCM, PASCAL_COL_RHO_BOUND, PASCAL_COL_RHO_CHE};
+                                 PASCAL_COL_RHO_SDCM, PASCAL_COL_RHO_BOUND, PASCAL_COL_RHO_CHE,
+                                 PASCAL_COL_RHO_SIM};
     const int *cols = pascal_spec_columns(spec);
     unsigned models = pascal_spec_models(spec);
     size_t n;
@@ -520,10 +535,10 @@ static void eval_batch(const pascal_spec *spec, pascal_eval *ev, const sink_plan
                        int *failed, const pascal_run_opts *o, int *halt)
 {
     const int *cols = pascal_spec_columns(spec);
-    int nrc = pascal_spec_ncolumns(spec);
+    int nrc = pascal_spec_ncolumns(spec), chunk = slow_spec(spec) ? 1 : SCHED_CHUNK;
     /* nowait: a thread done here joins the other batch's write, or waits at
      * the caller's barrier */
-#pragma omp for schedule(dynamic, SCHED_CHUNK) nowait
+#pragma omp for schedule(dynamic, chunk) nowait
     for (uint64_t i = b0; i < b1; i++) {
         pascal_point p;
         double out[PASCAL_NCOLUMN];
@@ -535,10 +550,15 @@ static void eval_batch(const pascal_spec *spec, pascal_eval *ev, const sink_plan
             continue;
         /* The plan checked every point, so a phase vector that cannot be
          * built here is out of memory or a bug: stop rather than write NaN. */
-        if (pascal_eval_point(ev, &p, cols, nrc, out) != 0 ||
-            (z && run_sizing_search(z, ev, i, zoff + (int64_t)s, &p) != 0)) {
+        int rc = pascal_eval_point(ev, &p, cols, nrc, out);
+        if (rc == 0 && z && run_sizing_search(z, ev, i, zoff + (int64_t)s, &p) != 0)
+            rc = -1;
+        if (rc < 0) {
 #pragma omp atomic write
             *failed = 1;
+        } else if (rc > 0) { /* a stop request cut a simulation short */
+#pragma omp atomic write
+            *halt = 1;
         }
         for (int j = 0; j < sp->npc; j++)
             b->pv[j][s] = p.v[sp->pids[j]];
@@ -643,6 +663,7 @@ typedef struct batch_team {
     const pascal_spec *spec;
     const pascal_run_opts *o;
     const pascal_dyn_model *dyn;
+    const pascal_sim_timing *tm;
     sink_plan *sp;
     pascal_sink *sink;
     pascal_run_stats *st;
@@ -653,6 +674,17 @@ typedef struct batch_team {
     int failed, nomem, rc, stopped;
     int halt;                   /* the stop flag was seen inside a batch (stop_now) */
 } batch_team;
+
+/* A simulation (model simulate) polls this while it runs, so that a stop
+ * request is heard within a point. */
+static int sim_should_stop(void *ctx)
+{
+    const pascal_run_opts *o = ctx;
+    if (o->stop_flag && *o->stop_flag)
+        return 1;
+    return o->should_stop && o->should_stop(o->stop_ctx);
+}
+
 
 static void batch_range(const batch_team *t, uint64_t k, uint64_t *b0, uint64_t *b1)
 {
@@ -694,6 +726,7 @@ static void batch_body(void *ctx)
     if (ev) {
         pascal_eval_set_dynamic(ev, t->dyn);
         pascal_eval_set_dynamic_flags(ev, pascal_spec_extrapolation_nan(t->spec) ? PASCAL_DYN_NO_HOLD : 0);
+        pascal_eval_set_sim(ev, t->tm, sim_should_stop, (void *)t->o);
     }
     if (!ev) {
 #pragma omp atomic write
@@ -723,11 +756,12 @@ static void batch_body(void *ctx)
 
 static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int threads,
                        sink_plan *sp, pascal_sink *sink, pascal_run_stats *st,
-                       const pascal_dyn_model *dyn, pascal_error *err)
+                       const pascal_dyn_model *dyn, const pascal_sim_timing *tm,
+                       pascal_error *err)
 {
     batch_team t = {.spec = spec, .o = o, .dyn = dyn, .sp = sp, .sink = sink, .st = st, .err = err};
     uint64_t begin = st->raw_begin, n = st->raw_end;
-    uint64_t bsize = run_batch_points(o, begin, n);
+    uint64_t bsize = run_batch_points(spec, o, threads, begin, n);
     int rc;
     if (batch_alloc(&t.b[0], (int64_t)bsize, sp->npc, pascal_spec_ncolumns(spec)) != 0 ||
         batch_alloc(&t.b[1], (int64_t)bsize, sp->npc, pascal_spec_ncolumns(spec)) != 0) {
@@ -750,6 +784,7 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
         batch_free(&t.b[0]), batch_free(&t.b[1]);
         return rc;
     }
+    t.tm = tm;
     t.begin = begin, t.n = n, t.bsize = bsize, t.rows = st->rows_resumed;
     t.nbatches = n > begin ? (n - begin + bsize - 1) / bsize : 0;
     if (o->progress)
@@ -780,7 +815,30 @@ static int load_calibration(const pascal_spec *spec, pascal_dyn_model **dyn, pas
 }
 
 static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_stats *st,
-                      const pascal_dyn_model *dyn, pascal_error *err);
+                      const pascal_dyn_model *dyn, const pascal_sim_timing *tm,
+                      pascal_error *err);
+
+/* The simulator's timing from the spec's device profile, when the spec asks
+ * for the simulate model. */
+static int load_sim_timing(const pascal_spec *spec, pascal_sim_timing *tm, int *have,
+                           pascal_error *err)
+{
+    const char *text = pascal_spec_device_text(spec);
+    pascal_error sub = {0};
+    *have = 0;
+    if (!slow_spec(spec))
+        return 0;
+    if (!text[0])
+        return pascal_error_set(err, PASCAL_EINPUT, "%s: models: simulate needs a device profile "
+                                "with a sim section: expected a top-level key device: PROFILE, "
+                                "got none", pascal_spec_filename(spec));
+    if (pascal_device_sim_parse(text, strlen(text), pascal_spec_device_path(spec), tm, &sub) != 0)
+        return pascal_error_set(err, sub.code == PASCAL_ENOMEM ? sub.code : PASCAL_EINPUT,
+                                "%s: models: simulate needs the device's timing: %s",
+                                pascal_spec_filename(spec), sub.msg);
+    *have = 1;
+    return 0;
+}
 
 void pascal_run_shard_range(uint64_t size, int k, int n, uint64_t *begin, uint64_t *end)
 {
@@ -793,20 +851,24 @@ int pascal_run(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_sta
 {
     pascal_dyn_model *dyn = NULL;
     pascal_lock *lock = NULL;
-    int rc;
+    pascal_sim_timing tm;
+    int rc, have_tm;
     memset(st, 0, sizeof *st);
+    if ((rc = load_sim_timing(spec, &tm, &have_tm, err)) != 0)
+        return rc;
     /* Before any work: the output is not an input and no one else writes it. */
     if ((rc = pascal_run_claim(spec, o, &lock, err)) != 0)
         return rc;
     if ((rc = load_calibration(spec, &dyn, err)) == 0)
-        rc = run_loaded(spec, o, st, dyn, err);
+        rc = run_loaded(spec, o, st, dyn, have_tm ? &tm : NULL, err);
     pascal_dyn_model_free(dyn);
     pascal_output_release(lock);
     return rc;
 }
 
 static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_stats *st,
-                      const pascal_dyn_model *dyn, pascal_error *err)
+                      const pascal_dyn_model *dyn, const pascal_sim_timing *tm,
+                      pascal_error *err)
 {
     int threads = pascal_parallel_threads(o->threads);
     double t0 = pascal_now(), t1;
@@ -836,7 +898,7 @@ static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_
      * failure to write here is a failure while running. */
     if (rc != 0)
         return rc;
-    rc = run_batches(spec, o, threads, &sp, sink, st, dyn, err);
+    rc = run_batches(spec, o, threads, &sp, sink, st, dyn, tm, err);
     st->eval_seconds = pascal_now() - t1;
     if (rc == PASCAL_EINTR && sink) { /* keep the whole chunks for --resume */
         int64_t kept = 0;

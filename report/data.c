@@ -196,6 +196,7 @@ static void plots_json(FILE *o, const rp_file *f, const rp_plan *p)
         key_str(o, "band_lo", col_name(p, p->dyn_lo));
         key_str(o, "band_hi", col_name(p, p->dyn_hi));
         key_str(o, "series", axis_name(f, dynamic_series(f, p)));
+        key_str(o, "sim", col_name(p, p->dyn_sim));
         pascal_report_json_key(o, "metric");
         pascal_report_json_str(o, col_name(p, p->dyn_metric));
         fputs("}", o);
@@ -215,8 +216,8 @@ static void why_not_json(FILE *o, const rp_plan *p)
     key_str(o, "heatmap", p->heat_x < 0 ? "fewer than two swept axes (random draws, which are "
                                           "averaged, do not count)" : NULL);
     pascal_report_json_key(o, "dynamic");
-    pascal_report_json_str(o, p->w_axis < 0 ? "no dynamic predictions (a K_dyn column with a "
-                                              "W axis)" : "");
+    pascal_report_json_str(o, p->w_axis < 0 ? "no dynamic predictions (a K_dyn or K_sim column "
+                                              "with a W axis)" : "");
     fputs("},\n", o);
 }
 

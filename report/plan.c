@@ -124,19 +124,27 @@ static void plan_capacity_plot(const rp_file *f, rp_plan *p)
     }
 }
 
+/* The prediction against the horizon, and the simulator's K beside it
+ * (`simulate` in the same sweep); a sweep with simulated K only plots that. */
 static void plan_dynamic_plot(const rp_file *f, rp_plan *p)
 {
     int k = pascal_report_col(p, "K_dyn"), rho = pascal_report_col(p, "rho_dyn");
+    int ks = pascal_report_col(p, "K_sim"), rs = pascal_report_col(p, "rho_sim");
     int w = pascal_report_find_axis(f, "W");
-    if (k < 0 || w < 0 || f->axes[w].role != RP_DIM)
+    if ((k < 0 && ks < 0) || w < 0 || f->axes[w].role != RP_DIM)
         return;
     p->w_axis = w;
+    if (k < 0) {
+        p->dyn_metric = rs >= 0 ? rs : ks;
+        return;
+    }
     p->dyn_lo = pascal_report_col(p, "band_lo");
     p->dyn_hi = pascal_report_col(p, "band_hi");
     /* The band is drawn around the prediction with the same units. */
     p->dyn_metric = rho >= 0 ? rho : k;
     if (p->dyn_lo >= 0 && strcmp(p->cols[p->dyn_lo].units, p->cols[k].units) == 0)
         p->dyn_metric = k;
+    p->dyn_sim = p->dyn_metric == k ? ks : rs;
 }
 
 /* Heatmap: occupancy x depth when both are swept, else capacity (or the
@@ -238,7 +246,7 @@ int pascal_report_plan(rp_file *f, double target, rp_plan *p, pascal_error *err)
     p->target = target;
     p->m_src = p->c_src = p->lead_src = p->cshare_src = -1;
     p->cap_axis = p->w_axis = p->metric = p->series_axis = p->heat_x = p->heat_y = -1;
-    p->dyn_metric = p->dyn_lo = p->dyn_hi = -1;
+    p->dyn_metric = p->dyn_lo = p->dyn_hi = p->dyn_sim = -1;
     p->band_lo = p->band_hi = p->bound = p->che = p->blocks = -1;
     for (int i = 0; i < f->naxes; i++) {
         rp_axis *a = &f->axes[i];

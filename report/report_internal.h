@@ -145,11 +145,13 @@ typedef struct rp_plan {
     int cap_axis;               /* capacity_bytes or C axis, or -1 */
     int cap_proxy;              /* cap_axis is block_bytes: capacity in blocks
                                    C = capacity_bytes / block_bytes only */
-    int w_axis;                 /* W axis with K_dyn, or -1 */
+    int w_axis;                 /* W axis with K_dyn or K_sim, or -1 */
     int metric;                 /* default miss-rate column (cols index), or -1 */
     int series_axis;            /* default lines-by axis, or -1 */
     int heat_x, heat_y;         /* default heatmap axes, or -1 */
     int dyn_metric, dyn_lo, dyn_hi; /* dynamic plot columns, or -1 */
+    int dyn_sim;                /* simulated K beside the prediction (K_sim or
+                                   rho_sim, in its units), or -1 */
     int band_lo, band_hi, bound, che, blocks; /* capacity plot columns, or -1 */
     double target;
 } rp_plan;

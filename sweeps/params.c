@@ -118,6 +118,9 @@ const pascal_model_info pascal_models[PASCAL_NMODEL] = {
                                {PASCAL_P_WORKLOAD, END}},
     [PASCAL_MODEL_TRAFFIC] = {"traffic", "a workload's DRAM fill bytes over its waves, and their ratio to ideal",
                               {PASCAL_P_WORKLOAD, END}},
+    [PASCAL_MODEL_SIMULATE] = {"simulate", "progress simulator: the open scan on the device profile's "
+                               "timing (slow; docs/simulate.md)",
+                               {PASCAL_P_OCCUPANCY, PASCAL_P_PATH, PASCAL_P_COMPUTE, PASCAL_P_W, END}},
 };
 
 const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
@@ -223,6 +226,12 @@ const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
     [PASCAL_COL_CLAMP_DEPTH] = {"clamp_depth", PASCAL_MODEL_DYNAMIC, "buffers",
                                 "nearest reference depth the answer is held at (rule 3 with one side); "
                                 "NaN when the depth is bracketed or referenced"},
+    [PASCAL_COL_K_SIM] = {"K_sim", PASCAL_MODEL_SIMULATE, "fills/work",
+                          "simulated whole-run fill count K_H = A(H)/H of the open scan; NaN outside "
+                          "the simulator's range"},
+    [PASCAL_COL_RHO_SIM] = {"rho_sim", PASCAL_MODEL_SIMULATE, "misses/request", "K_sim / M"},
+    [PASCAL_COL_NS_PER_ROUND_SIM] = {"ns_per_round_sim", PASCAL_MODEL_SIMULATE, "ns/round",
+                                     "simulated run time per round of work (makespan / W N)"},
 };
 
 static int find_name(const char *name, const void *table, int n, size_t stride)
@@ -538,6 +547,7 @@ const char *const pascal_model_refs[PASCAL_NMODEL] = {
     [PASCAL_MODEL_DYNAMIC] = "section 4",
     [PASCAL_MODEL_WORKLOAD] = "section 1 (attention and GEMM); docs/workloads.md",
     [PASCAL_MODEL_TRAFFIC] = "Theorems 2-4 over several streams; docs/workloads.md",
+    [PASCAL_MODEL_SIMULATE] = "Algorithm 2 (open scan), simulated; docs/simulate.md",
 };
 
 const char *const pascal_column_refs[PASCAL_NCOLUMN] = {
@@ -594,6 +604,9 @@ const char *const pascal_column_refs[PASCAL_NCOLUMN] = {
     [PASCAL_COL_CLAMP_X] = "section 4.2, eq. 19 (endpoint hold in x)",
     [PASCAL_COL_CLAMP_COMPUTE] = "section 4 (rule 2: nearest same-class compute)",
     [PASCAL_COL_CLAMP_DEPTH] = "section 4 (rule 3: across depth)",
+    [PASCAL_COL_K_SIM] = "eq. 14 (K_H = A(H) / H), simulated",
+    [PASCAL_COL_RHO_SIM] = "eq. 14 (rho_H = K_H / M), simulated",
+    [PASCAL_COL_NS_PER_ROUND_SIM] = "section 3.6 (ns per normalized round), simulated",
 };
 
 static const pascal_unit_info unit_table[] = {
@@ -634,6 +647,7 @@ static const pascal_unit_info unit_table[] = {
     {"x ideal", "a multiple of the ideal traffic (every block fetched once)"},
     {"", "a name or an index, no unit (pattern, phases, seed, path)"},
     {"work", "the dynamic model's work coordinate x = W N / 4096 (section 4.2)"},
+    {"ns/round", "nanoseconds of simulated run time per round of work"},
 };
 
 int pascal_unit(int i, pascal_unit_info *out)

@@ -115,6 +115,7 @@ typedef enum pascal_model_id {
     PASCAL_MODEL_DYNAMIC,    /* section 4: calibrated prediction (needs `calibration`) */
     PASCAL_MODEL_WORKLOAD,   /* a workload's derived streams, grid and ideal traffic */
     PASCAL_MODEL_TRAFFIC,    /* a workload's DRAM fill bytes and their ratio to ideal */
+    PASCAL_MODEL_SIMULATE,   /* progress simulator on the device's timing (slow) */
     PASCAL_NMODEL
 } pascal_model_id;
 
@@ -184,6 +185,9 @@ typedef enum pascal_column_id {
     PASCAL_COL_CLAMP_X,       /* dynamic: nearest calibrated horizon when held */
     PASCAL_COL_CLAMP_COMPUTE, /* dynamic: nearest calibrated compute when held */
     PASCAL_COL_CLAMP_DEPTH,   /* dynamic: nearest calibrated depth when held */
+    PASCAL_COL_K_SIM,     /* simulate: K_H */
+    PASCAL_COL_RHO_SIM,   /* simulate: K_H / M */
+    PASCAL_COL_NS_PER_ROUND_SIM, /* simulate: time per round */
     PASCAL_NCOLUMN
 } pascal_column_id;
 

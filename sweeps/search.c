@@ -92,6 +92,13 @@ const pascal_monotone_info pascal_search_monotone[] = {
     {PASCAL_COL_CLAMP_X, NONE, "the calibration's nearest horizon: it does not depend on C"},
     {PASCAL_COL_CLAMP_COMPUTE, NONE, "the calibration's nearest compute: it does not depend on C"},
     {PASCAL_COL_CLAMP_DEPTH, NONE, "the calibration's nearest depth: it does not depend on C"},
+    /* The simulator (model simulate): its timing decides which requests
+     * meet in flight, and that interleaving changes with C. */
+    {PASCAL_COL_K_SIM, NONE, "an event-driven simulation whose timing, and so its interleaving of "
+                             "requests, changes with C: not shown monotone"},
+    {PASCAL_COL_RHO_SIM, NONE, "K_sim / M: not shown monotone in C (see K_sim)"},
+    {PASCAL_COL_NS_PER_ROUND_SIM, NONE, "simulated time, not a miss count: faster with fewer misses, but "
+                                        "not shown monotone in C"},
 };
 const int pascal_search_nmonotone = (int)(sizeof pascal_search_monotone / sizeof pascal_search_monotone[0]);
 

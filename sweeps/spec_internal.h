@@ -115,8 +115,13 @@ int spec_load_yaml(const char *text, size_t len, const char *file, yaml_document
 int spec_load_device(const spec_ctx *c, const yaml_node_t *node);
 /* Reads a loaded device profile document into dev; val[k] gets the value
  * node of each key present (SPEC_DEVICE_KEYS of them), for marks. */
-#define SPEC_DEVICE_KEYS 6
+#define SPEC_DEVICE_KEYS 7
 int spec_parse_device(const spec_ctx *d, pascal_device_profile *dev, const yaml_node_t **val);
+
+/* device_sim.c: checks a profile's `sim` section (node: its value) and,
+ * when out is not NULL, stores the timing. */
+struct pascal_sim_timing;
+int spec_device_sim(const spec_ctx *c, const yaml_node_t *node, struct pascal_sim_timing *out);
 
 /* spec_values.c */
 /* The value a parameter takes in messages: "a positive integer", ... */

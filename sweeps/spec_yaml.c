@@ -430,8 +430,8 @@ int spec_load_yaml(const char *text, size_t len, const char *file, yaml_document
 
 /* Device profile keys; unknown keys are errors. */
 static const char *const device_keys[] = {"name", "sms", "l2_bytes", "effective_l2_bytes",
-                                          "compute_capability", "notes"};
-enum { DK_NAME, DK_SMS, DK_L2, DK_EFFECTIVE, DK_CC, DK_NOTES, DK_COUNT };
+                                          "compute_capability", "notes", "sim"};
+enum { DK_NAME, DK_SMS, DK_L2, DK_EFFECTIVE, DK_CC, DK_NOTES, DK_SIM, DK_COUNT };
 _Static_assert(DK_COUNT == SPEC_DEVICE_KEYS, "spec_internal.h: SPEC_DEVICE_KEYS");
 
 static int device_text(const spec_ctx *d, const yaml_node_t *node, const char *key, char *buf, size_t len)
@@ -450,7 +450,7 @@ int spec_parse_device(const spec_ctx *d, pascal_device_profile *dev, const yaml_
     const yaml_node_pair_t *pr;
     int rc = spec_check_mapping(d, root, "",
                                 "a device profile mapping (name, sms, l2_bytes, effective_l2_bytes, "
-                                "compute_capability, notes)",
+                                "compute_capability, notes, sim)",
                                 device_keys, DK_COUNT);
     dev->sms = dev->l2_bytes = dev->effective_l2_bytes = NAN;
     dev->title[0] = dev->compute_capability[0] = dev->notes[0] = '\0';
@@ -475,6 +475,9 @@ int spec_parse_device(const spec_ctx *d, pascal_device_profile *dev, const yaml_
         case DK_NOTES: rc = device_text(d, val[k], device_keys[k], dev->notes, sizeof dev->notes); break;
         case DK_SMS: rc = spec_scalar_value(d, val[k], PASCAL_P_SMS, "sms", &dev->sms); break;
         case DK_L2: rc = spec_scalar_value(d, val[k], PASCAL_P_CAPACITY_BYTES, "l2_bytes", &dev->l2_bytes); break;
+        case DK_SIM: /* the simulator's timing (sweeps/device.h) */
+            rc = spec_device_sim(d, val[k], NULL);
+            break;
         default:
             rc = spec_scalar_value(d, val[k], PASCAL_P_CAPACITY_BYTES, "effective_l2_bytes",
                                    &dev->effective_l2_bytes);

@@ -539,6 +539,50 @@ TEST_F(ReportWrite, DynamicPlotFromKdynAndHorizon)
     }
 }
 
+// A sweep with `simulate` beside `dynamic` plots the simulated K against the
+// horizon with the prediction, in the prediction's units; a sweep with the
+// simulator alone plots the simulated miss rate.
+TEST_F(ReportWrite, SimulatedKBesideTheDynamicPrediction)
+{
+    for (std::string band_units : {"misses/request", "misses/round"}) {
+        Grid g;
+        g.axes = {{"depth", "buffers", PASCAL_COLTYPE_I64, {2, 4}, {}},
+                  {"W", "scans", PASCAL_COLTYPE_F64, {1, 8, 32}, {}}};
+        g.points = {{"M", "workers", "", [](const Idx &) { return 48.0; }}};
+        auto rho = [&g](const Idx &r) { return 0.02 + 0.01 * std::log(g.Value(1, r)) / g.Value(0, r); };
+        auto sim = [&g](const Idx &r) { return 0.021 + 0.012 * std::log(g.Value(1, r)) / g.Value(0, r); };
+        g.results = {{"K_dyn", "misses/round", "", [rho](const Idx &r) { return 48 * rho(r); }},
+                     {"rho_dyn", "misses/request", "", rho},
+                     {"band_lo", band_units, "", [rho](const Idx &r) { return 0.9 * rho(r); }},
+                     {"band_hi", band_units, "", [rho](const Idx &r) { return 1.1 * rho(r); }},
+                     {"K_sim", "fills/work", "", [sim](const Idx &r) { return 48 * sim(r); }},
+                     {"rho_sim", "misses/request", "", sim},
+                     {"ns_per_round_sim", "ns/round", "", [](const Idx &) { return 424.0; }}};
+        J d = ReportData(g);
+        const J &dyn = d["plots"]["dynamic"];
+        ASSERT_FALSE(dyn.null());
+        bool per_round = band_units == "misses/round";
+        EXPECT_EQ(dyn["metric"].s, per_round ? "K_dyn" : "rho_dyn");
+        EXPECT_EQ(dyn["sim"].s, per_round ? "K_sim" : "rho_sim");
+        double want = 0.021 + 0.012 * std::log(32.0) / 4;
+        EXPECT_NEAR(Cell(d, "rho_sim", {{"depth", 4}, {"W", 32}}), want, 1e-5 * want);
+    }
+    Grid g;
+    g.axes = {{"occupancy", "CTAs/SM", PASCAL_COLTYPE_I64, {1, 2}, {}},
+              {"W", "scans", PASCAL_COLTYPE_F64, {1, 4, 16}, {}}};
+    g.points = {{"M", "workers", "", [&g](const Idx &r) { return 48 * g.Value(0, r); }}};
+    g.results = {{"K_sim", "fills/work", "", [&g](const Idx &r) { return 1 + g.Value(1, r) / 8; }},
+                 {"rho_sim", "misses/request", "",
+                  [&g](const Idx &r) { return (1 + g.Value(1, r) / 8) / (48 * g.Value(0, r)); }}};
+    J d = ReportData(g);
+    const J &dyn = d["plots"]["dynamic"];
+    ASSERT_FALSE(dyn.null());
+    EXPECT_EQ(dyn["metric"].s, "rho_sim");
+    EXPECT_TRUE(dyn["sim"].null());
+    EXPECT_TRUE(dyn["band_lo"].null());
+    EXPECT_EQ(d["why_not"]["dynamic"].s, "");
+}
+
 TEST_F(ReportWrite, Theorem5CapacityWhereSigmaIsKnown)
 {
     for (int with_column = 0; with_column < 2; with_column++) {

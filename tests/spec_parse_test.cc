@@ -349,7 +349,7 @@ TEST(SpecParseErrors, UnknownKeysListTheValidOnes)
     EXPECT_PREFIX(m, "spec.yaml:8:10: output.level: expected one of the keys compression, shuffle, chunk_rows;");
     m = load_bad("bad_device_key.yaml");
     EXPECT_PREFIX(m, kData + "devices/bad_key.yaml:3:1: l2: expected one of the keys name, sms, l2_bytes, "
-                             "effective_l2_bytes, compute_capability, notes; got \"l2\"");
+                             "effective_l2_bytes, compute_capability, notes, sim; got \"l2\"");
 }
 
 TEST(SpecParseErrors, WrongTypes)
@@ -376,7 +376,7 @@ TEST(SpecParseErrors, WrongTypes)
                   "gaussian, lag, explicit), got \"clustered\"");
     EXPECT_PREFIX(parse_bad("name: t\nmodels: 5\nfixed: {N: 8, M: 16}\naxes:\n  C: [1]\n"),
                   "spec.yaml:2:9: models: expected a non-empty list of models (ttl, lru_band, lru, sdcm, "
-                  "residency, che, margin, sharing, catchup, lru_replay, belady, dynamic, workload, traffic), got \"5\"");
+                  "residency, che, margin, sharing, catchup, lru_replay, belady, dynamic, workload, traffic, simulate), got \"5\"");
     EXPECT_PREFIX(parse_bad("name: [a]\nmodels: [ttl]\nfixed: {N: 8, M: 1}\naxes:\n  C: [1]\n"),
                   "spec.yaml:1:7: name: expected a sweep name, got a list");
     EXPECT_PREFIX(parse_bad(kHead + "  C: 100\n"),
@@ -525,10 +525,10 @@ TEST(SpecParseErrors, ModelsAndColumns)
                   "missing)");
     EXPECT_PREFIX(parse_bad("name: t\nmodels: []\nfixed: {N: 8, M: 1}\naxes:\n  C: [1]\n"),
                   "spec.yaml:2:9: models: expected a non-empty list of models (ttl, lru_band, lru, sdcm, residency, "
-                  "che, margin, sharing, catchup, lru_replay, belady, dynamic, workload, traffic), got an empty list");
+                  "che, margin, sharing, catchup, lru_replay, belady, dynamic, workload, traffic, simulate), got an empty list");
     EXPECT_PREFIX(parse_bad("name: t\nmodels: [ttl, lur]\nfixed: {N: 8, M: 1}\naxes:\n  C: [1]\n"),
                   "spec.yaml:2:15: models[1]: expected a model name (ttl, lru_band, lru, sdcm, residency, che, "
-                  "margin, sharing, catchup, lru_replay, belady, dynamic, workload, traffic), got \"lur\"");
+                  "margin, sharing, catchup, lru_replay, belady, dynamic, workload, traffic, simulate), got \"lur\"");
     EXPECT_PREFIX(parse_bad("name: t\nmodels: [ttl, ttl]\nfixed: {N: 8, M: 1}\naxes:\n  C: [1]\n"),
                   "spec.yaml:2:15: models[1]: expected each model once, got \"ttl\" again");
     EXPECT_PREFIX(parse_bad("name: t\nmodels: [ttl, sdcm]\nfixed: {N: 8, M: 1}\naxes:\n  C: [1]\n"),

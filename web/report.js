@@ -417,6 +417,8 @@
         var y = value(P.metric, i);
         if (y !== null) n++;
         rows.push({ x: x, series: s, kind: P.metric, y: y });
+        if (P.sim)  /* the simulator's K beside the prediction */
+          rows.push({ x: x, series: s, kind: P.sim, y: value(P.sim, i) });
         if (P.band_lo && P.band_hi)
           rows.push({ x: x, series: s, lo: value(P.band_lo, i), hi: value(P.band_hi, i) });
       });
@@ -426,13 +428,17 @@
         xName: P.x, yTitle: colLabel(P.metric), yName: P.metric,
         seriesTitle: st.series || 'lines', points: true,
         seriesOrder: sAxis ? sAxis.values.map(function (_, j) { return axisText(sAxis, j); }) : null,
-        dashes: { domain: [P.metric], range: [[1, 0]] }
+        dashes: { domain: P.sim ? [P.metric, P.sim] : [P.metric], range: [[1, 0], [5, 3]] }
       }), n);
     }
     controls();
+    var simulated = /_sim$/.test(P.metric);
     document.getElementById('cap-dynamic').textContent =
-      'Line: the calibrated dynamic prediction ' + P.metric + ' against the horizon ' + P.x +
+      (simulated ? 'Line: the simulated ' + P.metric + ' (progress simulator, docs/simulate.md)'
+                 : 'Line: the calibrated dynamic prediction ' + P.metric) +
+      ' against the horizon ' + P.x +
       (P.band_lo ? '; shaded: its empirical band ' + P.band_lo + ' .. ' + P.band_hi : '') +
+      (P.sim ? '; dashed: the simulated ' + P.sim + ' at the same points' : '') +
       '. Other axes are fixed by the selectors above.';
     return redraw();
   }

@@ -19,7 +19,7 @@ static const char *usage_text =
     "scores the baselines on the same folds and prints the table.";
 
 enum { F_OUT, F_DEVICE, F_SMS, F_C, F_CAPB, F_BLOCKB, F_ETA, F_CV, F_WMIN, F_KNN, F_RIDGE,
-       F_COUNT };
+       F_TEST, F_COUNT };
 
 static int read_flags(cli_flag *f, pascal_calibrate_opts *o)
 {
@@ -90,12 +90,12 @@ static void print_row(FILE *f, const pascal_cv_key *k)
             pascal_dyn_code_name(k->code));
 }
 
-static void print_table(FILE *f, const pascal_cv_result *cv, const pascal_calibrate_opts *o)
+static void print_table(FILE *f, const pascal_cv_result *cv, const pascal_calibrate_opts *o,
+                        const char *title)
 {
     char m[PASCAL_CV_NMETHOD][24];
     int best = -1;
-    fprintf(f, "\nleave-one-key-out cross-validation: key-balanced MAPE (eq. 26), %%, runs with W > %g\n",
-            o->cv.w_min);
+    fprintf(f, "\n%s: key-balanced MAPE (eq. 26), %%, runs with W > %g\n", title, o->cv.w_min);
     fprintf(f, "  %3s %-4s %2s %4s %5s %9s %8s %8s %8s %8s %8s  %s\n", "o", "path", "d", "m", "runs",
             "K_obs", "pascal", "aligned", "nearest", "knn", "ridge", "rule");
     for (int64_t i = 0; i < cv->nkeys; i++)
@@ -139,9 +139,41 @@ static void print_summary(FILE *f, const pascal_calibrate_opts *o, const pascal_
         fprintf(f, "  band: log radius %.4f (%g quantile of |log(K/K_hat)|): K x %.3f .. x %.3f\n",
                 rb, o->cv.band_quantile, exp(-rb), exp(rb));
     if (o->cv.baselines)
-        print_table(f, &r->cv, o);
+        print_table(f, &r->cv, o, "leave-one-key-out cross-validation");
     fprintf(f, "%swrote %s (sha256 of the input %.16s...) in %.3f s\n", o->cv.baselines ? "\n" : "  ",
             o->out_path, r->prov.input_sha256, r->seconds);
+}
+
+/* --test: the frozen fit against runs of keys it never saw. */
+static int held_out(const char *path, const pascal_calibrate_opts *o,
+                    const pascal_calibrate_result *r, pascal_error *err)
+{
+    pascal_refs test;
+    pascal_cv_result ho;
+    pascal_cv_opts cv = o->cv;
+    char title[1200];
+    int64_t shared = 0;
+    int rc = pascal_calibrate_read_refs(path, r->par.sms, &test, err);
+    if (rc != 0) {
+        fprintf(stderr, "pascal calibrate: --test: %s\n", err->msg);
+        return rc;
+    }
+    for (int64_t i = 0; i < test.n; i++) {
+        pascal_dyn_key k = {test.rows[i].o, test.rows[i].path, test.rows[i].d, test.rows[i].m};
+        shared += pascal_dyn_agg_find(r->agg, &k) >= 0;
+    }
+    cv.baselines = 1;
+    if ((rc = pascal_calibrate_holdout(&r->refs, r->agg, r->model, &r->par, &cv, &test, &ho,
+                                       err)) == 0) {
+        snprintf(title, sizeof title, "held-out test on %s (%lld runs, %lld of them of a reference "
+                 "key)", path, (long long)test.n, (long long)shared);
+        print_table(stdout, &ho, o, title);
+        pascal_calibrate_cv_free(&ho);
+    } else {
+        fprintf(stderr, "pascal calibrate: --test: %s\n", err->msg);
+    }
+    pascal_calibrate_refs_free(&test);
+    return rc;
 }
 
 static char *join_args(int argc, char **argv)
@@ -172,6 +204,8 @@ int cli_calibrate(int argc, char **argv)
         [F_WMIN] = {"w-min", "W", "score runs with W > this (default 1: long runs)", 0, 0},
         [F_KNN] = {"knn-k", "K", "neighbours of the k-NN baseline (default 5)", 0, 0},
         [F_RIDGE] = {"ridge-lambda", "L", "penalty of the ridge baseline (default 1)", 0, 0},
+        [F_TEST] = {"test", "TEST.csv", "held-out runs (keys never used in the fit): score PASCAL "
+                                        "and the baselines on them and print the table", 0, 0},
     };
     pascal_calibrate_opts o = pascal_calibrate_default_opts();
     pascal_calibrate_result r;
@@ -199,6 +233,8 @@ int cli_calibrate(int argc, char **argv)
         print_summary(stdout, &o, &r);
     else
         fprintf(stderr, "%s\n", err.msg);
+    if (rc == 0 && flags[F_TEST].given)
+        rc = held_out(flags[F_TEST].value, &o, &r, &err);
     pascal_calibrate_result_free(&r);
     free(cmdline);
     if (rc == 0)

@@ -46,6 +46,9 @@ int cli_spotcheck(int argc, char **argv);      /* engine/cli/spotcheck.c */
 int cli_measure_refs(int argc, char **argv);   /* engine/cli/measure_refs.c */
 int cli_list(int argc, char **argv);           /* engine/cli/list.c */
 int cli_info(int argc, char **argv);           /* engine/cli/info.c */
+int cli_simulate(int argc, char **argv);       /* engine/cli/simulate.c */
+/* measure-refs --simulate, with measure-refs' parsed flags. */
+int cli_measure_refs_simulated(cli_flag *flags, int nflags, int argc, char **argv);
 int cli_size_command(int argc, char **argv);   /* engine/cli/size.c */
 
 #endif

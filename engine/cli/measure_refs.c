@@ -4,7 +4,8 @@
  * row `o,path,d,m,N,W,K` of the dynamic model's reference CSV, with
  * K = K_H = A(H) / H (eq. 14).  Provenance goes to OUT.provenance.txt, since
  * the CSV holds nothing but the table.  Without CUDA support or a GPU it says
- * so and exits 2. */
+ * so and exits 2.  --simulate runs the progress simulator instead
+ * (measure_refs_sim.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -307,11 +308,16 @@ int cli_measure_refs(int argc, char **argv)
         {"block-bytes", "SIZE", "bytes per block (default 16KiB, as the paper)", 0, 0},
         {"repeat", "R", "runs per configuration, each a row (default 2)", 0, 0},
         {"markers", "PATH", "also write per-CTA start/end markers to this CSV", 0, 0},
-        {"device", "auto|INDEX", "CUDA device (default auto: the first)", 0, 0},
+        {"device", "auto|INDEX", "CUDA device (default auto: the first); with --simulate a "
+                                 "device profile (configs/devices/)", 0, 0},
         {"meter", "auto|cupti|ncu", "how fills are counted (default auto)", 0, 0},
         {"metric", "NAME", "counter of off-chip read bytes or sectors (default per GPU)", 0, 0},
         {"dry-run", NULL, "list the configurations; measure nothing", 0, 0},
         {"quiet", NULL, "no per-launch lines", 0, 0},
+        {"simulate", NULL, "no GPU: simulate the runs on the --device profile's timing "
+                           "(docs/simulate.md); without key lists, the paper's key space", 0, 0},
+        {"seed", "S", "--simulate: seed of repetition 1 (default 1; repetition r uses S + r - 1)", 0, 0},
+        {"threads", "T", "--simulate: threads (default all)", 0, 0},
     };
     int nf = (int)(sizeof flags / sizeof flags[0]), npos, rc;
     char *pos[1];
@@ -324,6 +330,8 @@ int cli_measure_refs(int argc, char **argv)
     rc = cli_parse("measure-refs", usage_text, argc, argv, flags, nf, pos, 0, &npos);
     if (rc != CLI_OK)
         return rc < 0 ? CLI_OK : rc;
+    if (cli_find(flags, nf, "simulate")->given)
+        return cli_measure_refs_simulated(flags, nf, argc, argv);
     if ((rc = read_opts(flags, nf, &o)) != CLI_OK) {
         free_opts(&o);
         return rc;

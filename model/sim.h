@@ -1,0 +1,181 @@
+/* A progress-divergence simulator: the open scan of the paper's Algorithm 2
+ * (and, with a barrier per round, Algorithm 1) on a shared cache, event by
+ * event, with the timing that makes workers drift apart (paper sections 3.5,
+ * 3.6 and 4; DESIGN.md section 7b).
+ *
+ * The machine.  A grid of ctas = round(W M) CTAs runs through M = sms * o
+ * resident slots; slot s lives on SM s mod sms.  Block scheduler assumption
+ * (documented in docs/simulate.md): CTA i of the first wave starts in slot i
+ * at time 0; when a CTA ends, its slot takes the next CTA of the grid in
+ * launch order launch_ns later; slots freed at the same instant take CTAs in
+ * slot order.  Each CTA reads blocks 0..N-1 of its stream in order:
+ *   sync (and tma with d = 1): issue block j, wait for it, consume it and do
+ *     m WMMA operations, issue block j + 1;
+ *   tma, d >= 2: issue blocks 0..d-2 at the start; then per block j: wait for
+ *     it, consume it, issue block j + d - 1 (Algorithm 2 lines 10-12), do m
+ *     WMMA operations.  With a free SM and fixed latency lambda this is
+ *     exactly Theorem 6's recurrence (eq. 10) with beta = consume and
+ *     alpha = compute + loop overhead.
+ *
+ * The cache.  C blocks of block_bytes, LRU, fully associative by default or
+ * A-way with a hashed set index (the counter generator keyed by (seed, b),
+ * the same draw as pascal_setlru's random mapping).  A block is allocated at
+ * its miss (it becomes most recently used then) and its fill completes
+ * later; a request that finds its block allocated but not yet filled waits
+ * for that fill and adds none (an MSHR merge).  Hits, merges and misses are
+ * decided in request order, so with a barrier per round and requests in
+ * worker order the cache is exactly the static model's LRU trace.
+ *
+ * Service (all times in ns, sizes in bytes).  A request issued at t takes the
+ * L2, one FCFS server of l2_bytes_per_ns shared by all SMs (start
+ * x = max(t, L2 free), busy b / l2_bytes_per_ns), then its SM's port, one FCFS
+ * server per SM (start p = max(x + b / l2_bytes_per_ns, port free), busy
+ * b / port bandwidth).  A miss also takes the DRAM, one FCFS server of
+ * dram_bytes_per_ns: fill ready at max(t, DRAM free) + b / dram_bytes_per_ns
+ * + dram_ns.  The data reaches the CTA at
+ * max(p + port time, ready + port time) + hit_ns (+ jitter).  So pressure
+ * queues hits at the L2 and the port, misses at the DRAM too.  Each SM is one FCFS
+ * server of consume and WMMA work shared by its resident CTAs: a job of work
+ * w and latency floor l submitted at t ends at max(start + w, t + l).
+ *
+ * Determinism.  Events are ordered by (time, slot); every random draw comes
+ * from the counter generator keyed by (seed, CTA, block).  A run depends only
+ * on its inputs: bit-identical on every run and thread count.
+ *
+ * Streams.  A block's cache id is stream base + block index; this version
+ * simulates one stream (base 0).  The cache and the service layer take global
+ * ids, so several streams of disjoint id ranges can share them later.
+ *
+ * Pure model code: no I/O, no globals; a workspace from pascal_sim_create is
+ * sized once and the run never allocates.  The stop callback, when given, is
+ * polled about every million events. */
+#ifndef PASCAL_MODEL_SIM_H
+#define PASCAL_MODEL_SIM_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Timing of a device (configs/devices/NAME.yaml, section `sim`). */
+typedef struct pascal_sim_timing {
+    double hit_ns;            /* L2 hit: issue to data in the CTA, unloaded */
+    double l2_bytes_per_ns;   /* L2 read bandwidth of all SMs together */
+    double sm_bytes_per_ns;   /* one SM's port from the L2 */
+    double sm_spread;         /* SM s's port runs at sm_bytes_per_ns (1 + sm_spread
+                                 (u_s - 1/2)), u_s uniform from (seed, s): the
+                                 persistent differences between SMs, in [0, 1] */
+    double dram_ns;           /* latency a fill adds to a hit */
+    double dram_bytes_per_ns; /* DRAM read bandwidth */
+    double consume_ns;        /* SM time to consume a 16 KiB block (scaled by
+                                 block_bytes / 16 KiB) */
+    double loop_ns;           /* per-iteration overhead (alpha at m = 0) */
+    double wmma_ns;           /* latency of one WMMA in a warp's dependent chain */
+    double wmma_sm_ns;        /* SM tensor time of one WMMA by every warp of a CTA */
+    double launch_ns;         /* a freed slot to the next CTA's first request */
+    double barrier_ns;        /* grid-wide barrier of Algorithm 1 */
+    double jitter_ns;         /* each request's data arrives up to this much later
+                                 (uniform, from the counter generator) */
+} pascal_sim_timing;
+
+enum { PASCAL_SIM_SYNC = 0, PASCAL_SIM_TMA = 1 };
+
+typedef struct pascal_sim_config {
+    int64_t sms;              /* SMs >= 1 */
+    int64_t occupancy;        /* resident CTAs per SM >= 1; M = sms * occupancy */
+    int path;                 /* PASCAL_SIM_SYNC or PASCAL_SIM_TMA */
+    int64_t depth;            /* tma: stages d >= 1 (sync: ignored) */
+    int64_t compute;          /* m: WMMA operations per block, >= 0 */
+    int64_t N;                /* blocks per scan >= 1 */
+    double W;                 /* CTA scans per resident worker > 0; the grid has
+                                 round(W M) >= 1 CTAs */
+    int64_t C;                /* cache capacity in blocks >= 1 */
+    int64_t assoc;            /* 0: fully associative; A >= 1: A ways, C / A sets
+                                 (C must be a multiple of A) */
+    double block_bytes;       /* bytes per block > 0 */
+    uint64_t seed;            /* jitter and set-index draws */
+    /* Algorithm 1 instead: `barrier` nonzero, phases[0..M-1] in [0, N); the
+     * grid is the M resident CTAs, worker m reads block (r + phases[m]) mod N
+     * in round r; rounds 0..N-1 warm up, rounds N..2N-1 are measured. */
+    int barrier;
+    const int64_t *phases;
+    /* Optional: per-slot extra overhead added to loop_ns (M entries), for
+     * heterogeneous workers (Theorem 6's two-worker test); NULL: none. */
+    const double *slot_extra_ns;
+    /* Optional outputs (NULL: not recorded). */
+    double *K_wave;           /* per wave of M CTAs: its CTAs' fills per round
+                                 (max_waves entries; waves beyond are not kept) */
+    int64_t max_waves;
+    double *cta_start_ns, *cta_end_ns; /* per CTA (ctas entries) */
+    /* Phase trajectory: each time the grid has consumed another traj_every
+     * blocks, sample k records traj_t[k] (ns), traj_rounds[k] (blocks consumed
+     * / M) and traj_pos[k M + s], the block slot s's CTA is at (the one it
+     * consumes or waits for; -1: idle); at most traj_max samples. */
+    int64_t traj_every, traj_max;
+    double *traj_t, *traj_rounds;
+    int32_t *traj_pos;
+    /* Request log: the first req_max requests in the order the cache saw
+     * them, their block and outcome (0 hit, 1 merged, 2 fill). */
+    int64_t req_max;
+    int32_t *req_block;
+    uint8_t *req_outcome;
+    int (*should_stop)(void *ctx);
+    void *stop_ctx;
+} pascal_sim_config;
+
+typedef struct pascal_sim_result {
+    int64_t M, ctas, waves;   /* waves = ceil(ctas / M) */
+    int64_t requests;         /* block requests reaching the cache */
+    int64_t hits;             /* resident and filled */
+    int64_t merged;           /* allocated, fill in flight: waited, no fill */
+    int64_t fills;            /* misses: A(H) of eq. 14 */
+    double H;                 /* work in rounds: ctas N / M (= W N) */
+    double K_H;               /* fills / H (eq. 14) */
+    double makespan_ns;
+    double ns_per_round;      /* makespan / H */
+    double first_wave_ns_per_round; /* end of the first wave's last CTA / N */
+    double K_steady;          /* barrier: mean fills per measured round; else NaN */
+    int64_t samples;          /* trajectory samples written */
+} pascal_sim_result;
+
+typedef struct pascal_sim pascal_sim;
+
+/* A workspace for up to max_blocks cache ids, max_slots resident CTAs,
+ * depth up to max_depth and max_sets cache sets (1 for a fully associative
+ * cache, C / A for A ways); NULL on failure. */
+pascal_sim *pascal_sim_create(int64_t max_blocks, int64_t max_slots, int64_t max_depth,
+                              int64_t max_sets);
+void pascal_sim_free(pascal_sim *ws);
+/* Grows *ws (replacing it) so that cfg fits; 0, or -1 when out of memory
+ * (*ws is then NULL). */
+int pascal_sim_fit(pascal_sim **ws, const pascal_sim_config *cfg);
+
+/* Status codes of pascal_sim_run. */
+enum {
+    PASCAL_SIM_OK = 0,
+    PASCAL_SIM_EINVAL = -1,   /* a parameter out of range (see the fields) */
+    PASCAL_SIM_ESIZE = -2,    /* the workspace is too small: pascal_sim_fit */
+    PASCAL_SIM_STOPPED = 1    /* should_stop returned nonzero; out is partial */
+};
+
+/* Simulates one run.  Timing values must be finite and >= 0 except the two
+ * bandwidths, which must be > 0 (INFINITY: no bandwidth limit). */
+int pascal_sim_run(pascal_sim *ws, const pascal_sim_timing *tm, const pascal_sim_config *cfg,
+                   pascal_sim_result *out);
+
+/* A configuration with every optional field empty and the paper's defaults
+ * (block 16 KiB, fully associative, seed 1, W 1). */
+pascal_sim_config pascal_sim_default_config(void);
+
+/* Phase groups (paper section 5.3): positions pos[0..n-1] in [0, N) (entries
+ * < 0 are skipped) merged when cyclically at most `gap` blocks apart; the
+ * number of groups.  scratch holds n int32. */
+int64_t pascal_sim_phase_groups(const int32_t *pos, int64_t n, int64_t N, int64_t gap,
+                                int32_t *scratch);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
