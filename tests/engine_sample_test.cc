@@ -187,6 +187,14 @@ TEST_F(SampleRun, CliRunsAndRejects)
     auto r = pascal_test::run_cli(dir, "run " + good + " -o " + dir + "/g.h5 --quiet");
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("1500 raw points"), std::string::npos) << r.out;
+    // pascal info says how the rows were drawn, and an interval as one.
+    auto info = pascal_test::run_cli(dir, "info " + dir + "/g.h5");
+    EXPECT_EQ(info.status, 0) << info.err;
+    EXPECT_NE(info.out.find("  sample_method  sobol\n"), std::string::npos) << info.out;
+    EXPECT_NE(info.out.find("  sample_n       1500\n"), std::string::npos) << info.out;
+    EXPECT_NE(info.out.find("sigma            drawn from the interval 0.5 .. 200"), std::string::npos)
+        << info.out;
+    EXPECT_NE(info.out.find("M                3 values"), std::string::npos) << info.out;
     // The report plots grids: it refuses intervals, naming them.
     r = pascal_test::run_cli(dir, "report " + dir + "/g.h5 -o " + dir + "/g.html");
     EXPECT_EQ(r.status, 2);

@@ -84,7 +84,10 @@ static void print_provenance(FILE *f, const pascal_file_info *d)
                                        "command_line", "threads", "device", "calibration",
                                        "input", "input_sha256", "sms", "C", "block_bytes",
                                        "cv_mape", "merged_shards", "comments", "shard",
-                                       "raw_range", "chunk_rows", "compression"};
+                                       "raw_range", "chunk_rows", "compression",
+                                       /* a sampled sweep (docs/scale.md) */
+                                       "sample_method", "sample_n", "sample_seed", "sample_inner",
+                                       "sample_intervals"};
     const char *name = attr(d, "spec_name");
     if (name[0])
         fprintf(f, "  spec           %s (%s)\n", name, attr(d, "spec_path"));
@@ -141,10 +144,28 @@ static void print_beside(FILE *f, const pascal_file_info *d)
                    "recovers %lld rows\n", d->journal, (long long)d->journal_rows);
 }
 
+/* 1 when a sampled sweep draws axis `name` from an interval (its /axes
+ * entry then holds the two ends, not values). */
+static int is_interval(const pascal_file_info *d, const char *name)
+{
+    const char *v = attr(d, "sample_intervals");
+    size_t n = strlen(name);
+    for (const char *p = v; *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : p + strlen(p))
+        if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
 static void print_axes(FILE *f, const pascal_file_info *d)
 {
     for (int i = 0; i < d->naxes; i++) {
         const pascal_info_axis *a = &d->axes[i];
+        if (is_interval(d, a->name)) {
+            fprintf(f, "  %-14s %-16s drawn from the interval", i ? "" : "axes", a->name);
+            print_range(f, a->min, a->max, a->units);
+            fputc('\n', f);
+            continue;
+        }
         fprintf(f, "  %-14s %-16s %lld value%s", i ? "" : "axes", a->name, (long long)a->count,
                 a->count == 1 ? "" : "s");
         if (a->labels[0])
