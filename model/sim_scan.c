@@ -152,10 +152,14 @@ static double resume(scan *x, int32_t s, int64_t j, double t)
     return x->tma ? consume_tma(x, s, t) : consume_sync(x, s, j, t);
 }
 
-/* A CTA starts in slot s at t: it primes d - 1 stages on the tma path. */
+/* A CTA starts in slot s at t: it primes d - 1 stages on the tma path.
+ * Slots freed within launch_ns of each other may all have seen a CTA left
+ * when they were freed; the first to start takes it, the others retire. */
 static double start(scan *x, int32_t s, double t)
 {
     pascal_sim *w = x->w;
+    if (x->next_cta >= x->ctas)
+        return INFINITY;
     w->cta[s] = x->next_cta++;
     w->j[s] = 0;
     if (x->c->cta_start_ns)
