@@ -1,105 +1,39 @@
-/* The simulator's event queue (model/sim_internal.h): a calendar queue.
- * Every slot has at most one pending event, so lists thread through a
- * per-slot `next` array and nothing is allocated.  Taking the earliest event
- * walks the bitmap of non-empty buckets from the current bucket; a bucket
- * whose first event belongs to a later turn of the calendar is passed over.
- * Ties in time go to the smaller slot, as the heap it replaces did, so the
- * simulation is the same event for event. */
-#include <math.h>
+/* The simulator's event queue (model/sim_internal.h): the SMs' earliest
+ * events in a sorted array.  An SM's CTAs keep their pending events in the
+ * per-slot arrays and the queue holds only each SM's earliest, so it has at
+ * most one entry per SM.  Taking the earliest event is a step of the start
+ * index; an SM's next event is usually later than most of the others' (the
+ * SMs take turns), so it is placed by walking a few entries from the back,
+ * and only when that walk runs long by binary search and one move.  The
+ * order is (time, slot), ties to the smaller slot, as in a heap over the
+ * slots, so the simulation is the same event for event. */
+#include <string.h>
 
 #include "model/sim_internal.h"
 
-static inline int earlier(double ta, int32_t sa, double tb, int32_t sb)
+void sim_queue_reset(sim_queue *q)
 {
-    return ta < tb || (ta == tb && sa < sb);
+    q->h = 0, q->n = 0;
 }
 
-static inline int64_t bucket_of(const sim_queue *q, double t)
+void sim_queue_compact(sim_queue *q)
 {
-    return (int64_t)(t * q->inv_width);
+    memmove(q->buf, q->buf + q->h, (size_t)q->n * sizeof *q->buf);
+    q->h = 0;
 }
 
-void sim_queue_reset(sim_queue *q, int64_t nb, double width, int64_t slots)
+void sim_queue_insert_far(sim_queue *q, int64_t hole, sim_key k)
 {
-    q->nb = nb;
-    q->mask = nb - 1;
-    q->width = width;
-    q->inv_width = 1 / width;
-    q->cur = 0;
-    q->n = 0;
-    for (int64_t b = 0; b < nb; b++)
-        q->head[b] = -1;
-    for (int64_t k = 0; k < nb / 64; k++)
-        q->bits[k] = 0;
-    for (int64_t s = 0; s < slots; s++)
-        q->t[s] = INFINITY;
-}
-
-void sim_queue_push(sim_queue *q, int32_t s, double t)
-{
-    int64_t b = bucket_of(q, t) & q->mask;
-    int32_t *p = &q->head[b];
-    while (*p >= 0 && !earlier(t, s, q->t[*p], *p))
-        p = &q->next[*p];
-    q->next[s] = *p;
-    *p = s;
-    q->t[s] = t;
-    q->bits[b >> 6] |= 1ULL << (b & 63);
+    sim_key *b = q->buf + q->h;
+    int64_t lo = 0, hi = hole - 1; /* k belongs before b[hole - 1] */
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (sim_key_less(k.t, k.id, b[mid].t, b[mid].id))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    memmove(b + lo + 1, b + lo, (size_t)(hole - lo) * sizeof *b);
+    b[lo] = k;
     q->n++;
-}
-
-/* The first non-empty bucket at or after bucket i, cyclically (n > 0). */
-static int64_t next_nonempty(const sim_queue *q, int64_t i)
-{
-    int64_t w = i >> 6, nw = q->nb >> 6;
-    uint64_t word = q->bits[w] & (~0ULL << (i & 63));
-    while (!word) {
-        w = (w + 1) & (nw - 1);
-        word = q->bits[w];
-    }
-    return (w << 6) | __builtin_ctzll(word);
-}
-
-/* Every bucket was passed over: the calendar jumps to the earliest event's
- * turn (rare: only when all events lie a whole turn ahead). */
-static void jump(sim_queue *q)
-{
-    int64_t best = -1;
-    for (int64_t b = 0; b < q->nb; b++)
-        if (q->head[b] >= 0) {
-            int64_t a = bucket_of(q, q->t[q->head[b]]);
-            if (best < 0 || a < best)
-                best = a;
-        }
-    q->cur = best;
-}
-
-int32_t sim_queue_pop(sim_queue *q, double *t)
-{
-    int64_t passed = 0;
-    if (q->n == 0)
-        return -1;
-    for (;;) {
-        int64_t i = q->cur & q->mask, j = next_nonempty(q, i);
-        int32_t h;
-        passed += (j - i) & q->mask;
-        q->cur += (j - i) & q->mask;
-        h = q->head[j];
-        if (bucket_of(q, q->t[h]) <= q->cur) {
-            q->head[j] = q->next[h];
-            if (q->head[j] < 0)
-                q->bits[j >> 6] &= ~(1ULL << (j & 63));
-            q->n--;
-            *t = q->t[h];
-            q->t[h] = INFINITY; /* no pending event */
-            return h;
-        }
-        if (passed >= q->nb) {
-            jump(q);
-            passed = 0;
-        } else {
-            q->cur++;
-            passed++;
-        }
-    }
 }
