@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "model/sim.h"
 
@@ -35,17 +36,32 @@ typedef struct sim_cache {
     int32_t *head, *tail, *count; /* per set */
 } sim_cache;
 
-/* An event's place in the order: its time, then its slot.  id = slot << 32
- * | index (the slot's place in the per-slot arrays), so ids compare as
- * slots and carry the index. */
-typedef struct sim_key {
-    double t;               /* ns */
-    uint64_t id;
-} sim_key;
+/* An event's place in the order: its time, then its slot, as one 128-bit
+ * number: the time's bits above, id = slot << 32 | index (the slot's place
+ * in the per-slot arrays) below.  Event times are never negative (no term
+ * of one is, and they start at +0), and the bits of non-negative doubles
+ * and of +INFINITY order as their values, so keys compare as (time, slot)
+ * in one unsigned comparison. */
+typedef unsigned __int128 sim_key;
 
-static inline int sim_key_less(double ta, uint64_t ia, double tb, uint64_t ib)
+static inline sim_key sim_key_make(double t, int32_t slot, int64_t index)
 {
-    return ta < tb || (ta == tb && ia < ib);
+    uint64_t bits;
+    memcpy(&bits, &t, sizeof bits);
+    return (sim_key)bits << 64 | (uint64_t)slot << 32 | (uint64_t)index;
+}
+
+static inline double sim_key_time(sim_key k)
+{
+    uint64_t bits = (uint64_t)(k >> 64);
+    double t;
+    memcpy(&t, &bits, sizeof t);
+    return t;
+}
+
+static inline int64_t sim_key_index(sim_key k)
+{
+    return (int64_t)(uint32_t)k;
 }
 
 /* The event queue: each SM's earliest pending event (SMs without one are
@@ -68,8 +84,8 @@ void sim_queue_compact(sim_queue *q);
  * entry hole - 1: by binary search over the entries before (sim_queue.c). */
 void sim_queue_insert_far(sim_queue *q, int64_t hole, sim_key k);
 
-/* Adds an event (t, id); an SM with no event is not added. */
-static inline void sim_queue_insert(sim_queue *q, double t, uint64_t id)
+/* Adds an event. */
+static inline void sim_queue_insert(sim_queue *q, sim_key k)
 {
     sim_key *b;
     int64_t pos, stop;
@@ -78,17 +94,15 @@ static inline void sim_queue_insert(sim_queue *q, double t, uint64_t id)
     b = q->buf + q->h;
     pos = q->n;
     stop = pos > SIM_QUEUE_WALK ? pos - SIM_QUEUE_WALK : 0;
-    while (pos > stop && sim_key_less(t, id, b[pos - 1].t, b[pos - 1].id)) {
+    while (pos > 0 && k < b[pos - 1]) {
+        if (pos == stop) {
+            sim_queue_insert_far(q, pos, k);
+            return;
+        }
         b[pos] = b[pos - 1];
         pos--;
     }
-    if (pos > 0 && sim_key_less(t, id, b[pos - 1].t, b[pos - 1].id)) {
-        sim_key k;
-        k.t = t, k.id = id;
-        sim_queue_insert_far(q, pos, k);
-        return;
-    }
-    b[pos].t = t, b[pos].id = id;
+    b[pos] = k;
     q->n++;
 }
 

@@ -28,7 +28,7 @@ void sim_queue_insert_far(sim_queue *q, int64_t hole, sim_key k)
     int64_t lo = 0, hi = hole - 1; /* k belongs before b[hole - 1] */
     while (lo < hi) {
         int64_t mid = lo + (hi - lo) / 2;
-        if (sim_key_less(k.t, k.id, b[mid].t, b[mid].id))
+        if (k < b[mid])
             hi = mid;
         else
             lo = mid + 1;

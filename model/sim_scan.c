@@ -240,17 +240,22 @@ static inline void settle(scan *x, int64_t m)
 {
     sim_slot *sl = x->sl;
     int64_t base = m * x->o, end = base + x->o, b;
+    double tb;
     for (;;) {
-        b = base;
-        for (int64_t k = base + 1; k < end; k++)
-            if (sl[k].t < sl[b].t)
-                b = k;
+        /* The earliest, ties to the smaller index (slot); selects, not
+         * branches: which CTA comes first is close to random. */
+        b = base, tb = sl[base].t;
+        for (int64_t k = base + 1; k < end; k++) {
+            double tk = sl[k].t;
+            b = tk < tb ? k : b;
+            tb = tk < tb ? tk : tb;
+        }
         if (!x->eager || sl[b].kind != EV_WAIT)
             break;
-        sl[b].t = wake(x, b, sl[b].j, sl[b].t);
+        sl[b].t = wake(x, b, sl[b].j, tb);
     }
-    if (sl[b].t != INFINITY)
-        sim_queue_insert(&x->w->queue, sl[b].t, (uint64_t)sl[b].slot << 32 | (uint64_t)b);
+    if (tb != INFINITY)
+        sim_queue_insert(&x->w->queue, sim_key_make(tb, sl[b].slot, b));
 }
 
 static void scan_init(scan *x, pascal_sim *w, const pascal_sim_timing *tm,
@@ -328,8 +333,8 @@ int sim_open_scan(pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim_c
     scan_init(&x, w, tm, c);
     while (w->queue.n > 0) {
         sim_key top = sim_queue_pop(&w->queue);
-        int64_t i = (int64_t)(uint32_t)top.id;
-        x.sl[i].t = step(&x, i, top.t);
+        int64_t i = sim_key_index(top);
+        x.sl[i].t = step(&x, i, sim_key_time(top));
         settle(&x, x.sl[i].sm);
         if ((++events & STOP_POLL_MASK) == 0 && c->should_stop && c->should_stop(c->stop_ctx)) {
             scan_finish(&x, out);
