@@ -66,8 +66,8 @@ pascal_sim *pascal_sim_create(int64_t max_blocks, int64_t max_slots, int64_t max
     w->slots = malloc(ns * sizeof *w->slots);
     w->arr = malloc(ns * (size_t)w->ring * sizeof *w->arr);
     w->smx = malloc(ns * sizeof *w->smx);
-    /* The queue: one entry per SM (at most one per slot), in a buffer eight
-     * times longer, moved back to its start when its end is reached. */
+    /* The queue: at most one entry per slot, in a buffer eight times longer,
+     * moved back to its start when its end is reached. */
     w->queue.cap = 8 * (int64_t)ns;
     w->queue.buf = malloc(8 * ns * sizeof *w->queue.buf);
     if (!w->cache.line || !w->cache.set || !w->cache.head || !w->cache.tail ||

@@ -64,12 +64,12 @@ static inline int64_t sim_key_index(sim_key k)
     return (int64_t)(uint32_t)k;
 }
 
-/* The event queue: each SM's earliest pending event (SMs without one are
- * left out), sorted, earliest first, in buf[h .. h + n).  An SM's next event
- * usually comes after most others', so it is placed by a short walk from
- * the back; the walk gives way to a binary search when it runs long
- * (sim_queue.c).  Events leave in (time, slot) order, as from a heap over
- * the slots. */
+/* The event queue: the pending events that touch shared state (START,
+ * ISSUE, REFILL; at most one per slot), sorted, earliest first, in
+ * buf[h .. h + n).  A slot's next event usually comes after most others',
+ * so it is placed by a short walk from the back; the walk gives way to a
+ * binary search when it runs long (sim_queue.c).  Events leave in (time,
+ * slot) order, as from a heap over the slots. */
 typedef struct sim_queue {
     sim_key *buf;
     int64_t h, n, cap;      /* first entry, entries, capacity of buf */

@@ -1,7 +1,6 @@
 /* The open scan (paper Algorithm 2) as a discrete-event simulation
- * (model/sim.h).  Every active slot has exactly one pending event; the
- * queue (sim_queue.c) holds each SM's earliest and hands them out in
- * (time, slot) order.  Per block a CTA takes two events:
+ * (model/sim.h).  Every active slot has exactly one pending event, handled
+ * in (time, slot) order.  Per block a CTA takes two events:
  *   sync, d = 1:  ISSUE (request block j)  -> WAIT at its arrival;
  *                 WAIT (consume + compute)  -> ISSUE of block j + 1;
  *   tma, d >= 2:  WAIT (consume)            -> REFILL when consumed;
@@ -15,7 +14,9 @@
  * events in that order.  So a WAIT is handled as soon as it is its SM's
  * earliest pending event (at once with one CTA per SM), before the machine
  * reaches its time: only ISSUE, REFILL and START events, which touch the
- * shared cache and servers, go through the queue, one per block.  The
+ * shared cache and servers, go through the queue (sim_queue.c), one per
+ * block; after each, settle() handles the WAITs of its SM that have become
+ * the SM's earliest.  The
  * results are those of handling every event at its own time, event for
  * event.  One exception keeps them so: a trajectory of the sync path
  * records every slot's position when a block is consumed, so there a WAIT
@@ -24,7 +25,7 @@
  *
  * Speed: a slot's state is one record, an SM's slots side by side, with its
  * SM and overhead precomputed; the arrival ring has a power-of-two length;
- * the queue holds one entry per SM. */
+ * the event loop has its own copy for each path at occupancy 1, 2 and 4. */
 #include <math.h>
 #include <string.h>
 
@@ -36,6 +37,17 @@ enum { EV_START, EV_ISSUE, EV_WAIT, EV_REFILL };
 #define STOP_POLL_MASK ((1u << 20) - 1)
 
 /* ---- one run -------------------------------------------------------------- */
+
+/* The path and the CTAs per SM, as constants where the event loop is
+ * inlined for a common shape (sim_open_scan), so that the tests on them
+ * drop out and the scan over an SM's CTAs is unrolled. */
+typedef struct shape {
+    int tma;
+    int64_t o;
+} shape;
+
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
 
 typedef struct scan {
     pascal_sim *w;
@@ -59,7 +71,7 @@ static inline double *ring_of(const scan *x, int64_t s)
 
 /* Requests block j for the CTA of slot index s at time t; its arrival goes
  * to the slot's ring. */
-static inline void request(scan *x, int64_t s, int64_t j, double t)
+static ALWAYS_INLINE void request(scan *x, int64_t s, int64_t j, double t)
 {
     sim_slot *sl = &x->sl[s];
     int o;
@@ -123,7 +135,7 @@ static double finish(scan *x, int64_t s, double t)
 
 /* Slot index s's CTA has block j's data at t on the sync path: it consumes
  * it and computes; then it issues block j + 1 (or ends). */
-static double consume_sync(scan *x, int64_t s, int64_t j, double t)
+static ALWAYS_INLINE double consume_sync(scan *x, int64_t s, int64_t j, double t)
 {
     sim_slot *sl = &x->sl[s];
     double next = sim_sm_job(x->w, sl->sm, t, x->job_work, x->job_lat) + sl->ovh;
@@ -138,16 +150,16 @@ static double consume_sync(scan *x, int64_t s, int64_t j, double t)
 
 /* Slot index s's CTA has its next block's data at t on the tma path: it
  * consumes it; the refill follows. */
-static inline double consume_tma(scan *x, int64_t s, double t)
+static ALWAYS_INLINE double consume_tma(scan *x, int64_t s, double t)
 {
     x->sl[s].kind = EV_REFILL;
     return sim_sm_job(x->w, x->sl[s].sm, t, x->consume_ns, x->consume_ns);
 }
 
 /* The CTA of slot index s wakes at t with the data it waits for. */
-static inline double wake(scan *x, int64_t s, int64_t j, double t)
+static ALWAYS_INLINE double wake(scan *x, shape f, int64_t s, int64_t j, double t)
 {
-    return x->tma ? consume_tma(x, s, t) : consume_sync(x, s, j, t);
+    return f.tma ? consume_tma(x, s, t) : consume_sync(x, s, j, t);
 }
 
 /* Whether every other CTA on the SM of slot index s has its next event
@@ -167,10 +179,10 @@ static int sm_quiet_until(const scan *x, int64_t s, double t)
  * handled now.  Otherwise it becomes a WAIT event, which settle() handles
  * as soon as it is the SM's earliest (or, for a sync trajectory, now if it
  * already is, else at its time). */
-static inline double resume(scan *x, int64_t s, int64_t j, double t)
+static ALWAYS_INLINE double resume(scan *x, shape f, int64_t s, int64_t j, double t)
 {
-    if (x->o == 1 || (!x->eager && sm_quiet_until(x, s, t)))
-        return wake(x, s, j, t);
+    if (f.o == 1 || (!x->eager && sm_quiet_until(x, s, t)))
+        return wake(x, f, s, j, t);
     x->sl[s].kind = EV_WAIT;
     return t;
 }
@@ -179,7 +191,7 @@ static inline double resume(scan *x, int64_t s, int64_t j, double t)
  * path.  Slots freed within launch_ns of each other may all have seen a CTA
  * left when they were freed; the first to start takes it, the others
  * retire. */
-static double start(scan *x, int64_t s, double t)
+static double start(scan *x, shape f, int64_t s, double t)
 {
     sim_slot *sl = &x->sl[s];
     if (x->next_cta >= x->ctas)
@@ -188,18 +200,18 @@ static double start(scan *x, int64_t s, double t)
     sl->j = 0;
     if (x->c->cta_start_ns)
         x->c->cta_start_ns[sl->cta] = t;
-    if (!x->tma) {
+    if (!f.tma) {
         sl->kind = EV_ISSUE;
         return t;
     }
     for (int64_t k = 0; k < x->d - 1 && k < x->N; k++)
         request(x, s, k, t);
-    return resume(x, s, 0, t > arrival(x, s, 0) ? t : arrival(x, s, 0));
+    return resume(x, f, s, 0, t > arrival(x, s, 0) ? t : arrival(x, s, 0));
 }
 
 /* Slot index s's REFILL at t: request block j + d - 1 (lines 10-12 of
  * Algorithm 2), compute, and wait for block j + 1. */
-static inline double refill(scan *x, int64_t s, double t)
+static ALWAYS_INLINE double refill(scan *x, shape f, int64_t s, double t)
 {
     sim_slot *sl = &x->sl[s];
     int64_t j = sl->j;
@@ -213,49 +225,57 @@ static inline double refill(scan *x, int64_t s, double t)
     if (j + 1 == x->N)
         return finish(x, s, next);
     a = arrival(x, s, j + 1);
-    return resume(x, s, j + 1, next > a ? next : a);
+    return resume(x, f, s, j + 1, next > a ? next : a);
 }
 
 /* Handles slot index s's event at time t; returns the time of its next
  * event (INFINITY: the slot retires). */
-static inline double step(scan *x, int64_t s, double t)
+static ALWAYS_INLINE double step(scan *x, shape f, int64_t s, double t)
 {
     sim_slot *sl = &x->sl[s];
     switch (sl->kind) {
     case EV_REFILL:
-        return refill(x, s, t);
+        return refill(x, f, s, t);
     case EV_ISSUE:
         request(x, s, sl->j, t);
-        return resume(x, s, sl->j, arrival(x, s, sl->j));
+        return resume(x, f, s, sl->j, arrival(x, s, sl->j));
     case EV_WAIT:
-        return wake(x, s, sl->j, t);
+        return wake(x, f, s, sl->j, t);
     default: /* EV_START */
-        return start(x, s, t);
+        return start(x, f, s, t);
     }
 }
 
-/* SM m's earliest pending event goes to the queue; first its WAITs that
- * come before every other event of the SM are handled (when eager). */
-static inline void settle(scan *x, int64_t m)
+/* Slot index s's next event (t) goes to the queue, unless the slot retires
+ * or waits (an eager WAIT is handled by settle()). */
+static inline void enqueue(scan *x, int64_t s, double t)
+{
+    if (t != INFINITY && (x->sl[s].kind != EV_WAIT || !x->eager))
+        sim_queue_insert(&x->w->queue, sim_key_make(t, x->sl[s].slot, s));
+}
+
+/* Handles SM m's WAITs that come before every other event of the SM, in
+ * (time, slot) order, queueing what follows each (eager only). */
+static ALWAYS_INLINE void settle(scan *x, shape f, int64_t m)
 {
     sim_slot *sl = x->sl;
-    int64_t base = m * x->o, end = base + x->o, b;
-    double tb;
+    int64_t base = m * f.o, end = base + f.o;
     for (;;) {
         /* The earliest, ties to the smaller index (slot); selects, not
          * branches: which CTA comes first is close to random. */
-        b = base, tb = sl[base].t;
+        int64_t b = base;
+        double tb = sl[base].t;
         for (int64_t k = base + 1; k < end; k++) {
             double tk = sl[k].t;
-            b = tk < tb ? k : b;
-            tb = tk < tb ? tk : tb;
+            int64_t lt = tk < tb;
+            b += (k - b) & -lt;
+            tb = lt ? tk : tb;
         }
-        if (!x->eager || sl[b].kind != EV_WAIT)
-            break;
-        sl[b].t = wake(x, b, sl[b].j, tb);
+        if (sl[b].kind != EV_WAIT || tb == INFINITY)
+            return;
+        sl[b].t = wake(x, f, b, sl[b].j, tb);
+        enqueue(x, b, sl[b].t);
     }
-    if (tb != INFINITY)
-        sim_queue_insert(&x->w->queue, sim_key_make(tb, sl[b].slot, b));
 }
 
 static void scan_init(scan *x, pascal_sim *w, const pascal_sim_timing *tm,
@@ -302,8 +322,8 @@ static void scan_init(scan *x, pascal_sim *w, const pascal_sim_timing *tm,
         sl->t = s < x->ctas ? 0 : INFINITY;
     }
     sim_queue_reset(&w->queue);
-    for (int64_t sm = 0; sm < c->sms; sm++)
-        settle(x, sm);
+    for (int64_t s = 0; s < x->M && s < x->ctas; s++)
+        enqueue(x, (s % c->sms) * x->o + s / c->sms, 0);
 }
 
 static void scan_finish(const scan *x, pascal_sim_result *o)
@@ -325,22 +345,44 @@ static void scan_finish(const scan *x, pascal_sim_result *o)
     }
 }
 
+/* Takes the events in order until none is left (PASCAL_SIM_OK) or a stop
+ * is asked for (PASCAL_SIM_STOPPED). */
+static ALWAYS_INLINE int event_loop(scan *x, shape f)
+{
+    pascal_sim *w = x->w;
+    const pascal_sim_config *c = x->c;
+    uint64_t events = 0;
+    while (w->queue.n > 0) {
+        sim_key top = sim_queue_pop(&w->queue);
+        int64_t i = sim_key_index(top);
+        double next = step(x, f, i, sim_key_time(top));
+        x->sl[i].t = next;
+        enqueue(x, i, next);
+        if (f.o > 1 && x->eager)
+            settle(x, f, x->sl[i].sm);
+        if ((++events & STOP_POLL_MASK) == 0 && c->should_stop && c->should_stop(c->stop_ctx))
+            return PASCAL_SIM_STOPPED;
+    }
+    return PASCAL_SIM_OK;
+}
+
 int sim_open_scan(pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim_config *c,
                   pascal_sim_result *out)
 {
     scan x;
-    uint64_t events = 0;
+    int rc;
     scan_init(&x, w, tm, c);
-    while (w->queue.n > 0) {
-        sim_key top = sim_queue_pop(&w->queue);
-        int64_t i = sim_key_index(top);
-        x.sl[i].t = step(&x, i, sim_key_time(top));
-        settle(&x, x.sl[i].sm);
-        if ((++events & STOP_POLL_MASK) == 0 && c->should_stop && c->should_stop(c->stop_ctx)) {
-            scan_finish(&x, out);
-            return PASCAL_SIM_STOPPED;
-        }
-    }
+    /* The paper's occupancies get their own copies of the loop. */
+    if (x.tma)
+        rc = x.o == 1   ? event_loop(&x, (shape){1, 1})
+             : x.o == 2 ? event_loop(&x, (shape){1, 2})
+             : x.o == 4 ? event_loop(&x, (shape){1, 4})
+                        : event_loop(&x, (shape){1, x.o});
+    else
+        rc = x.o == 1   ? event_loop(&x, (shape){0, 1})
+             : x.o == 2 ? event_loop(&x, (shape){0, 2})
+             : x.o == 4 ? event_loop(&x, (shape){0, 4})
+                        : event_loop(&x, (shape){0, x.o});
     scan_finish(&x, out);
-    return PASCAL_SIM_OK;
+    return rc;
 }
