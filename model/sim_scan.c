@@ -25,7 +25,7 @@
  *
  * Speed: a slot's state is one record, an SM's slots side by side, with its
  * SM and overhead precomputed; the arrival ring has a power-of-two length;
- * the event loop has its own copy for each path at occupancy 1, 2 and 4. */
+ * the event loop has its own copy for each path at occupancy 1, 2, 4 and 8. */
 #include <math.h>
 #include <string.h>
 
@@ -254,23 +254,31 @@ static inline void enqueue(scan *x, int64_t s, double t)
         sim_queue_insert(&x->w->queue, sim_key_make(t, x->sl[s].slot, s));
 }
 
+/* The slot index of SM m's earliest event, ties to the smaller index (the
+ * smaller slot), and its time.  Which CTA comes first is close to random:
+ * selects, not branches. */
+static ALWAYS_INLINE int64_t earliest(const sim_slot *sl, int64_t base, int64_t o, double *t_out)
+{
+    int64_t b = base;
+    double tb = sl[base].t;
+    for (int64_t k = base + 1; k < base + o; k++) {
+        double tk = sl[k].t;
+        int64_t lt = tk < tb;
+        b += (k - b) & -lt;
+        tb = lt ? tk : tb;
+    }
+    *t_out = tb;
+    return b;
+}
+
 /* Handles SM m's WAITs that come before every other event of the SM, in
  * (time, slot) order, queueing what follows each (eager only). */
 static ALWAYS_INLINE void settle(scan *x, shape f, int64_t m)
 {
     sim_slot *sl = x->sl;
-    int64_t base = m * f.o, end = base + f.o;
     for (;;) {
-        /* The earliest, ties to the smaller index (slot); selects, not
-         * branches: which CTA comes first is close to random. */
-        int64_t b = base;
-        double tb = sl[base].t;
-        for (int64_t k = base + 1; k < end; k++) {
-            double tk = sl[k].t;
-            int64_t lt = tk < tb;
-            b += (k - b) & -lt;
-            tb = lt ? tk : tb;
-        }
+        double tb;
+        int64_t b = earliest(sl, m * f.o, f.o, &tb);
         if (sl[b].kind != EV_WAIT || tb == INFINITY)
             return;
         sl[b].t = wake(x, f, b, sl[b].j, tb);
@@ -372,16 +380,18 @@ int sim_open_scan(pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim_c
     scan x;
     int rc;
     scan_init(&x, w, tm, c);
-    /* The paper's occupancies get their own copies of the loop. */
+    /* The paper's occupancies (and 8) get their own copies of the loop. */
     if (x.tma)
         rc = x.o == 1   ? event_loop(&x, (shape){1, 1})
              : x.o == 2 ? event_loop(&x, (shape){1, 2})
              : x.o == 4 ? event_loop(&x, (shape){1, 4})
+             : x.o == 8 ? event_loop(&x, (shape){1, 8})
                         : event_loop(&x, (shape){1, x.o});
     else
         rc = x.o == 1   ? event_loop(&x, (shape){0, 1})
              : x.o == 2 ? event_loop(&x, (shape){0, 2})
              : x.o == 4 ? event_loop(&x, (shape){0, 4})
+             : x.o == 8 ? event_loop(&x, (shape){0, 8})
                         : event_loop(&x, (shape){0, x.o});
     scan_finish(&x, out);
     return rc;
