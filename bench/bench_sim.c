@@ -187,6 +187,43 @@ static void section_baseline(const pascal_sim_timing *tm)
     free(trace);
 }
 
+/* The set's keys at one horizon (N 4096, W 8), one thread, each run by the
+ * simulator and then by its former implementation: the speed-up on the
+ * set's mix of configurations, in the same process. */
+static void section_refset_former(const pascal_sim_timing *tm, const pascal_simref *runs,
+                                  int64_t n)
+{
+    double cpu_new = 0, cpu_old = 0, req = 0;
+    int same = 1;
+    pascal_sim *ws = NULL;
+    ref_sim *rs = NULL;
+    for (int64_t k = 0; k < n; k++) {
+        pascal_sim_result a, b;
+        pascal_sim_config c;
+        double c0, c1;
+        if (runs[k].N != 4096 || runs[k].W != 8)
+            continue;
+        c = paper(runs[k].o, runs[k].path, runs[k].d, runs[k].m, 4096, 8);
+        c.seed = runs[k].seed;
+        if (pascal_sim_fit(&ws, &c) != 0 || ref_sim_fit(&rs, &c) != 0) {
+            fprintf(stderr, "bench_sim: out of memory\n");
+            exit(1);
+        }
+        c0 = cpu_now();
+        pascal_sim_run(ws, tm, &c, &a);
+        c1 = cpu_now();
+        ref_sim_run(rs, tm, &c, &b);
+        cpu_new += c1 - c0, cpu_old += cpu_now() - c1, req += (double)a.requests;
+        same &= same_result(&a, &b);
+    }
+    pascal_sim_free(ws);
+    ref_sim_free(rs);
+    printf("   its keys at N 4096, W 8 (%.3g requests), one thread: %.2f M req/s CPU, the former\n"
+           "   implementation %.2f M req/s CPU: %.2fx; results %s\n",
+           req, req / cpu_new / 1e6, req / cpu_old / 1e6, cpu_old / cpu_new,
+           same ? "equal" : "DIFFER");
+}
+
 /* 60 keys of the paper's test-set shape (section 5.4): sync at occupancy
  * 1, 2, 4 and tma at 1, 2 with d 2, 3, 5, 6 (11 families), 6 computes
  * (66 keys, the first 60 kept), 7 horizons (N, W) each. */
@@ -211,6 +248,7 @@ static void section_refset(const pascal_sim_timing *tm)
             }
     printf("\n4. a 60-key reference set of the paper's size (%lld runs, %.3g requests), GB10\n",
            (long long)n, req);
+    section_refset_former(tm, runs, n);
     for (int threads = 1; threads <= 2; threads++) {
         pascal_simrefs_opts o = {tm, 48, 1280, 16384, threads, 0, NULL, NULL};
         pascal_error err = {0};
