@@ -38,10 +38,11 @@ typedef struct sim_cache {
 
 /* An event's place in the order: its time, then its slot, as one 128-bit
  * number: the time's bits above, id = slot << 32 | index (the slot's place
- * in the per-slot arrays) below.  Event times are never negative (no term
- * of one is, and they start at +0), and the bits of non-negative doubles
- * and of +INFINITY order as their values, so keys compare as (time, slot)
- * in one unsigned comparison. */
+ * in the per-slot arrays) below.  Event times are sums of terms >= 0
+ * starting from +0 (a -0 term, which the checks admit, added to them gives
+ * +0), so never negative nor -0, and the bits of such doubles and of
+ * +INFINITY order as their values: keys compare as (time, slot) in one
+ * unsigned comparison. */
 typedef unsigned __int128 sim_key;
 
 static inline sim_key sim_key_make(double t, int32_t slot, int64_t index)
