@@ -6,9 +6,10 @@
 // times), K per wave, CTA start and end times, the request log with each
 // outcome, and the phase trajectory.  The configurations cross the paths
 // and depths (sync, tma d 1-4 and 6), occupancies 1, 2, 4 and 8, computes
-// 0, 8 and 40, fully and set-associative caches, five timings (one with
-// exact ties everywhere, one without bandwidth limits, one with jitter and
-// a wide spread) and small to paper-sized N and W, and the barrier scan.
+// 0, 8 and 40, fully and set-associative caches, six timings (one with
+// exact ties everywhere, one with negative zeros, one without bandwidth
+// limits, one with jitter and a wide spread) and small to paper-sized N
+// and W, and the barrier scan.
 //
 // Independent of the oracle, every open-scan request log is replayed
 // through the exact LRU of model/replay.h (stack distances for a fully
@@ -164,6 +165,11 @@ std::vector<std::pair<std::string, pascal_sim_timing>> timings()
     v.push_back({"ties", tie_timing()});
     v.push_back({"jitter+spread", wide});
     v.push_back({"fixed-latency", fixed});
+    // Negative zeros, which the checks admit (-0 >= 0): event times must
+    // still order as before (the queue compares their bits).
+    pascal_sim_timing nz = tie_timing();
+    nz.loop_ns = nz.launch_ns = nz.wmma_ns = nz.wmma_sm_ns = nz.dram_ns = -0.0;
+    v.push_back({"negative-zeros", nz});
     return v;
 }
 
@@ -229,7 +235,7 @@ TEST(SimEquivalence, EveryCombinationOnSmallGrids)
                             return;
                         runs++;
                     }
-    EXPECT_EQ(runs, 5 * 4 * 6 * 4 * 3);
+    EXPECT_EQ(runs, 6 * 4 * 6 * 4 * 3);
 }
 
 // Medium grids (drift has time to build up): a seeded sample of the same
