@@ -250,7 +250,8 @@ static void section_refset(const pascal_sim_timing *tm)
            (long long)n, req);
     section_refset_former(tm, runs, n);
     for (int threads = 1; threads <= 2; threads++) {
-        pascal_simrefs_opts o = {.tm = tm, .sms = 48, .C = 1280, .block_bytes = 16384, .threads = threads};
+        pascal_simrefs_opts o = {
+            .tm = tm, .sms = 48, .C = 1280, .block_bytes = 16384, .threads = threads};
         pascal_error err = {0};
         double t0 = omp_get_wtime(), c0 = process_cpu_now();
         if (pascal_simrefs_run(&o, runs, n, &err) != 0) {

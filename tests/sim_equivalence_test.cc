@@ -48,7 +48,8 @@ Out run(const pascal_sim_timing &t, pascal_sim_config c, bool traj, bool ref)
     int64_t ctas = c.barrier ? M : std::llround(c.W * (double)M);
     int64_t n = c.barrier ? 2 * c.N * M : ctas * c.N;
     int64_t waves = (ctas + M - 1) / M;
-    o.kw.assign((size_t)waves + 1, -1), o.st.assign((size_t)ctas, -1), o.en.assign((size_t)ctas, -1);
+    o.kw.assign((size_t)waves + 1, -1);
+    o.st.assign((size_t)ctas, -1), o.en.assign((size_t)ctas, -1);
     o.blk.assign((size_t)n, -1), o.oc.assign((size_t)n, 9);
     c.K_wave = o.kw.data(), c.max_waves = waves + 1;
     if (!c.barrier)
@@ -80,7 +81,8 @@ bool same_bits(const void *a, const void *b, size_t n)
 
 template <class T> bool same(const std::vector<T> &a, const std::vector<T> &b)
 {
-    return a.size() == b.size() && (a.empty() || same_bits(a.data(), b.data(), a.size() * sizeof(T)));
+    return a.size() == b.size() &&
+           (a.empty() || same_bits(a.data(), b.data(), a.size() * sizeof(T)));
 }
 
 // The new run equals the oracle's in every output.
@@ -97,7 +99,8 @@ void expect_same(const Out &a, const Out &b, const std::string &what)
     EXPECT_TRUE(same(a.blk, b.blk) && same(a.oc, b.oc)) << what << ": request log";
     EXPECT_TRUE(same(a.kw, b.kw)) << what << ": K per wave";
     EXPECT_TRUE(same(a.st, b.st) && same(a.en, b.en)) << what << ": CTA times";
-    EXPECT_TRUE(same(a.tt, b.tt) && same(a.tr, b.tr) && same(a.pos, b.pos)) << what << ": trajectory";
+    EXPECT_TRUE(same(a.tt, b.tt) && same(a.tr, b.tr) && same(a.pos, b.pos))
+        << what << ": trajectory";
 }
 
 // Exact LRU replay of the request log: a fill exactly where it misses.
