@@ -60,7 +60,11 @@ static int64_t chunk_rows(int64_t requested)
     return requested > MAX_CHUNK_ROWS ? MAX_CHUNK_ROWS : requested;
 }
 
-/* Chunked, extendible, optionally shuffled and deflated. */
+/* Chunked, extendible, optionally shuffled and deflated.  Chunks are
+ * allocated when the extent grows (early), not when written: parallel HDF5
+ * 1.10 writes collectively only into datasets made so (it makes its own so),
+ * and a file stopped in one process may be continued under mpirun
+ * (docs/scale.md). */
 static hid_t column_dcpl(int64_t chunk, const pascal_sink_meta *meta)
 {
     hsize_t dims[1] = {(hsize_t)chunk};
@@ -68,6 +72,7 @@ static hid_t column_dcpl(int64_t chunk, const pascal_sink_meta *meta)
     if (dcpl < 0)
         return dcpl;
     if (H5Pset_chunk(dcpl, 1, dims) < 0 || H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0 ||
+        H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY) < 0 ||
         (meta->compression > 0 && meta->shuffle && H5Pset_shuffle(dcpl) < 0) ||
         (meta->compression > 0 && H5Pset_deflate(dcpl, (unsigned)meta->compression) < 0)) {
         H5Pclose(dcpl);
@@ -174,14 +179,15 @@ int pascal_h5sink_open(pascal_sink *sink, const pascal_sink_meta *meta,
     h5->shuffle = meta->shuffle;
     h5->parallel_for = meta->parallel_for;
     /* Direct chunk writes store memory bytes as they are: only where memory
-     * order is the files' little-endian order (else HDF5 compresses). */
+     * order is the files' little-endian order (else HDF5 compresses).  Not
+     * under MPI-IO, where only HDF5's collective writes may add chunks. */
     h5->direct = h5->level > 0 && H5Tequal(H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE) > 0 &&
-                 H5Tequal(H5T_NATIVE_INT64, H5T_STD_I64LE) > 0;
+                 H5Tequal(H5T_NATIVE_INT64, H5T_STD_I64LE) > 0 && !sink->mpi;
     for (int i = 0; i < n; i++)
         h5->cols[i].dset = h5->cols[i].mtype = -1;
     if (h5->direct && !(h5->zsrc = calloc((size_t)(n > 0 ? n : 1), sizeof *h5->zsrc)))
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", sink->tmp);
-    if ((h5->file = H5Fcreate(sink->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)) < 0)
+    if ((h5->file = H5Fcreate(sink->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, sink->fapl)) < 0)
         return pascal_h5_fail(err, sink->dest, "creating the HDF5 file");
     if ((rc = pascal_h5meta_root(h5->file, meta, h5->path, err)) ||
         (rc = pascal_h5meta_axes(h5->file, meta, h5->path, err)) ||
@@ -559,7 +565,7 @@ int pascal_h5sink_reopen(pascal_sink *sink, const pascal_sink_meta *meta,
     for (int i = 0; i < n; i++)
         h5->cols[i].dset = h5->cols[i].mtype = -1;
     pascal_h5_quiet();
-    if ((h5->file = H5Fopen(sink->tmp, H5F_ACC_RDWR, H5P_DEFAULT)) < 0)
+    if ((h5->file = H5Fopen(sink->tmp, H5F_ACC_RDWR, sink->fapl)) < 0)
         return pascal_error_set(err, PASCAL_EINPUT, "%s: expected the file an interrupted run "
                                 "left (pascal run ... -o %s, stopped), got none or a damaged one",
                                 sink->tmp, sink->dest);
@@ -572,7 +578,7 @@ int pascal_h5sink_reopen(pascal_sink *sink, const pascal_sink_meta *meta,
     if (first >= 0)
         H5Dclose(first);
     h5->direct = h5->level > 0 && H5Tequal(H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE) > 0 &&
-                 H5Tequal(H5T_NATIVE_INT64, H5T_STD_I64LE) > 0;
+                 H5Tequal(H5T_NATIVE_INT64, H5T_STD_I64LE) > 0 && !sink->mpi;
     *rows = -1;
     for (int j = 0; rc == 0 && j < n; j++)
         rc = reopen_column(h5, j < sink->npoint ? "points" : "results",
@@ -633,4 +639,12 @@ int pascal_h5sink_put_chunk(pascal_sink *sink, const void *const *bytes, const s
     h5->nfile += h5->chunk;
     sink->rows = h5->nfile;
     return 0;
+}
+
+/* The collective writer of an MPI run (h5_sink_mpi.c) writes the columns
+ * itself and then says how many rows the file holds. */
+void pascal_h5sink_set_rows(pascal_sink *sink, int64_t rows)
+{
+    sink->h5->nfile = rows;
+    sink->rows = rows;
 }

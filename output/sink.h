@@ -96,6 +96,9 @@ typedef struct pascal_sink_meta {
     /* HDF5: keep "<path>.journal" while writing, so that a run killed
      * outright can be recovered (pascal_sink_recover). */
     int journal;
+    /* HDF5: the `created` attribute (ISO 8601 UTC); NULL: now.  The ranks
+     * of an MPI run write one file and must record the same time. */
+    const char *created;
 } pascal_sink_meta;
 
 /* Opens a sink; the temporary file is created now, so an unwritable

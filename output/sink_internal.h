@@ -9,6 +9,7 @@
 #ifndef PASCAL_OUTPUT_SINK_INTERNAL_H
 #define PASCAL_OUTPUT_SINK_INTERNAL_H
 
+#include <hdf5.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -28,6 +29,11 @@ struct pascal_sink {
     pascal_csvsink *csv; /* format == PASCAL_SINK_CSV */
     struct pascal_journal *journal; /* crash safety (journal.h); NULL when off */
     int resumed;         /* tmp is "<dest>.partial", reopened by resume */
+    /* MPI runs (h5_sink_mpi.c): the HDF5 file access list the file is
+     * created or opened with (H5P_DEFAULT, which is 0, or an MPI-IO one),
+     * and the state of the collective writer (NULL in one process). */
+    hid_t fapl;
+    struct pascal_mpisink *mpi;
 };
 
 /* HDF5 (h5_sink.c, h5_meta.c).  open creates the file at sink->tmp, which
@@ -52,6 +58,9 @@ int pascal_h5sink_reopen(pascal_sink *sink, const pascal_sink_meta *meta,
                          pascal_error *err);
 int pascal_h5sink_read(pascal_sink *sink, int col, int64_t from, int64_t n, double *out,
                        pascal_error *err);
+/* Rows now in the file, for a writer that wrote the columns itself (the
+ * collective writer of an MPI run, h5_sink_mpi.c). */
+void pascal_h5sink_set_rows(pascal_sink *sink, int64_t rows);
 
 /* CSV (csv_sink.c).  open takes ownership of fp (stdout is never closed). */
 int pascal_csvsink_open(pascal_sink *sink, FILE *fp,

@@ -40,5 +40,10 @@ int cli_validate(int argc, char **argv);       /* engine/cli/validate.c */
 int cli_capacity_scan(int argc, char **argv);  /* engine/cli/capacity_scan.c */
 int cli_spotcheck(int argc, char **argv);      /* engine/cli/spotcheck.c */
 int cli_measure_refs(int argc, char **argv);   /* engine/cli/measure_refs.c */
+int cli_run_mpi(int argc, char **argv);        /* engine/cli/run_mpi.c (pascal-mpi) */
+
+/* Whether a progress bar may go to stderr: it is a terminal, or this is a
+ * rank of an MPI job started from a terminal (engine/cli/flags.c). */
+int cli_stderr_is_terminal(void);
 
 #endif

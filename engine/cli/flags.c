@@ -3,10 +3,12 @@
 #include "engine/cli/cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sweeps/params.h"
 
@@ -126,4 +128,20 @@ int cli_size(const char *cmd, const cli_flag *f, double *out)
         return CLI_USAGE;
     }
     return CLI_OK;
+}
+
+/* mpirun forwards a rank's stderr through a pipe, so a rank cannot see
+ * whether mpirun's stderr is a terminal; a rank started from a terminal
+ * has it as its controlling terminal (one in a batch job has none). */
+int cli_stderr_is_terminal(void)
+{
+    int fd;
+    if (isatty(2))
+        return 1;
+    if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMI_SIZE") && !getenv("PMIX_RANK"))
+        return 0;
+    if ((fd = open("/dev/tty", O_WRONLY | O_CLOEXEC)) < 0)
+        return 0;
+    close(fd);
+    return 1;
 }

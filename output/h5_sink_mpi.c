@@ -1,0 +1,379 @@
+/* The collective HDF5 sink of an MPI run (sink_mpi.h).
+ *
+ * The file is created and described by the one-process writer (h5_sink.c,
+ * h5_meta.c), called on every rank with an MPI-IO file access list: every
+ * rank makes the same metadata calls with the same values, as parallel HDF5
+ * requires (the `created` and `threads` attributes come from rank 0).  Rows
+ * are then written here, window by window, with collective H5Dwrite calls;
+ * the finish and the suspend are the one-process ones, made by every rank,
+ * and only rank 0 touches the names beside the file. */
+#include "output/sink_mpi.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/error_mpi.h"
+#include "output/journal.h"
+#include "output/sink_internal.h"
+#include "output/tmpfile.h"
+
+struct pascal_mpisink {
+    MPI_Comm comm;
+    int rank;
+    hid_t dxpl;            /* collective transfers */
+    unsigned char *narrow; /* enum codes narrowed to their stored width */
+    size_t narrow_cap;     /* bytes */
+};
+
+static void free_mpisink(pascal_sink *sink)
+{
+    struct pascal_mpisink *m = sink->mpi;
+    if (sink->fapl > 0)
+        H5Pclose(sink->fapl);
+    if (m) {
+        if (m->dxpl > 0)
+            H5Pclose(m->dxpl);
+        MPI_Comm_free(&m->comm);
+        free(m->narrow);
+        free(m);
+    }
+    pascal_journal_close(sink->journal, 0);
+    free(sink->tmp);
+    free(sink->dest);
+    free(sink);
+}
+
+/* The sink of every rank before any file exists: names, file access and
+ * transfer lists. */
+static int new_sink(MPI_Comm comm, const pascal_sink_meta *meta, int npoint, int nresult,
+                    pascal_sink **out, pascal_error *err)
+{
+    pascal_sink *sink = calloc(1, sizeof *sink);
+    struct pascal_mpisink *m = calloc(1, sizeof *m);
+    *out = sink;
+    if (!sink || !m) {
+        free(m);
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", meta->path);
+    }
+    sink->mpi = m;
+    sink->format = PASCAL_SINK_HDF5;
+    sink->npoint = npoint, sink->nresult = nresult;
+    m->comm = MPI_COMM_NULL;
+    MPI_Comm_dup(comm, &m->comm);
+    MPI_Comm_rank(m->comm, &m->rank);
+    if (!(sink->dest = strdup(meta->path)))
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", meta->path);
+    if ((sink->fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0 ||
+        H5Pset_fapl_mpio(sink->fapl, m->comm, MPI_INFO_NULL) < 0 ||
+        (m->dxpl = H5Pcreate(H5P_DATASET_XFER)) < 0 ||
+        H5Pset_dxpl_mpio(m->dxpl, H5FD_MPIO_COLLECTIVE) < 0)
+        return pascal_h5_fail(err, meta->path, "setting up MPI-IO");
+    return 0;
+}
+
+/* Rank 0 names the file (a new temporary file, or the partial file) and
+ * every rank learns the name. */
+static int share_name(pascal_sink *sink, int resume, pascal_error *err)
+{
+    struct pascal_mpisink *m = sink->mpi;
+    int rc = 0, len = 0;
+    if (m->rank == 0 && !resume) {
+        int fd = pascal_tmpfile_create(sink->dest, &sink->tmp, err);
+        rc = fd < 0 ? fd : 0;
+        if (fd >= 0 && close(fd) != 0)
+            rc = pascal_error_set(err, PASCAL_EIO, "cannot create %s: %s", sink->tmp,
+                                  strerror(errno));
+    } else if (m->rank == 0) {
+        size_t n = strlen(sink->dest) + sizeof ".partial";
+        if ((sink->tmp = malloc(n)))
+            snprintf(sink->tmp, n, "%s.partial", sink->dest);
+        else
+            rc = pascal_error_set(err, PASCAL_ENOMEM, "out of memory");
+    }
+    if ((rc = pascal_mpi_agree(m->comm, rc, err)))
+        return rc;
+    if (m->rank == 0)
+        len = (int)strlen(sink->tmp) + 1;
+    MPI_Bcast(&len, 1, MPI_INT, 0, m->comm);
+    if (m->rank != 0 && !(sink->tmp = malloc((size_t)len)))
+        rc = pascal_error_set(err, PASCAL_ENOMEM, "out of memory");
+    if ((rc = pascal_mpi_agree(m->comm, rc, err)))
+        return rc;
+    MPI_Bcast(sink->tmp, len, MPI_CHAR, 0, m->comm);
+    return 0;
+}
+
+/* Parallel HDF5 1.10 writes collectively only into datasets whose chunks
+ * are allocated early (h5_sink.c makes them so); a partial file of an older
+ * pascal may not be: it is continued in one process. */
+static int check_early(pascal_sink *sink, pascal_error *err)
+{
+    hid_t dcpl = H5Dget_create_plist(pascal_h5sink_dataset(sink, 0));
+    H5D_alloc_time_t when = H5D_ALLOC_TIME_ERROR;
+    if (dcpl >= 0) {
+        H5Pget_alloc_time(dcpl, &when);
+        H5Pclose(dcpl);
+    }
+    if (when == H5D_ALLOC_TIME_EARLY)
+        return 0;
+    return pascal_error_set(err, PASCAL_EINPUT, "%s: expected a partial file whose chunks are "
+                            "allocated early, as MPI-IO needs, got one written by an older "
+                            "pascal; continue it with pascal run ... --resume in one process",
+                            sink->tmp);
+}
+
+int pascal_sink_mpi_open(MPI_Comm comm, const pascal_sink_meta *meta,
+                         const pascal_column_desc *point_cols, int npoint,
+                         const pascal_column_desc *result_cols, int nresult, int resume,
+                         pascal_sink **out, int64_t *rows, pascal_error *err)
+{
+    pascal_sink *sink = NULL;
+    int rc, opened = 0;
+    *out = NULL;
+    *rows = 0;
+    pascal_h5_quiet();
+    rc = new_sink(comm, meta, npoint, nresult, &sink, err);
+    if (!sink)
+        return rc;
+    if ((rc = pascal_mpi_agree(sink->mpi ? sink->mpi->comm : comm, rc, err)) == 0)
+        rc = share_name(sink, resume, err);
+    if (rc == 0) {
+        rc = resume ? pascal_h5sink_reopen(sink, meta, point_cols, result_cols, rows, err)
+                    : pascal_h5sink_open(sink, meta, point_cols, result_cols, err);
+        if (rc == 0 && resume)
+            rc = check_early(sink, err);
+        opened = 1;
+        rc = pascal_mpi_agree(sink->mpi->comm, rc, err);
+    }
+    if (rc == 0 && sink->mpi->rank == 0 && meta->journal)
+        rc = pascal_journal_start(sink, meta, err);
+    if (opened && rc == 0)
+        rc = pascal_mpi_agree(sink->mpi->comm, rc, err);
+    sink->resumed = resume;
+    sink->rows = *rows;
+    if (rc) {
+        if (opened) {
+            pascal_sink_mpi_abort(sink);
+            return rc;
+        }
+        free_mpisink(sink);
+        return rc;
+    }
+    *out = sink;
+    return 0;
+}
+
+int64_t pascal_sink_mpi_chunk(const pascal_sink *sink)
+{
+    int64_t rows, chunk;
+    int level, shuffle;
+    pascal_h5sink_layout(sink, &rows, &chunk, &level, &shuffle);
+    return chunk;
+}
+
+/* The memory type of column j (*owned: the caller closes it), and its
+ * values as the file stores them: enum codes narrowed to their 1 or 2
+ * bytes, as the one-process writer stores them. */
+static int column_memory(pascal_sink *sink, int j, const void *src, int64_t n, hid_t *mtype,
+                         int *owned, const void **data, pascal_error *err)
+{
+    struct pascal_mpisink *m = sink->mpi;
+    hid_t ftype = H5Dget_type(pascal_h5sink_dataset(sink, j));
+    H5T_class_t cls = ftype >= 0 ? H5Tget_class(ftype) : H5T_NO_CLASS;
+    size_t es = ftype >= 0 ? H5Tget_size(ftype) : 0;
+    *data = src;
+    *owned = cls == H5T_ENUM;
+    *mtype = cls == H5T_FLOAT ? H5T_NATIVE_DOUBLE : cls == H5T_INTEGER ? H5T_NATIVE_INT64 : ftype;
+    if (!*owned && ftype >= 0)
+        H5Tclose(ftype);
+    if (cls != H5T_FLOAT && cls != H5T_INTEGER && !(cls == H5T_ENUM && (es == 1 || es == 2))) {
+        if (*owned)
+            H5Tclose(ftype);
+        *owned = 0;
+        return pascal_h5_fail(err, sink->dest, "reading a column's type");
+    }
+    if (cls != H5T_ENUM)
+        return 0;
+    if ((size_t)n * es > m->narrow_cap) {
+        free(m->narrow);
+        m->narrow_cap = (size_t)n * es;
+        if (!(m->narrow = malloc(m->narrow_cap))) {
+            m->narrow_cap = 0;
+            H5Tclose(ftype);
+            *owned = 0;
+            return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", sink->dest);
+        }
+    }
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t *codes = src;
+        if (es == 1)
+            ((int8_t *)m->narrow)[i] = (int8_t)codes[i];
+        else
+            ((int16_t *)m->narrow)[i] = (int16_t)codes[i];
+    }
+    *data = m->narrow;
+    return 0;
+}
+
+/* Selects this rank's ranges in the file and in memory (nothing when it has
+ * none: it still takes part in the collective call). */
+static int select_ranges(hid_t fspace, hid_t mspace, const pascal_sink_range *r, int n)
+{
+    int ok = H5Sselect_none(fspace) >= 0 && H5Sselect_none(mspace) >= 0;
+    for (int i = 0; ok && i < n; i++) {
+        hsize_t fstart[1] = {(hsize_t)r[i].row}, mstart[1] = {(hsize_t)r[i].at};
+        hsize_t count[1] = {(hsize_t)r[i].n};
+        if (r[i].n > 0)
+            ok = H5Sselect_hyperslab(fspace, H5S_SELECT_OR, fstart, NULL, count, NULL) >= 0 &&
+                 H5Sselect_hyperslab(mspace, H5S_SELECT_OR, mstart, NULL, count, NULL) >= 0;
+    }
+    return ok ? 0 : -1;
+}
+
+/* Extends column j to `rows` and writes this rank's ranges of it. */
+static int write_column(pascal_sink *sink, int j, int64_t rows, const pascal_sink_range *r,
+                        int nr, const void *src, pascal_error *err)
+{
+    hid_t dset = pascal_h5sink_dataset(sink, j), fspace = -1, mspace = -1, mtype = -1;
+    hsize_t size[1] = {(hsize_t)rows}, mdims[1] = {1};
+    const void *data = NULL;
+    int64_t held = 0;
+    int rc, ok, owned = 0;
+    for (int i = 0; i < nr; i++)
+        if (r[i].at + r[i].n > held)
+            held = r[i].at + r[i].n;
+    mdims[0] = (hsize_t)(held > 0 ? held : 1);
+    if ((rc = column_memory(sink, j, src, held, &mtype, &owned, &data, err)))
+        return rc;
+    ok = H5Dset_extent(dset, size) >= 0 && (fspace = H5Dget_space(dset)) >= 0 &&
+         (mspace = H5Screate_simple(1, mdims, NULL)) >= 0 &&
+         select_ranges(fspace, mspace, r, nr) == 0 &&
+         H5Dwrite(dset, mtype, mspace, fspace, sink->mpi->dxpl, data) >= 0;
+    if (fspace >= 0)
+        H5Sclose(fspace);
+    if (mspace >= 0)
+        H5Sclose(mspace);
+    if (owned)
+        H5Tclose(mtype);
+    if (!ok) {
+        char what[300];
+        snprintf(what, sizeof what, "writing column %d collectively", j);
+        return pascal_h5_fail(err, sink->dest, what);
+    }
+    return 0;
+}
+
+int pascal_sink_mpi_write(pascal_sink *sink, int64_t rows, const pascal_sink_range *ranges,
+                          int nranges, const void *const *points,
+                          const double *const *results, pascal_error *err)
+{
+    struct pascal_mpisink *m = sink->mpi;
+    int rc = 0, due = 0;
+    pascal_h5_quiet();
+    /* Every rank makes every call, whatever failed on another: a collective
+     * call that some ranks skip never returns. */
+    for (int j = 0; j < sink->npoint + sink->nresult; j++) {
+        const void *src = j < sink->npoint ? points[j] : (const void *)results[j - sink->npoint];
+        int c = write_column(sink, j, rows, ranges, nranges, src, rc ? NULL : err);
+        rc = rc ? rc : c;
+    }
+    if ((rc = pascal_mpi_agree(m->comm, rc, err)))
+        return rc;
+    pascal_h5sink_set_rows(sink, rows);
+    /* A sync mark says the recorded chunks are on disk: every rank's bytes,
+     * which on several nodes only a collective flush makes sure of. */
+    if (m->rank == 0)
+        due = pascal_journal_sync_due(sink);
+    MPI_Bcast(&due, 1, MPI_INT, 0, m->comm);
+    if (due && H5Fflush(pascal_h5sink_dataset(sink, 0), H5F_SCOPE_GLOBAL) < 0)
+        rc = pascal_h5_fail(err, sink->dest, "flushing");
+    /* The agreement also means every rank's H5Dwrite has returned: only then
+     * may the journal name the chunks. */
+    if ((rc = pascal_mpi_agree(m->comm, rc, err)))
+        return rc;
+    if (m->rank == 0)
+        rc = pascal_journal_note_synced(sink, due, err);
+    return pascal_mpi_agree(m->comm, rc, err);
+}
+
+/* Rank 0's part of finish: the rename into place (pascal_sink_finish). */
+static int publish(pascal_sink *sink, pascal_error *err)
+{
+    int rc;
+    if (!sink->resumed)
+        return pascal_tmpfile_commit(sink->tmp, sink->dest, err);
+    if ((rc = pascal_tmpfile_sync(sink->tmp, err)))
+        return rc;
+    if (rename(sink->tmp, sink->dest) != 0)
+        return pascal_error_set(err, PASCAL_EIO, "cannot rename %s to %s: %s", sink->tmp,
+                                sink->dest, strerror(errno));
+    return pascal_tmpfile_sync(sink->dest, err);
+}
+
+int pascal_sink_mpi_finish(pascal_sink *sink, pascal_error *err)
+{
+    struct pascal_mpisink *m = sink->mpi;
+    int rc;
+    pascal_h5_quiet();
+    rc = pascal_h5sink_finish(sink, err); /* frees sink->h5 */
+    if ((rc = pascal_mpi_agree(m->comm, rc, err)) == 0 && m->rank == 0)
+        rc = publish(sink, err);
+    if ((rc = pascal_mpi_agree(m->comm, rc, err)) == 0) {
+        if (m->rank == 0)
+            pascal_journal_close(sink->journal, 1); /* its file is complete */
+        sink->journal = NULL;
+        free_mpisink(sink);
+        return 0;
+    }
+    pascal_sink_mpi_abort(sink);
+    return rc;
+}
+
+int pascal_sink_mpi_suspend(pascal_sink *sink, int64_t *rows, pascal_error *err)
+{
+    struct pascal_mpisink *m = sink->mpi;
+    size_t n = strlen(sink->dest) + sizeof ".partial";
+    char *partial = malloc(n);
+    int rc;
+    pascal_h5_quiet();
+    rc = pascal_h5sink_suspend(sink, rows, err); /* frees the writer */
+    sink->h5 = NULL;
+    if (!partial && rc == 0)
+        rc = pascal_error_set(err, PASCAL_ENOMEM, "out of memory");
+    if (partial)
+        snprintf(partial, n, "%s.partial", sink->dest);
+    if ((rc = pascal_mpi_agree(m->comm, rc, err)) == 0 && m->rank == 0)
+        rc = strcmp(sink->tmp, partial) != 0 ? pascal_tmpfile_commit(sink->tmp, partial, err)
+                                              : pascal_tmpfile_sync(partial, err);
+    free(partial);
+    rc = pascal_mpi_agree(m->comm, rc, err);
+    if (m->rank == 0)
+        /* A partial file closed and on disk needs no journal; one that could
+         * not be kept is removed, unless it is the resumed one. */
+        pascal_journal_close(sink->journal, rc == 0);
+    if (m->rank == 0 && rc != 0 && !sink->resumed)
+        unlink(sink->tmp);
+    sink->journal = NULL;
+    free_mpisink(sink);
+    return rc;
+}
+
+void pascal_sink_mpi_abort(pascal_sink *sink)
+{
+    if (!sink)
+        return;
+    pascal_h5_quiet();
+    pascal_h5sink_free(sink->h5); /* closes the file: collective */
+    sink->h5 = NULL;
+    if (sink->mpi->rank == 0) {
+        /* A resumed run keeps its partial file, and the journal that
+         * describes it (its metadata may not have reached the disk). */
+        pascal_journal_close(sink->journal, !sink->resumed);
+        if (!sink->resumed && sink->tmp)
+            unlink(sink->tmp);
+    }
+    sink->journal = NULL;
+    free_mpisink(sink);
+}

@@ -1,0 +1,408 @@
+// MPI runs (build/pascal-mpi under mpirun; docs/scale.md): the file is the
+// one a single process writes, every dataset and every attribute, bit for
+// bit (apart from `created`, `threads` and `ranks`), for 1, 2 and 3 ranks
+// and 1 or 2 threads each, compressed or not; slow points move to the other
+// ranks; Ctrl-C, hard kills and --resume work across ranks and across the
+// two builds; the output claim and bad input speak once.  Skipped, saying
+// so, when the MPI variant is not built (PASCAL_MPI=OFF or no parallel
+// HDF5).
+#include <gtest/gtest.h>
+
+#include <hdf5.h>
+
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "test_util.h"
+
+namespace {
+
+#ifdef PASCAL_MPI_CLI
+const char *kMpiCli = PASCAL_MPI_CLI;
+const char *kMpirun = PASCAL_MPIRUN;
+#else
+const char *kMpiCli = nullptr;
+const char *kMpirun = nullptr;
+#endif
+
+// A where filter, an enum axis and explicit phase lists (so /axes/phases and
+// narrowed enum columns are written collectively too), every static model,
+// and chunks of 37 rows so that windows, pieces and chunks never line up.
+const char *kSpec =
+    "name: mpi\n"
+    "models: [ttl, lru_band, lru, sdcm, residency, che, margin]\n"
+    "fixed: {assoc: 4, eps: 1.5, horizon: 1000}\n"
+    "axes:\n"
+    "  N: [97, 256, 611]\n"
+    "  M: [3, 17]\n"
+    "  pattern: [uniform, gaussian, clusters, equal]\n"
+    "  sigma: [5.5]\n"
+    "  clusters: [3]\n"
+    "  seed: [11, 12]\n"
+    "  C: {from: 1, to: 300, num: 41}\n"
+    "where: 'C < N + 5'\n"
+    "output: {chunk_rows: 37%s}\n";
+
+std::string spec_text(bool compressed)
+{
+    char buf[2048];
+    std::snprintf(buf, sizeof buf, kSpec, compressed ? ", compression: 4, shuffle: true" : "");
+    return buf;
+}
+
+// ---- an independent comparison of two HDF5 files -------------------------
+
+herr_t collect(hid_t, const char *name, const H5L_info_t *, void *data)
+{
+    static_cast<std::vector<std::string> *>(data)->push_back(name);
+    return 0;
+}
+
+std::vector<std::string> object_names(hid_t file)
+{
+    std::vector<std::string> names{"."};
+    H5Lvisit(file, H5_INDEX_NAME, H5_ITER_INC, collect, &names);
+    return names;
+}
+
+// An attribute's value as bytes (strings as their text).
+std::string attr_value(hid_t obj, const char *name)
+{
+    hid_t a = H5Aopen(obj, name, H5P_DEFAULT), t = H5Aget_type(a), s = H5Aget_space(a);
+    std::string out;
+    if (H5Tis_variable_str(t) > 0) {
+        char *v = nullptr;
+        if (H5Aread(a, t, &v) >= 0 && v)
+            out = v;
+        H5free_memory(v);
+    } else {
+        hssize_t n = H5Sget_simple_extent_npoints(s);
+        out.assign(static_cast<size_t>(n) * H5Tget_size(t), '\0');
+        if (n > 0)
+            H5Aread(a, t, &out[0]);
+    }
+    H5Sclose(s), H5Tclose(t), H5Aclose(a);
+    return out;
+}
+
+std::map<std::string, std::string> attributes(hid_t obj, const std::set<std::string> &skip)
+{
+    std::map<std::string, std::string> out;
+    H5O_info_t info;
+    H5Oget_info(obj, &info);
+    for (hsize_t i = 0; i < info.num_attrs; i++) {
+        char name[256];
+        H5Aget_name_by_idx(obj, ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof name,
+                           H5P_DEFAULT);
+        if (!skip.count(name))
+            out[name] = attr_value(obj, name);
+    }
+    return out;
+}
+
+// A dataset's type, shape, chunking, filters and stored values as text.
+std::string dataset_summary(hid_t d, std::string *bytes)
+{
+    hid_t t = H5Dget_type(d), s = H5Dget_space(d), p = H5Dget_create_plist(d);
+    hssize_t n = H5Sget_simple_extent_npoints(s);
+    size_t tl = 0;
+    std::string out;
+    H5Tencode(t, nullptr, &tl);
+    std::string enc(tl, '\0');
+    H5Tencode(t, &enc[0], &tl);
+    out += "type " + enc + " points " + std::to_string(n);
+    if (H5Pget_layout(p) == H5D_CHUNKED) {
+        hsize_t dims[8];
+        int r = H5Pget_chunk(p, 8, dims);
+        out += " chunk";
+        for (int k = 0; k < r; k++)
+            out += " " + std::to_string(dims[k]);
+        for (int k = 0; k < H5Pget_nfilters(p); k++) {
+            unsigned flags, cd[8];
+            size_t ncd = 8;
+            out += " filter " + std::to_string(H5Pget_filter2(p, k, &flags, &ncd, cd, 0, nullptr,
+                                                                nullptr));
+        }
+    }
+    bytes->assign(static_cast<size_t>(n) * H5Tget_size(t), '\0');
+    if (n > 0)
+        H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, &(*bytes)[0]);
+    H5Pclose(p), H5Sclose(s), H5Tclose(t);
+    return out;
+}
+
+// Every difference between two files, as lines; attributes named in skip
+// are left out.
+std::vector<std::string> file_differences(const std::string &a, const std::string &b,
+                                          const std::set<std::string> &skip)
+{
+    std::vector<std::string> diffs;
+    hid_t fa = H5Fopen(a.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t fb = H5Fopen(b.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (fa < 0 || fb < 0) {
+        diffs.push_back("cannot open " + (fa < 0 ? a : b));
+    } else if (object_names(fa) != object_names(fb)) {
+        diffs.push_back("the objects differ");
+    } else {
+        for (const std::string &name : object_names(fa)) {
+            hid_t oa = H5Oopen(fa, name.c_str(), H5P_DEFAULT);
+            hid_t ob = H5Oopen(fb, name.c_str(), H5P_DEFAULT);
+            auto aa = attributes(oa, skip), ab = attributes(ob, skip);
+            for (const auto &kv : aa)
+                if (!ab.count(kv.first) || ab[kv.first] != kv.second)
+                    diffs.push_back(name + "@" + kv.first);
+            if (aa.size() != ab.size())
+                diffs.push_back(name + ": other attributes");
+            if (H5Iget_type(oa) == H5I_DATASET) {
+                std::string va, vb;
+                std::string sa = dataset_summary(oa, &va), sb = dataset_summary(ob, &vb);
+                if (sa != sb)
+                    diffs.push_back(name + ": " + sa + " / " + sb);
+                else if (va != vb)
+                    diffs.push_back(name + ": values");
+            }
+            H5Oclose(oa), H5Oclose(ob);
+        }
+    }
+    if (fa >= 0)
+        H5Fclose(fa);
+    if (fb >= 0)
+        H5Fclose(fb);
+    return diffs;
+}
+
+const std::set<std::string> kProvenance = {"created", "threads", "ranks"};
+// A resumed file records the command line of the run that created it.
+const std::set<std::string> kResumed = {"created", "threads", "ranks", "command_line"};
+
+size_t count(const std::string &text, const std::string &what)
+{
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+        n++;
+    return n;
+}
+
+// The summary from its "wrote" line on: the headline and the sizing rows.
+std::string findings(const std::string &out)
+{
+    size_t at = out.find("  wrote ");
+    return at == std::string::npos ? "" : out.substr(at);
+}
+
+class Mpi : public pascal_test::TempDirTest {
+protected:
+    void SetUp() override
+    {
+        if (!kMpiCli)
+            GTEST_SKIP() << "pascal-mpi is not built (PASCAL_MPI=OFF, or no MPI or parallel "
+                            "HDF5 when CMake ran): nothing to test";
+        pascal_test::TempDirTest::SetUp();
+    }
+
+    // Runs `cmd` in dir/sub (created), output captured there.
+    pascal_test::CliResult in(const std::string &sub, const std::string &cmd)
+    {
+        std::string d = dir + "/" + sub;
+        std::system(("mkdir -p " + d).c_str());
+        return pascal_test::run_command(d, "cd " + d + " && (" + cmd + ")");
+    }
+    // `pascal ARGS` in one process with `threads` threads.
+    pascal_test::CliResult one(const std::string &sub, const std::string &args, int threads = 1)
+    {
+        return in(sub, "OMP_NUM_THREADS=" + std::to_string(threads) + " timeout 120 " +
+                           PASCAL_CLI + " " + args);
+    }
+    // `mpirun -np P pascal-mpi ARGS`, `threads` threads per rank, extra env.
+    std::string mpirun(int ranks, int threads, const std::string &args,
+                       const std::string &env = "")
+    {
+        return std::string("timeout 120 ") + kMpirun + " -np " + std::to_string(ranks) +
+               " -x OMP_NUM_THREADS=" + std::to_string(threads) + env + " " + kMpiCli + " " +
+               args;
+    }
+    pascal_test::CliResult mpi(const std::string &sub, int ranks, int threads,
+                               const std::string &args, const std::string &env = "")
+    {
+        return in(sub, mpirun(ranks, threads, args, env));
+    }
+    std::string at(const std::string &sub, const std::string &name)
+    {
+        return dir + "/" + sub + "/" + name;
+    }
+    // mpirun in the background; after `seconds`, SIGTERM to every rank (the
+    // children of mpirun), as a scheduler or mpirun itself sends on Ctrl-C.
+    pascal_test::CliResult signal_ranks(const std::string &sub, const std::string &mpirun_cmd,
+                                        double seconds)
+    {
+        std::string script = mpirun_cmd + " & M=$!; sleep " + std::to_string(seconds) +
+                             "; kill -TERM $(pgrep -P $M); wait $M";
+        write(sub + ".sh", script);
+        return in(sub, "timeout 120 sh ../" + sub + ".sh");
+    }
+};
+
+// The reference is one process with one thread; every MPI variant must
+// give the same bytes and the same findings.
+TEST_F(Mpi, OneFileAsOneProcessWhateverRanksAndThreads)
+{
+    for (bool compressed : {false, true}) {
+        write("s.yaml", spec_text(compressed));
+        auto ref = one("ref", "run ../s.yaml -o out.h5 --batch 50");
+        ASSERT_EQ(ref.status, 0) << ref.err;
+        struct Variant { int ranks, threads; };
+        for (Variant v : {Variant{1, 2}, Variant{2, 1}, Variant{3, 1}, Variant{2, 2}}) {
+            std::string sub = "p" + std::to_string(v.ranks) + "t" + std::to_string(v.threads);
+            auto r = mpi(sub, v.ranks, v.threads, "run ../s.yaml -o out.h5 --batch 50");
+            ASSERT_EQ(r.status, 0) << sub << ": " << r.err;
+            EXPECT_NE(r.out.find(std::to_string(v.ranks) + " MPI ranks x " +
+                                 std::to_string(v.threads) + " threads"), std::string::npos)
+                << r.out;
+            auto diffs = file_differences(at("ref", "out.h5"), at(sub, "out.h5"), kProvenance);
+            EXPECT_TRUE(diffs.empty()) << sub << (compressed ? " compressed" : "") << ": "
+                                       << diffs.size() << " differences, first "
+                                       << (diffs.empty() ? "" : diffs[0]);
+            EXPECT_EQ(findings(ref.out), findings(r.out)) << sub;
+            EXPECT_EQ(pascal_test::list_dir(dir + "/" + sub),
+                      (std::vector<std::string>{"out.h5", "stderr", "stdout"}))
+                << sub << ": a temporary, lock or journal file was left";
+        }
+        // The comparison sees a difference where there is one.
+        auto other = one("other", "run ../s.yaml -o out.h5 --batch 50 --target 0.2");
+        ASSERT_EQ(other.status, 0);
+        EXPECT_FALSE(file_differences(at("ref", "out.h5"), at("other", "out.h5"), {}).empty());
+        std::system(("rm -rf " + dir + "/p* " + dir + "/ref " + dir + "/other").c_str());
+    }
+}
+
+// Pieces go to the rank that asks: a rank made 60 ms slower per piece does
+// far less than the half a static split would give it, and the file is
+// still the one-process file.
+TEST_F(Mpi, ASlowRankGetsLessWork)
+{
+    write("s.yaml", spec_text(false));
+    auto ref = one("ref", "run ../s.yaml -o out.h5 --batch 50");
+    ASSERT_EQ(ref.status, 0) << ref.err;
+    std::string args = "run ../s.yaml -o out.h5 --batch 50";
+    auto r = in("slow", "timeout 120 " + std::string(kMpirun) + " -np 1 -x OMP_NUM_THREADS=1 "
+                            "-x PASCAL_TEST_SLOW_BATCH_MS=60 " + kMpiCli + " " + args +
+                            " : -np 1 -x OMP_NUM_THREADS=1 " + kMpiCli + " " + args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.out, m, std::regex("2 MPI ranks x 1 threads: (\\d+) to "
+                                                        "(\\d+) rows each"))) << r.out;
+    double lo = std::stod(m[1]), hi = std::stod(m[2]);
+    EXPECT_LT(lo / (lo + hi), 0.35) << r.out;
+    EXPECT_TRUE(file_differences(at("ref", "out.h5"), at("slow", "out.h5"), kProvenance).empty());
+}
+
+// SIGTERM to every rank (as mpirun forwards Ctrl-C, or a scheduler sends at
+// the end of a job) stops the run after the pieces in flight: exit 130, the
+// finished whole chunks in out.h5.partial, no journal; --resume on another
+// number of ranks, or in one process, completes the one-process file.
+TEST_F(Mpi, StopAndResumeAcrossRanksAndBuilds)
+{
+    write("s.yaml", spec_text(true));
+    auto ref = one("ref", "run ../s.yaml -o out.h5 --batch 50");
+    ASSERT_EQ(ref.status, 0) << ref.err;
+    for (const char *resume_with : {"mpi", "one"}) {
+        std::string sub = std::string("stop-") + resume_with;
+        std::string cmd = std::string(kMpirun) + " -np 2 -x OMP_NUM_THREADS=1 -x "
+                          "PASCAL_TEST_SLOW_BATCH_MS=100 " + kMpiCli +
+                          " run ../s.yaml -o out.h5 --batch 20";
+        auto r = signal_ranks(sub, cmd, 1.5);
+        ASSERT_EQ(r.status, 130) << r.out << r.err;
+        EXPECT_NE(r.err.find("continue with: pascal run ../s.yaml --output out.h5 --batch 20 "
+                             "--resume"), std::string::npos) << r.err;
+        EXPECT_EQ(count(r.err, "rows kept in out.h5.partial"), 1u) << r.err;
+        EXPECT_EQ(pascal_test::list_dir(dir + "/" + sub),
+                  (std::vector<std::string>{"out.h5.partial", "stderr", "stdout"}));
+        auto again = std::string(resume_with) == "mpi"
+                         ? mpi(sub, 3, 1, "run ../s.yaml -o out.h5 --batch 50 --resume")
+                         : one(sub, "run ../s.yaml -o out.h5 --batch 50 --resume");
+        ASSERT_EQ(again.status, 0) << again.err;
+        EXPECT_NE(again.out.find("resumed: "), std::string::npos) << again.out;
+        EXPECT_TRUE(file_differences(at("ref", "out.h5"), at(sub, "out.h5"), kResumed).empty())
+            << sub;
+        EXPECT_EQ(findings(ref.out), findings(again.out));
+    }
+    // And a run stopped in one process continues under mpirun.
+    auto r = in("serial-stop", std::string("OMP_NUM_THREADS=1 PASCAL_TEST_SLOW_BATCH_MS=40 ") +
+                                   PASCAL_CLI + " run ../s.yaml -o out.h5 --batch 50 & P=$!; "
+                                   "sleep 1.5; kill -INT $P; wait $P");
+    ASSERT_EQ(r.status, 130) << r.err;
+    auto again = mpi("serial-stop", 2, 1, "run ../s.yaml -o out.h5 --batch 50 --resume");
+    ASSERT_EQ(again.status, 0) << again.err;
+    EXPECT_TRUE(
+        file_differences(at("ref", "out.h5"), at("serial-stop", "out.h5"), kResumed).empty());
+}
+
+// One rank killed outright (as the OOM killer would) takes the job down;
+// rank 0's journal names the chunks of the windows written before, and
+// --resume recovers them and completes the one-process file.
+TEST_F(Mpi, AHardKillIsRecoveredFromTheJournal)
+{
+    write("s.yaml", spec_text(false));
+    auto ref = one("ref", "run ../s.yaml -o out.h5 --batch 50");
+    ASSERT_EQ(ref.status, 0) << ref.err;
+    // Pieces of 10 points, 205 in all, 74 in the first window (8 chunks):
+    // rank 1 takes nearly all (rank 0 is slowed down), so it writes a
+    // window or more before it is killed after its 100th.
+    std::string args = "run ../s.yaml -o out.h5 --batch 10";
+    auto r = in("kill", "timeout 120 " + std::string(kMpirun) + " -np 1 -x OMP_NUM_THREADS=1 " +
+                            "-x PASCAL_TEST_SLOW_BATCH_MS=20 " + kMpiCli + " " + args +
+                            " : -np 1 -x OMP_NUM_THREADS=1 -x PASCAL_TEST_KILL_AFTER_BATCH=100 " +
+                            kMpiCli + " " + args);
+    ASSERT_NE(r.status, 0);
+    ASSERT_TRUE(pascal_test::exists(at("kill", "out.h5.journal"))) << r.err;
+    auto again = mpi("kill", 2, 1, args + " --resume");
+    ASSERT_EQ(again.status, 0) << again.err;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(again.out, m, std::regex("recovered: (\\d+) rows")))
+        << again.out;
+    EXPECT_GT(std::stol(m[1]), 0);
+    EXPECT_EQ(std::stol(m[1]) % 37, 0) << "whole chunks only";
+    EXPECT_TRUE(file_differences(at("ref", "out.h5"), at("kill", "out.h5"), kResumed).empty());
+    EXPECT_EQ(pascal_test::list_dir(dir + "/kill"),
+              (std::vector<std::string>{"out.h5", "stderr", "stdout"}));
+}
+
+// The claim is rank 0's and holds for the whole job; every refusal is the
+// one-process message, printed once, exit 2, nothing created.
+TEST_F(Mpi, RefusalsSpeakOnceAndCreateNothing)
+{
+    write("s.yaml", spec_text(false));
+    // The output is the spec.
+    auto r = mpi("x", 3, 1, "run ../s.yaml -o ../s.yaml");
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(count(r.err, "expected a file that is not one of the inputs"), 1u) << r.err;
+    EXPECT_EQ(pascal_test::slurp(dir + "/s.yaml"), spec_text(false));
+    // Bad points in the slices of ranks 1 and 2: the message of one
+    // process, which names the first (C = 64).
+    write("bad.yaml", "name: bad\nmodels: [ttl]\nfixed: {N: 64, M: 4}\n"
+                      "axes:\n  C: {from: 1, to: 100, num: 100}\nrequire: 'C < N'\n");
+    auto want = one("x1", "run ../bad.yaml -o out.h5");
+    auto got = mpi("x2", 3, 1, "run ../bad.yaml -o out.h5");
+    ASSERT_EQ(want.status, 2) << want.err;
+    EXPECT_EQ(got.status, 2);
+    EXPECT_EQ(count(got.err, want.err), 1u) << got.err;
+    EXPECT_FALSE(pascal_test::exists(at("x2", "out.h5")));
+    // CSV cannot be written by several ranks.
+    r = mpi("x3", 2, 1, "run ../s.yaml -o out.csv --format csv");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(count(r.err, "expected an HDF5 output"), 1u) << r.err;
+    // An output another pascal is writing (one process, slowed down).
+    auto busy = in("x4", std::string("OMP_NUM_THREADS=1 PASCAL_TEST_SLOW_BATCH_MS=100 ") +
+                             PASCAL_CLI + " run ../s.yaml -o out.h5 --batch 50 & P=$!; sleep 1; " +
+                             mpirun(2, 1, "run ../s.yaml -o out.h5") +
+                             "; echo mpirun=$?; kill -INT $P; wait $P");
+    EXPECT_NE(busy.out.find("mpirun=2"), std::string::npos) << busy.out << busy.err;
+    EXPECT_EQ(count(busy.err, "expected an output no other process is writing"), 1u) << busy.err;
+}
+
+} // namespace
