@@ -68,6 +68,8 @@ typedef struct writer {
     pascal_sink_range *ranges; /* this rank's pieces: piece index in `row` */
     int nranges, ranges_cap;
     int stopped;
+    pascal_progress progress;  /* rank 0's bar, over raw indices from `first` */
+    uint64_t first;
     uint64_t evaluated;        /* rows this rank evaluated */
     double write_seconds;
     uint64_t write_bytes;
@@ -200,6 +202,8 @@ static int fill_window(pascal_mpi_run *r, writer *wr, const window *w, pascal_er
         if (k >= w->npieces || stop)
             break; /* a piece taken after a stop stays undone: a hole */
         rc = eval_piece(r, wr, w, k, err);
+        /* Pieces are taken in order: those before k are done or in flight. */
+        pascal_progress_update(&wr->progress, w->raw0 + (uint64_t)k * w->piece - wr->first);
         if (rc == 0 && o->should_stop && o->should_stop(o->stop_ctx)) {
             wr->stopped = 1;
             set_shared(wr, 1, 1);
@@ -274,7 +278,7 @@ static int run_windows(pascal_mpi_run *r, writer *wr, int *stopped, pascal_error
     uint64_t begin = r->st->rows_resumed ? r->cstart[r->st->rows_resumed / (uint64_t)r->chunk]
                                          : r->st->raw_begin;
     int64_t c = (int64_t)(r->st->rows_resumed / (uint64_t)r->chunk), rows = 0;
-    pascal_progress pr;
+    pascal_progress *pr = &wr->progress;
     int rc = 0, stop = 0;
     MPI_Win_allocate(r->rank == 0 ? 2 * sizeof(uint64_t) : 0, sizeof(uint64_t), MPI_INFO_NULL,
                      r->comm, &wr->shared, &wr->win);
@@ -283,15 +287,16 @@ static int run_windows(pascal_mpi_run *r, writer *wr, int *stopped, pascal_error
     MPI_Win_lock_all(0, wr->win);
     MPI_Win_sync(wr->win);
     MPI_Barrier(r->comm);
-    pascal_progress_start(&pr, r->o->progress && r->rank == 0, r->st->raw_end - begin);
+    wr->first = begin;
+    pascal_progress_start(pr, r->o->progress && r->rank == 0, r->st->raw_end - begin);
     while (rc == 0 && !stop && c < r->nchunks) {
         window w = window_at(r, wr, c);
         rc = run_window(r, wr, &w, &rows, &stop, err);
         c = w.c1;
-        pascal_progress_update(&pr, r->cstart[c] - begin);
+        pascal_progress_update(pr, r->cstart[c] - begin);
     }
     if (rc == 0 && !stop)
-        pascal_progress_finish(&pr, r->st->raw_end - begin);
+        pascal_progress_finish(pr, r->st->raw_end - begin);
     MPI_Win_unlock_all(wr->win);
     MPI_Win_free(&wr->win);
     r->st->rows_done = rc == 0 && !stop ? r->st->rows : (uint64_t)rows;

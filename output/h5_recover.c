@@ -228,6 +228,7 @@ static int rebuild(const pascal_sink_meta *meta, const jheader *h, const unsigne
     m.shuffle = h->shuffle;
     m.chunk_rows = h->chunk;
     m.journal = 0;
+    m.early_chunks = 1; /* so that an MPI run can continue it too */
     if ((rc = pascal_sink_open(&m, pc, np, rc_cols, nr, &sink, err)))
         return rc;
     pascal_h5sink_layout(sink, &have, &chunk, &level, &shuffle);

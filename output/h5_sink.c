@@ -60,19 +60,21 @@ static int64_t chunk_rows(int64_t requested)
     return requested > MAX_CHUNK_ROWS ? MAX_CHUNK_ROWS : requested;
 }
 
-/* Chunked, extendible, optionally shuffled and deflated.  Chunks are
- * allocated when the extent grows (early), not when written: parallel HDF5
- * 1.10 writes collectively only into datasets made so (it makes its own so),
- * and a file stopped in one process may be continued under mpirun
- * (docs/scale.md). */
+/* Chunked, extendible, optionally shuffled and deflated.  Parallel HDF5
+ * 1.10 writes collectively only into datasets whose chunks are allocated
+ * when the extent grows (early; it makes its own so), so that a file
+ * stopped in one process can be continued under mpirun (docs/scale.md).
+ * Uncompressed chunks cost nothing more so; a compressed one would cost a
+ * deflated fill chunk each, so it is early only when asked. */
 static hid_t column_dcpl(int64_t chunk, const pascal_sink_meta *meta)
 {
     hsize_t dims[1] = {(hsize_t)chunk};
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    int early = meta->compression == 0 || meta->early_chunks;
     if (dcpl < 0)
         return dcpl;
     if (H5Pset_chunk(dcpl, 1, dims) < 0 || H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0 ||
-        H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY) < 0 ||
+        (early && H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY) < 0) ||
         (meta->compression > 0 && meta->shuffle && H5Pset_shuffle(dcpl) < 0) ||
         (meta->compression > 0 && H5Pset_deflate(dcpl, (unsigned)meta->compression) < 0)) {
         H5Pclose(dcpl);

@@ -106,8 +106,9 @@ static int share_name(pascal_sink *sink, int resume, pascal_error *err)
 }
 
 /* Parallel HDF5 1.10 writes collectively only into datasets whose chunks
- * are allocated early (h5_sink.c makes them so); a partial file of an older
- * pascal may not be: it is continued in one process. */
+ * are allocated early.  A compressed run stopped in one process allocated
+ * them as written (h5_sink.c: early would cost it a deflated fill chunk per
+ * chunk), so that one process continues it. */
 static int check_early(pascal_sink *sink, pascal_error *err)
 {
     hid_t dcpl = H5Dget_create_plist(pascal_h5sink_dataset(sink, 0));
@@ -118,9 +119,10 @@ static int check_early(pascal_sink *sink, pascal_error *err)
     }
     if (when == H5D_ALLOC_TIME_EARLY)
         return 0;
-    return pascal_error_set(err, PASCAL_EINPUT, "%s: expected a partial file whose chunks are "
-                            "allocated early, as MPI-IO needs, got one written by an older "
-                            "pascal; continue it with pascal run ... --resume in one process",
+    return pascal_error_set(err, PASCAL_EINPUT, "%s: expected a partial file MPI-IO can "
+                            "extend (chunks allocated early), got the compressed file of a "
+                            "run stopped in one process; continue it in one process (pascal "
+                            "run ... --resume), or run without --resume to start over",
                             sink->tmp);
 }
 

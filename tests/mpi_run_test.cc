@@ -331,15 +331,31 @@ TEST_F(Mpi, StopAndResumeAcrossRanksAndBuilds)
             << sub;
         EXPECT_EQ(findings(ref.out), findings(again.out));
     }
-    // And a run stopped in one process continues under mpirun.
-    auto r = in("serial-stop", std::string("OMP_NUM_THREADS=1 PASCAL_TEST_SLOW_BATCH_MS=40 ") +
-                                   PASCAL_CLI + " run ../s.yaml -o out.h5 --batch 50 & P=$!; "
-                                   "sleep 1.5; kill -INT $P; wait $P");
-    ASSERT_EQ(r.status, 130) << r.err;
-    auto again = mpi("serial-stop", 2, 1, "run ../s.yaml -o out.h5 --batch 50 --resume");
-    ASSERT_EQ(again.status, 0) << again.err;
-    EXPECT_TRUE(
-        file_differences(at("ref", "out.h5"), at("serial-stop", "out.h5"), kResumed).empty());
+    // A run stopped in one process continues under mpirun, unless it is
+    // compressed: that file's chunks are allocated as written, which MPI-IO
+    // cannot extend; it is refused, left as it was, and one process
+    // continues it.
+    for (bool compressed : {false, true}) {
+        std::string sub = compressed ? "serial-stop-z" : "serial-stop";
+        write(sub + ".yaml", spec_text(compressed));
+        auto want = one(sub + "-ref", "run ../" + sub + ".yaml -o out.h5 --batch 50");
+        auto r = in(sub, std::string("OMP_NUM_THREADS=1 PASCAL_TEST_SLOW_BATCH_MS=40 ") +
+                             PASCAL_CLI + " run ../" + sub + ".yaml -o out.h5 --batch 50 & "
+                             "P=$!; sleep 1.5; kill -INT $P; wait $P");
+        ASSERT_EQ(r.status, 130) << r.err;
+        std::string kept = pascal_test::slurp(at(sub, "out.h5.partial"));
+        auto again = mpi(sub, 2, 1, "run ../" + sub + ".yaml -o out.h5 --batch 50 --resume");
+        if (compressed) {
+            EXPECT_EQ(again.status, 2) << again.err;
+            EXPECT_EQ(count(again.err, "continue it in one process"), 1u) << again.err;
+            EXPECT_EQ(pascal_test::slurp(at(sub, "out.h5.partial")), kept);
+            again = one(sub, "run ../" + sub + ".yaml -o out.h5 --batch 50 --resume");
+        }
+        ASSERT_EQ(again.status, 0) << again.err;
+        EXPECT_TRUE(
+            file_differences(at(sub + "-ref", "out.h5"), at(sub, "out.h5"), kResumed).empty())
+            << sub;
+    }
 }
 
 // One rank killed outright (as the OOM killer would) takes the job down;
@@ -347,29 +363,36 @@ TEST_F(Mpi, StopAndResumeAcrossRanksAndBuilds)
 // --resume recovers them and completes the one-process file.
 TEST_F(Mpi, AHardKillIsRecoveredFromTheJournal)
 {
-    write("s.yaml", spec_text(false));
-    auto ref = one("ref", "run ../s.yaml -o out.h5 --batch 50");
-    ASSERT_EQ(ref.status, 0) << ref.err;
-    // Pieces of 10 points, 205 in all, 74 in the first window (8 chunks):
-    // rank 1 takes nearly all (rank 0 is slowed down), so it writes a
-    // window or more before it is killed after its 100th.
-    std::string args = "run ../s.yaml -o out.h5 --batch 10";
-    auto r = in("kill", "timeout 120 " + std::string(kMpirun) + " -np 1 -x OMP_NUM_THREADS=1 " +
-                            "-x PASCAL_TEST_SLOW_BATCH_MS=20 " + kMpiCli + " " + args +
-                            " : -np 1 -x OMP_NUM_THREADS=1 -x PASCAL_TEST_KILL_AFTER_BATCH=100 " +
-                            kMpiCli + " " + args);
-    ASSERT_NE(r.status, 0);
-    ASSERT_TRUE(pascal_test::exists(at("kill", "out.h5.journal"))) << r.err;
-    auto again = mpi("kill", 2, 1, args + " --resume");
-    ASSERT_EQ(again.status, 0) << again.err;
-    std::smatch m;
-    ASSERT_TRUE(std::regex_search(again.out, m, std::regex("recovered: (\\d+) rows")))
-        << again.out;
-    EXPECT_GT(std::stol(m[1]), 0);
-    EXPECT_EQ(std::stol(m[1]) % 37, 0) << "whole chunks only";
-    EXPECT_TRUE(file_differences(at("ref", "out.h5"), at("kill", "out.h5"), kResumed).empty());
-    EXPECT_EQ(pascal_test::list_dir(dir + "/kill"),
-              (std::vector<std::string>{"out.h5", "stderr", "stdout"}));
+    for (bool compressed : {false, true}) {
+        std::string sub = compressed ? "kill-z" : "kill";
+        write(sub + ".yaml", spec_text(compressed));
+        auto ref = one(sub + "-ref", "run ../" + sub + ".yaml -o out.h5 --batch 50");
+        ASSERT_EQ(ref.status, 0) << ref.err;
+        // Pieces of 10 points, 205 in all, 74 in the first window (8
+        // chunks): rank 1 takes nearly all (rank 0 is slowed down), so it
+        // writes a window or more before it is killed after its 100th.
+        std::string args = "run ../" + sub + ".yaml -o out.h5 --batch 10";
+        auto r = in(sub, "timeout 120 " + std::string(kMpirun) + " -np 1 -x OMP_NUM_THREADS=1 " +
+                             "-x PASCAL_TEST_SLOW_BATCH_MS=20 " + kMpiCli + " " + args +
+                             " : -np 1 -x OMP_NUM_THREADS=1 -x PASCAL_TEST_KILL_AFTER_BATCH=100 " +
+                             kMpiCli + " " + args);
+        ASSERT_NE(r.status, 0);
+        ASSERT_TRUE(pascal_test::exists(at(sub, "out.h5.journal"))) << r.err;
+        // The recovered file (written in one process, by rank 0) is one
+        // that MPI-IO can extend, compressed or not.
+        auto again = mpi(sub, 2, 1, args + " --resume");
+        ASSERT_EQ(again.status, 0) << again.err;
+        std::smatch m;
+        ASSERT_TRUE(std::regex_search(again.out, m, std::regex("recovered: (\\d+) rows")))
+            << again.out;
+        EXPECT_GT(std::stol(m[1]), 0);
+        EXPECT_EQ(std::stol(m[1]) % 37, 0) << "whole chunks only";
+        EXPECT_TRUE(
+            file_differences(at(sub + "-ref", "out.h5"), at(sub, "out.h5"), kResumed).empty())
+            << sub;
+        EXPECT_EQ(pascal_test::list_dir(dir + "/" + sub),
+                  (std::vector<std::string>{"out.h5", "stderr", "stdout"}));
+    }
 }
 
 // The claim is rank 0's and holds for the whole job; every refusal is the
@@ -392,6 +415,13 @@ TEST_F(Mpi, RefusalsSpeakOnceAndCreateNothing)
     EXPECT_EQ(got.status, 2);
     EXPECT_EQ(count(got.err, want.err), 1u) << got.err;
     EXPECT_FALSE(pascal_test::exists(at("x2", "out.h5")));
+    // The one-process pascal under mpirun would run the sweep once per rank.
+    r = in("x5", "timeout 120 " + std::string(kMpirun) + " -np 2 " + PASCAL_CLI +
+                     " run ../s.yaml -o out.h5");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("expected one process, got one of 2 ranks of mpirun"),
+              std::string::npos) << r.err;
+    EXPECT_FALSE(pascal_test::exists(at("x5", "out.h5")));
     // CSV cannot be written by several ranks.
     r = mpi("x3", 2, 1, "run ../s.yaml -o out.csv --format csv");
     EXPECT_EQ(r.status, 2);

@@ -45,5 +45,7 @@ int cli_run_mpi(int argc, char **argv);        /* engine/cli/run_mpi.c (pascal-m
 /* Whether a progress bar may go to stderr: it is a terminal, or this is a
  * rank of an MPI job started from a terminal (engine/cli/flags.c). */
 int cli_stderr_is_terminal(void);
+/* The number of ranks when started by mpirun (Open MPI or PMI), else 0. */
+int cli_mpi_ranks(void);
 
 #endif

@@ -145,3 +145,11 @@ int cli_stderr_is_terminal(void)
     close(fd);
     return 1;
 }
+
+int cli_mpi_ranks(void)
+{
+    const char *n = getenv("OMPI_COMM_WORLD_SIZE");
+    if (!n)
+        n = getenv("PMI_SIZE");
+    return n ? atoi(n) : 0;
+}

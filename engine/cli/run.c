@@ -313,6 +313,15 @@ int cli_run(int argc, char **argv)
         fprintf(stderr, "pascal run: expected a spec file, got nothing (see pascal run --help)\n");
         return CLI_USAGE;
     }
+#ifndef PASCAL_MPI
+    /* One of several ranks of mpirun: each would run the whole sweep. */
+    if (cli_mpi_ranks() > 1) {
+        fprintf(stderr, "pascal run: expected one process, got one of %d ranks of mpirun; this "
+                        "pascal is built without MPI: run pascal-mpi under mpirun "
+                        "(docs/scale.md), or --shard K/N for separate jobs\n", cli_mpi_ranks());
+        return CLI_USAGE;
+    }
+#endif
     o.compression = -1;
     o.target = 0;   /* the metric's default (pascal_run_default_target) */
     if ((rc = read_options(flags, nf, &o)) != CLI_OK)
