@@ -9,16 +9,20 @@
  * file: the temporary name, the rename into place, "<dest>.partial" and the
  * journal (output/journal.h); the caller holds the output's claim on rank 0.
  *
- * Why whole windows of rows written collectively, with HDF5 compressing:
- * parallel HDF5 1.10 adds a chunk to a file only in a collective call in
- * which every rank makes the same change to the chunk index.  H5Dwrite_chunk
- * (the direct chunk write the one-process sink compresses for) is a change
- * made by one rank alone: under MPI-IO it leaves the ranks' views of the
- * index inconsistent and the file unreadable or the close hung.  So rows go
- * through collective H5Dwrite calls, each rank selecting the row ranges it
- * computed (ranges may share chunks: HDF5 gathers a shared chunk on one
- * rank, which compresses it), and deflate runs in each rank's HDF5 filter
- * pipeline on the chunks it owns. */
+ * How ranks write chunks.  Parallel HDF5 1.10 adds a chunk to a file only
+ * in a call in which every rank makes the same change to the chunk index.
+ *   - Uncompressed columns: chunks are allocated when the extent grows (a
+ *     collective call, once per window), so each rank then writes its own
+ *     rows with independent H5Dwrite calls: no exchange, no waiting.
+ *   - Compressed columns: H5Dwrite_chunk (the direct chunk write the
+ *     one-process sink compresses for) is a change one rank makes alone:
+ *     under MPI-IO it leaves the ranks' views of the chunk index apart, and
+ *     the file unreadable or its close hung (a collective transfer list makes
+ *     it fail instead).  So rows go through collective H5Dwrite calls, and
+ *     HDF5's filters compress, each rank the chunks it owns: the ranks first
+ *     send each other the rows of chunks they do not own, so that no chunk
+ *     is written by two ranks (HDF5 would gather it on one, slower, by a path
+ *     with a history of bugs in 1.10). */
 #ifndef PASCAL_OUTPUT_SINK_MPI_H
 #define PASCAL_OUTPUT_SINK_MPI_H
 
