@@ -35,8 +35,9 @@ if(NOT MPI_C_FOUND)
 else()
   pkg_search_module(PHDF5 QUIET IMPORTED_TARGET ${PASCAL_HDF5_MPI_MODULES})
   if(NOT PHDF5_FOUND)
-    set(pascal_mpi_why "no parallel HDF5 among the pkg-config modules "
-                       "${PASCAL_HDF5_MPI_MODULES} (Debian: libhdf5-openmpi-dev)")
+    string(REPLACE ";" ", " pascal_mods "${PASCAL_HDF5_MPI_MODULES}")
+    set(pascal_mpi_why
+        "no parallel HDF5 among the pkg-config modules ${pascal_mods} (Debian: libhdf5-openmpi-dev)")
   else()
     # A module of that name could still be a serial build: ask its headers.
     find_file(PASCAL_PHDF5_CONF H5pubconf.h PATHS ${PHDF5_INCLUDE_DIRS} NO_DEFAULT_PATH)

@@ -96,6 +96,10 @@ typedef struct pascal_run_stats {
                                               the most busy rank */
     double write_seconds;       /* rank 0's time in collective writes */
     uint64_t write_bytes;       /* row bytes handed to those writes (all ranks) */
+    double rank_rows_per_s;     /* rows a rank evaluates per second of
+                                   evaluating (mean over the ranks) */
+    double rank_cpu_min, rank_cpu_max; /* CPU seconds a rank (all its
+                                   threads) spent evaluating: the balance */
 } pascal_run_stats;
 
 /* In the MPI build, a process started by mpirun (MPI initialised) shares

@@ -71,6 +71,8 @@ typedef struct writer {
     pascal_progress progress;  /* rank 0's bar, over raw indices from `first` */
     uint64_t first;
     uint64_t evaluated;        /* rows this rank evaluated */
+    double busy, cpu;          /* seconds this rank spent evaluating, and
+                                  CPU seconds of its threads meanwhile */
     double write_seconds;
     uint64_t write_bytes;
 } writer;
@@ -160,6 +162,15 @@ static void set_shared(writer *wr, int slot, uint64_t v)
     MPI_Win_flush(0, wr->win);
 }
 
+/* CPU seconds of this process, all threads: a measure of the work a rank
+ * did that other load on its node does not inflate. */
+static double cpu_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 /* Evaluates piece k of the window into this rank's arrays. */
 static int eval_piece(pascal_mpi_run *r, writer *wr, const window *w, int64_t k,
                       pascal_error *err)
@@ -169,7 +180,10 @@ static int eval_piece(pascal_mpi_run *r, writer *wr, const window *w, int64_t k,
     const void *const *pts;
     const double *const *res;
     int64_t n;
+    double t = pascal_now(), c = cpu_seconds();
     int rc = pascal_run_work_eval(r->w, b0, b1, &n, &pts, &res, err);
+    wr->busy += pascal_now() - t;
+    wr->cpu += cpu_seconds() - c;
     if (rc == 0)
         rc = make_room(wr, n, err);
     if (rc)
@@ -424,7 +438,12 @@ static void gather_stats(pascal_mpi_run *r, const writer *wr)
 {
     pascal_run_stats *st = r->st;
     uint64_t lo = wr->evaluated, hi = wr->evaluated, bytes = wr->write_bytes;
+    double rate = wr->busy > 0 ? (double)wr->evaluated / wr->busy : 0;
     int threads = st->threads;
+    MPI_Allreduce(MPI_IN_PLACE, &rate, 1, MPI_DOUBLE, MPI_SUM, r->comm);
+    st->rank_rows_per_s = rate / r->size;
+    MPI_Allreduce(&wr->cpu, &st->rank_cpu_min, 1, MPI_DOUBLE, MPI_MIN, r->comm);
+    MPI_Allreduce(&wr->cpu, &st->rank_cpu_max, 1, MPI_DOUBLE, MPI_MAX, r->comm);
     MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_UINT64_T, MPI_MIN, r->comm);
     MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_UINT64_T, MPI_MAX, r->comm);
     MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_UINT64_T, MPI_SUM, r->comm);

@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake make gcc g++ pkg-config libyaml-dev libhdf5-dev zlib1g-dev libgtest-dev
           python3-h5py python3-pandas python3-numpy chromium)
+# build/pascal-mpi (docs/scale.md): Open MPI and the parallel HDF5 beside the
+# serial one; procps for the MPI tests' pgrep.
+packages+=(openmpi-bin libopenmpi-dev libhdf5-openmpi-dev procps)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

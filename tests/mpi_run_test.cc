@@ -295,7 +295,7 @@ TEST_F(Mpi, ASlowRankGetsLessWork)
     ASSERT_EQ(r.status, 0) << r.err;
     std::smatch m;
     ASSERT_TRUE(std::regex_search(r.out, m, std::regex("2 MPI ranks x 1 threads: (\\d+) to "
-                                                        "(\\d+) rows each"))) << r.out;
+                                                        "(\\d+) rows each,"))) << r.out;
     double lo = std::stod(m[1]), hi = std::stod(m[2]);
     EXPECT_LT(lo / (lo + hi), 0.35) << r.out;
     EXPECT_TRUE(file_differences(at("ref", "out.h5"), at("slow", "out.h5"), kProvenance).empty());

@@ -147,12 +147,15 @@ static void print_summary(FILE *f, const pascal_spec *spec, const pascal_run_opt
         fprintf(f, "  removed %llu temporary file%s of killed runs\n",
                 (unsigned long long)st->temporaries_removed,
                 st->temporaries_removed == 1 ? "" : "s");
-    if (st->ranks > 0)
-        fprintf(f, "  %d MPI ranks x %d threads: %llu to %llu rows each; collective writes "
-                   "%.3f s (%.3g MiB/s)\n", st->ranks, st->threads,
+    if (st->ranks > 0 && !o->dry_run) {
+        fprintf(f, "  %d MPI ranks x %d threads: %llu to %llu rows each, %.3g rows/s each "
+                   "while evaluating, %.3g to %.3g CPU s each\n", st->ranks, st->threads,
                 (unsigned long long)st->rows_rank_min, (unsigned long long)st->rows_rank_max,
+                st->rank_rows_per_s, st->rank_cpu_min, st->rank_cpu_max);
+        fprintf(f, "  collective writes: %.3f s on rank 0 (%.3g MiB/s of rows)\n",
                 st->write_seconds, st->write_seconds > 0 ? (double)st->write_bytes /
-                                                             st->write_seconds / 1048576.0 : 0.0);
+                                                           st->write_seconds / 1048576.0 : 0.0);
+    }
     if (o->shard_count > 1)
         fprintf(f, "  shard %d/%d: raw points %llu to %llu\n", o->shard_index, o->shard_count,
                 (unsigned long long)st->raw_begin, (unsigned long long)st->raw_end - 1);
