@@ -77,11 +77,23 @@ wall() { stats <"$work/$1.t"; }
 per_cpu() { awk -v n="$2" '{print n / $1}' "$work/$1.cpu" | stats; }
 # per-round ratio of LABEL's wall time to BASE's
 ratio() { paste "$work/$1.t" "$work/$2.t" | awk '{print $1 / $2}' | stats; }
-rate() { awk '/rows\/s each while evaluating/ {print $(NF-4)}' "$work/$1.out" | stats; }
+rate() { awk '/rows\/s each while evaluating/ {print $(NF-10)}' "$work/$1.out" | stats; }
+# rows per CPU second of evaluating (the ranks' threads), from the CPU
+# seconds of the least and most busy ranks: what one core evaluates
+eval_per_cpu() {
+  awk '/CPU s each/ {print ($7 + $9) / ($(NF-5) + $(NF-3))}' "$work/$1.out" | stats
+}
 write_rate() { awk '/collective writes:/ {print substr($(NF-3), 2)}' "$work/$1.out" | stats; }
 
 echo "bench_mpi: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at start;" \
      "medians of $reps rounds (min..max)"
+# The fixed cost of a run under mpirun: start the ranks, MPI, plan 1 point.
+printf 'name: t\nmodels: [ttl]\nfixed: {N: 64, M: 4}\naxes: {C: [8]}\n' >"$work/tiny.yaml"
+for _ in $(seq "$reps"); do
+  once tone "$pascal" run "$work/tiny.yaml" --dry-run
+  once tp2 $mpirun -np 2 "$pascal_mpi" run "$work/tiny.yaml" --dry-run
+done
+printf 'starting: one process %s s, mpirun -n 2 %s s\n' "$(wall tone)" "$(wall tp2)"
 rows=$("$pascal" run "$work/static.yaml" --dry-run | awk '/^pascal:/ {print $2}')
 for level in 0 1; do
   for _ in $(seq "$reps"); do
@@ -100,8 +112,9 @@ for level in 0 1; do
   printf '  mpirun -n 2, 1 thread each  %s   x %s\n' "$(wall p2_$level)" \
          "$(ratio p2_$level one$level)"
   for p in 1 2; do
-    printf '  P = %d: %s rows/s per rank evaluating; collective writes %s MiB/s\n' "$p" \
-           "$(rate p${p}_$level)" "$(write_rate p${p}_$level)"
+    printf '  P = %d: %s rows/s per rank evaluating (%s per CPU second); collective writes' \
+           "$p" "$(rate p${p}_$level)" "$(eval_per_cpu p${p}_$level)"
+    printf ' %s MiB/s\n' "$(write_rate p${p}_$level)"
   done
   printf '  rows per CPU second: one process %s, P = 1 %s, P = 2 %s\n' \
          "$(per_cpu one$level "$rows")" "$(per_cpu p1_$level "$rows")" \
