@@ -18,6 +18,7 @@
 # starting the processes.  Figures only: nothing here passes or fails.
 #
 # usage: bench/bench_mpi.sh [BUILD_DIR] [REPS]      (default: build 5)
+#        BENCH_KEEP=1 keeps the work folder (specs, summaries, timings).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
