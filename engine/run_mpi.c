@@ -9,12 +9,13 @@
  * are slow takes fewer pieces; the only wait is at the end of a window, for
  * the last pieces in flight.  The ranks then agree on the rows each piece
  * gave, which places every piece's rows in the file, and write the window
- * collectively (output/sink_mpi.h): the canonical order of one process, bit
- * for bit.
+ * together (output/sink_mpi.h): the canonical order of one process, bit for
+ * bit.
  *
  * Memory: a rank holds the rows of its pieces of one window; windows are
- * sized so that a fair share is half of RANK_BYTES, and a rank stops taking
- * pieces at twice its share, which can never stop them all.
+ * sized so that a fair share is half of RANK_BYTES (or 16 batches, when
+ * smaller), and a rank stops taking pieces at twice its share, which can
+ * never stop them all.
  *
  * Stops.  A rank that is asked to stop (Ctrl-C, SIGTERM from mpirun or the
  * scheduler) finishes its piece and raises a flag beside the counter, which

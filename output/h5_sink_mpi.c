@@ -372,6 +372,26 @@ static int own_chunks(struct pascal_mpisink *m, int64_t rows, int64_t chunk, int
     return reserve(&o->cols, &o->cols_cap, need);
 }
 
+/* Each part received from rank s to its place in this rank's arrays: chunk
+ * c is this rank's ((c - c0) / P)th; a part's columns come one after
+ * another in s's block. */
+static void place_parts(regrouped *o, int P, int ncols, int64_t c0, int64_t chunk,
+                        const int *rparts, const int64_t *rdispl, const int64_t *rrows,
+                        const size_t *rblock)
+{
+    for (int s = 0; s < P; s++) {
+        int64_t off = 0;
+        for (int k = 0; k < rparts[s]; k++) {
+            int64_t row = o->rdesc[2 * (rdispl[s] + k)], n = o->rdesc[2 * (rdispl[s] + k) + 1];
+            int64_t c = row / chunk, at = (c - c0) / P * chunk + row - c * chunk;
+            for (int j = 0; j < ncols; j++)
+                memcpy(o->cols + ((size_t)j * (size_t)o->cap + (size_t)at) * 8,
+                       o->recv + rblock[s] + (size_t)(j * rrows[s] + off) * 8, (size_t)n * 8);
+            off += n;
+        }
+    }
+}
+
 /* A compressed window: every chunk must reach the file from one rank, so
  * that HDF5 compresses it where it is (a chunk written by several ranks is
  * first gathered by HDF5 on one of them, slowly and, in 1.10, by a path
@@ -435,19 +455,7 @@ static int to_owners(pascal_sink *sink, int64_t have, int64_t rows, int64_t chun
             rc_[d] = (int)(rrows[d] * ncols * 8), rd[d] = (int)rblock[d];
         }
         MPI_Alltoallv(o->send, sc, sd, MPI_BYTE, o->recv, rc_, rd, MPI_BYTE, m->comm);
-        /* Each part to its place: chunk c is this rank's ((c - c0) / P)th. */
-        for (int s = 0; s < P; s++) {
-            int64_t off = 0;
-            for (int k = 0; k < rparts[s]; k++) {
-                int64_t row = o->rdesc[2 * (rdispl[s] + k)], n = o->rdesc[2 * (rdispl[s] + k) + 1];
-                int64_t c = row / chunk, at = (c - c0) / P * chunk + row - c * chunk;
-                for (int j = 0; j < ncols; j++)
-                    memcpy(o->cols + ((size_t)j * (size_t)o->cap + (size_t)at) * 8,
-                           o->recv + rblock[s] + (size_t)(j * rrows[s] + off) * 8,
-                           (size_t)n * 8);
-                off += n;
-            }
-        }
+        place_parts(o, P, ncols, c0, chunk, rparts, rdispl, rrows, rblock);
     }
     free(counts), free(rows64), free(rblock), free(p.block);
     return rc;
