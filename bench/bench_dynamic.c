@@ -18,7 +18,7 @@
 
 #include "bench_util.h"
 #include "engine/calibrate.h"
-#include "engine/progress.h"
+#include "engine/clock.h"
 #include "engine/run.h"
 
 #define REPS 3

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/progress.h"
+#include "engine/clock.h"
 #include "output/calibration.h"
 #include "output/lock.h"
 #include "output/tmpfile.h"

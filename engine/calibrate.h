@@ -47,7 +47,8 @@ int pascal_calibrate_read_refs(const char *path, double sms, pascal_refs *out,
 void pascal_calibrate_refs_free(pascal_refs *r);
 
 /* Device facts from a profile (configs/devices/NAME.yaml): sms and the
- * effective (else nominal) L2 bytes; name is "" when the profile has none. */
+ * effective (else nominal) L2 bytes; name is "" when the profile has none.
+ * `profile` is a path or a shipped profile's name (sweeps/devices.h). */
 typedef struct pascal_device_facts {
     double sms;
     double capacity_bytes;
@@ -160,13 +161,18 @@ int pascal_calibrate_run(const pascal_calibrate_opts *o, pascal_calibrate_result
 void pascal_calibrate_result_free(pascal_calibrate_result *r);
 
 /* The dynamic model's sweep columns at one point (v indexed by
- * pascal_param_id): K_dyn, rho_dyn, band_lo, band_hi, fallback, in that
- * order (PASCAL_COL_K_DYN ..).  The key is (occupancy, path, depth, compute);
- * sync takes d = 0 whatever depth says (it has no prefetch pipeline).  A
- * point whose M, C or block_bytes differ from the calibration's device gets
- * NaN and code 13; a missing model (NULL) or TMA without depth code 12. */
-#define PASCAL_CALIBRATE_NCOLS 5
-void pascal_calibrate_point(const pascal_dyn_model *m, const double *v, double *out);
+ * pascal_param_id): K_dyn, rho_dyn, band_lo, band_hi, fallback, clamp_x,
+ * clamp_compute, clamp_depth, in that order.  The key is (occupancy, path,
+ * depth, compute); sync takes d = 0 whatever depth says (it has no prefetch
+ * pipeline).  A point whose M, C or block_bytes differ from the
+ * calibration's device gets NaN and code 13; a missing model (NULL) or TMA
+ * without depth code 12.  flags: PASCAL_DYN_NO_HOLD refuses answers held at
+ * the edge of the calibrated range (code 15). */
+#define PASCAL_CALIBRATE_NCOLS 8
+void pascal_calibrate_point(const pascal_dyn_model *m, const double *v, unsigned flags, double *out);
+/* Index into pascal_calibrate_point's out of column `col` (a
+ * pascal_column_id of the dynamic model), or -1. */
+int pascal_calibrate_slot(int col);
 
 #ifdef __cplusplus
 }

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "engine/calibrate.h"
-#include "engine/progress.h"
+#include "engine/clock.h"
 
 const char *const pascal_cv_method_names[PASCAL_CV_NMETHOD] = {"pascal", "aligned", "nearest",
                                                                 "knn", "ridge"};
@@ -320,7 +320,7 @@ static int run_fold(cv_ctx *c, int64_t e, pascal_cv_key *out, pascal_cv_result *
     for (int64_t q = c->roff[e]; q < c->roff[e + 1]; q++) {
         int64_t i = c->rows[q];
         const pascal_dyn_ref *r = &c->refs->rows[i];
-        pascal_dyn_query qy = {r->o, r->path, r->d, r->m, r->N, r->W, NAN};
+        pascal_dyn_query qy = {r->o, r->path, r->d, r->m, r->N, r->W, NAN, 0};
         pascal_dyn_pred p;
         double pred[PASCAL_CV_NMETHOD] = {NAN, NAN, NAN, NAN, NAN};
         if (m) {

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/suggest.h"
 #include "output/sink.h"
+#include "sweeps/devices.h"
 #include "sweeps/spec.h"
 
 enum { C_O, C_PATH, C_D, C_M, C_N, C_W, C_K, NCOL };
@@ -196,13 +198,13 @@ static int parse_row(const char *file, int64_t ln, const csv_field *f, int n, co
     for (int j = 0; j < NCOL; j++)
         at[map[j]] = j;
     /* path first: the rule for d depends on it */
-    if (strcmp(f[at[C_PATH]].text, "sync") == 0)
-        path = PASCAL_DYN_SYNC;
-    else if (strcmp(f[at[C_PATH]].text, "tma") == 0)
-        path = PASCAL_DYN_TMA;
-    else
-        return pascal_error_set(err, PASCAL_EINPUT, "%s:%lld:%d: path: expected sync or tma, got \"%s\"",
-                                file, (long long)ln, f[at[C_PATH]].col, f[at[C_PATH]].text);
+    if ((path = pascal_path_from_name(f[at[C_PATH]].text)) < 0) {
+        char hint[96];
+        return pascal_error_set(err, PASCAL_EINPUT, "%s:%lld:%d: path: expected sync or tma, got \"%s\"%s",
+                                file, (long long)ln, f[at[C_PATH]].col, f[at[C_PATH]].text,
+                                pascal_suggest_hint(f[at[C_PATH]].text, pascal_path_names,
+                                                    PASCAL_PATH_COUNT, hint, sizeof hint));
+    }
     v[C_PATH] = path;
     for (int c = 0; c < NCOL; c++) {
         const csv_field *x = &f[at[c]];
@@ -419,15 +421,19 @@ static void profile_name(const char *text, char *buf, size_t len)
 
 /* The profile is read by the sweep parser itself (same keys, same checks,
  * same messages), through a one-point spec that names it. */
-int pascal_calibrate_device(const char *profile, pascal_device_facts *out, pascal_error *err)
+int pascal_calibrate_device(const char *name, pascal_device_facts *out, pascal_error *err)
 {
-    char text[2400], esc[2100];
+    char text[2400], esc[2100], profile[PASCAL_DEVICE_PATH_MAX];
     size_t k = 0;
     pascal_spec *spec = NULL;
     const pascal_point *fx;
-    FILE *f = fopen(profile, "r");
+    FILE *f;
     int rc;
     memset(out, 0, sizeof *out);
+    /* a path, or a shipped profile's name (gb10) */
+    if ((rc = pascal_device_resolve(name, "", profile, sizeof profile, err)))
+        return rc;
+    f = fopen(profile, "r");
     if (!f)
         return pascal_error_set(err, PASCAL_EINPUT, "%s: cannot read the device profile: %s", profile,
                                 strerror(errno));

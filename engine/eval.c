@@ -32,6 +32,7 @@ struct pascal_eval {
     double key[NKEY];
     const int64_t *key_list;
     const pascal_dyn_model *dyn; /* dynamic model's calibration (borrowed) */
+    unsigned dyn_flags;     /* PASCAL_DYN_* query flags */
     /* Replay models (lru_replay, belady): one workspace, grown on demand. */
     pascal_replay *rp;
     int64_t rp_N, rp_M;     /* sizes rp can hold */
@@ -129,6 +130,23 @@ static int grow(pascal_eval *ev, int64_t M)
     ev->rd_sorted = malloc((size_t)cap * sizeof *ev->rd_sorted);
     ev->cap_M = (ev->ws && ev->phases && ev->rd_sorted) ? cap : 0;
     return ev->cap_M ? 0 : -1;
+}
+
+double pascal_eval_bytes(unsigned models, int64_t N, int64_t M)
+{
+    unsigned replay = (1u << PASCAL_MODEL_LRU_REPLAY) | (1u << PASCAL_MODEL_BELADY);
+    unsigned phaseless = (1u << PASCAL_MODEL_SHARING) | (1u << PASCAL_MODEL_CATCHUP) |
+                         (1u << PASCAL_MODEL_DYNAMIC);
+    int64_t cap = 64; /* grow() doubles from 64 */
+    double bytes = sizeof(pascal_eval);
+    if (!(models & ~phaseless))
+        return bytes;
+    while (cap < M)
+        cap *= 2;
+    bytes += pascal_static_bytes(cap) + 2.0 * 8.0 * (double)cap; /* phases, rd_sorted */
+    if (models & replay)
+        bytes += pascal_replay_bytes(N, M);
+    return bytes;
 }
 
 static int prepare(pascal_eval *ev, const pascal_point *p)
@@ -290,11 +308,40 @@ void pascal_eval_set_dynamic(pascal_eval *ev, const struct pascal_dyn_model *dyn
     ev->dyn = dyn;
 }
 
+void pascal_eval_set_dynamic_flags(pascal_eval *ev, unsigned flags)
+{
+    ev->dyn_flags = flags;
+}
+
 static int needs_phases(int col)
 {
     return pascal_columns[col].model != PASCAL_MODEL_DYNAMIC &&
            pascal_columns[col].model != PASCAL_MODEL_SHARING &&
            pascal_columns[col].model != PASCAL_MODEL_CATCHUP;
+}
+
+/* The dynamic model at v: a workload point through its open-scan view
+ * (view, *scans: eval_workload.h), else code 14; any other point as it is. */
+static void dynamic_at(const struct pascal_dyn_model *dyn, unsigned flags, const double *v,
+                       double *view, double *scans, double *out)
+{
+    *scans = NAN;
+    if (isnan(v[PASCAL_P_WORKLOAD])) {
+        pascal_calibrate_point(dyn, v, flags, out);
+    } else if (pascal_wl_dyn_view(v, view, scans) == 0) {
+        pascal_calibrate_point(dyn, view, flags, out);
+    } else {
+        for (int k = 0; k < PASCAL_CALIBRATE_NCOLS; k++)
+            out[k] = NAN;
+        out[pascal_calibrate_slot(PASCAL_COL_FALLBACK)] = PASCAL_DYN_FALLBACK_WORKLOAD;
+    }
+}
+
+void pascal_eval_dynamic(const struct pascal_dyn_model *dyn, unsigned flags, const double *v,
+                         double *out)
+{
+    double view[PASCAL_NPARAM], scans;
+    dynamic_at(dyn, flags, v, view, &scans, out);
 }
 
 /* A workload point: its waves (eval_workload.c) give every column but the
@@ -312,18 +359,11 @@ static int workload_point(pascal_eval *ev, const pascal_point *p, const int *col
         int m = pascal_columns[cols[j]].model, c = cols[j];
         int dyn_col = m == PASCAL_MODEL_DYNAMIC || c == PASCAL_COL_FILL_BYTES_DYN ||
                       c == PASCAL_COL_TRAFFIC_DYN;
-        if (dyn_col && !dyn_done++) {
-            /* Each KV head's CTAs as one open scan of W = sharers / M. */
-            if (pascal_wl_dyn_view(p->v, view, &scans) == 0) {
-                pascal_calibrate_point(ev->dyn, view, dyn);
-            } else {
-                for (int k = 0; k < PASCAL_CALIBRATE_NCOLS; k++)
-                    dyn[k] = NAN;
-                dyn[PASCAL_COL_FALLBACK - PASCAL_COL_K_DYN] = PASCAL_DYN_FALLBACK_WORKLOAD;
-            }
-        }
+        /* Each KV head's CTAs as one open scan of W = sharers / M. */
+        if (dyn_col && !dyn_done++)
+            dynamic_at(ev->dyn, ev->dyn_flags, p->v, view, &scans, dyn);
         if (m == PASCAL_MODEL_DYNAMIC) {
-            out[j] = dyn[c - PASCAL_COL_K_DYN];
+            out[j] = dyn[pascal_calibrate_slot(c)];
         } else if (dyn_col) {
             /* Fills = scans x K_H x H blocks of the view, H = W N. */
             double K = (ev->models >> PASCAL_MODEL_DYNAMIC & 1u) ? dyn[0] : NAN;
@@ -353,8 +393,8 @@ int pascal_eval_point(pascal_eval *ev, const pascal_point *p, const int *cols,
     for (int j = 0; j < ncols; j++) {
         if (pascal_columns[cols[j]].model == PASCAL_MODEL_DYNAMIC) {
             if (!dyn_done++) /* section 4 columns: one prediction per point */
-                pascal_calibrate_point(ev->dyn, p->v, dyn);
-            out[j] = dyn[cols[j] - PASCAL_COL_K_DYN];
+                pascal_calibrate_point(ev->dyn, p->v, ev->dyn_flags, dyn);
+            out[j] = dyn[pascal_calibrate_slot(cols[j])];
         } else if (!needs_phases(cols[j]))
             out[j] = progress_column(cols[j], p->v);
         else if (ok && is_replay(cols[j]))

@@ -28,9 +28,22 @@ void pascal_eval_free(pascal_eval *ev);
  * code 12. */
 struct pascal_dyn_model;
 void pascal_eval_set_dynamic(pascal_eval *ev, const struct pascal_dyn_model *dyn);
+/* The dynamic model's columns at point values v, in pascal_calibrate_point's
+ * order, as the evaluator computes them: a workload point through its
+ * open-scan view (engine/eval_workload.h), or code 14 where it has none;
+ * any other point as it is.  For planners that check a calibration. */
+void pascal_eval_dynamic(const struct pascal_dyn_model *dyn, unsigned flags, const double *v,
+                         double *out);
+/* Query flags for the dynamic model (model/dynamic.h PASCAL_DYN_NO_HOLD:
+ * refuse answers held at the edge of the calibrated range); default 0. */
+void pascal_eval_set_dynamic_flags(pascal_eval *ev, unsigned flags);
 
-/* Builds the pattern description of point p (the random-pattern key comes
- * from the phase-defining coordinates only, never from the point's index). */
+/* Builds the pattern description of point p.  The random-pattern key comes
+ * from the phase-defining coordinates only, never from the point's index:
+ *   key = mix(mix(mix(0x70617363616c, N), M), kind)
+ * (0x70617363616c is "pascal" in ASCII, kind the pattern's code), then for
+ * the gaussian pattern key = mix(key, the IEEE-754 bits of sigma); mix and
+ * the generator are defined in model/phases.h. */
 void pascal_eval_pattern(const pascal_point *p, pascal_pattern *pat);
 
 /* Evaluates columns cols[0..ncols-1] (pascal_column_id) at point p into
@@ -38,6 +51,11 @@ void pascal_eval_pattern(const pascal_point *p, pascal_pattern *pat);
  * (out is then all NaN) or memory ran out. */
 int pascal_eval_point(pascal_eval *ev, const pascal_point *p, const int *cols,
                       int ncols, double *out);
+
+/* Bytes one pascal_eval for `models` holds after evaluating a point of N
+ * blocks and M workers (its workspaces grow to the largest point seen and
+ * stay).  Planners compare it with the machine's memory before a run. */
+double pascal_eval_bytes(unsigned models, int64_t N, int64_t M);
 
 /* The workspace of the last evaluated point (for `pascal point`). */
 const struct pascal_static *pascal_eval_workspace(const pascal_eval *ev);

@@ -323,6 +323,48 @@ static int prepare(pascal_wl_eval *we, const pascal_point *p)
 #define REPLAY_MAX_REQUESTS ((int64_t)1 << 27)
 #define REPLAY_MAX_BLOCKS ((int64_t)1 << 28)
 
+unsigned pascal_wl_wave_models(unsigned models)
+{
+    return models & ~((1u << PASCAL_MODEL_WORKLOAD) | (1u << PASCAL_MODEL_DYNAMIC) |
+                      (1u << PASCAL_MODEL_SHARING) | (1u << PASCAL_MODEL_CATCHUP));
+}
+
+/* What grow, build_waves, class_of and kernel_replay allocate, each at its
+ * largest. */
+double pascal_wl_eval_bytes(unsigned models, const double *v)
+{
+    pascal_workload w;
+    unsigned what = 0;
+    double M = v[PASCAL_P_M], bytes = sizeof(pascal_wl_eval);
+    if (pascal_workload_of_point(v, &w) != 0 || !(M >= 1))
+        return NAN;
+    if (!pascal_wl_wave_models(models))
+        return 0;
+    if (models & ((1u << PASCAL_MODEL_LRU) | (1u << PASCAL_MODEL_TRAFFIC)))
+        what |= PASCAL_STATIC_RD;
+    if (models & ((1u << PASCAL_MODEL_RESIDENCY) | (1u << PASCAL_MODEL_TRAFFIC)))
+        what |= PASCAL_STATIC_DELTA;
+    double R = M * (double)w.units, waves = (double)pascal_workload_waves(&w, (int64_t)M), tsize = 16;
+    while (tsize < 2 * waves)
+        tsize *= 2;
+    /* grow: phases (M), stream, phase, owner, N, global, prev (R each),
+     * keybuf (2 R + 2), the wave's scratch; the workspace for R requests. */
+    bytes += 8 * (M + 8 * R + 2 + (double)pascal_workload_wave_scratch(&w, (int64_t)M));
+    bytes += pascal_static_bytes((int64_t)R) + pascal_lru_bytes(w.streams);
+    bytes += waves * sizeof(wl_class) + 8 * tsize;
+    /* The arena: a summary and a key (2 + R + S <= 2 + 2 R values) per
+     * class; a chunk that cannot take the next one is left part empty, so
+     * at most twice what is stored, plus the last 1 MiB chunk. */
+    bytes += 2 * waves * ((double)pascal_static_summary_max_bytes((int64_t)R, what) + 8 * (2 + 2 * R)) +
+             (double)(1 << 20);
+    if (models & (1u << PASCAL_MODEL_LRU_REPLAY)) {
+        double nt = (double)w.streams * (double)w.blocks;
+        if (w.requests <= REPLAY_MAX_REQUESTS && nt <= (double)REPLAY_MAX_BLOCKS)
+            bytes += pascal_lru_bytes((int64_t)nt) + 8 * (nt + 2);
+    }
+    return bytes;
+}
+
 /* Exact LRU over the kernel's own trace (the definition in
  * eval_workload.h, every wave's N rounds in turn) through one
  * stack-distance simulator; Mattson: the reuse distances answer every

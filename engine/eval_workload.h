@@ -20,6 +20,7 @@
 #ifndef PASCAL_ENGINE_EVAL_WORKLOAD_H
 #define PASCAL_ENGINE_EVAL_WORKLOAD_H
 
+#include "model/dynamic.h"
 #include "sweeps/spec.h"
 
 #ifdef __cplusplus
@@ -41,6 +42,19 @@ int pascal_wl_eval_point(pascal_wl_eval *we, const pascal_point *p,
                          const struct pascal_dyn_model *dyn, const int *cols, int ncols,
                          double *out);
 
+/* Models whose columns build a workload point's waves: all but workload,
+ * dynamic, sharing and catchup. */
+unsigned pascal_wl_wave_models(unsigned models);
+
+/* At most the bytes one pascal_wl_eval for `models` holds after a workload
+ * point with values v (after pascal_spec_point: the workload's fields and
+ * M): the wave buffers and workspace for R = M units requests, one summary
+ * per wave (identical waves share one, so this bounds it from above), and
+ * with lru_replay the kernel replay's stack over every stream's blocks.
+ * 0 when the models build no waves; NaN when v is not a workload point.
+ * Planners compare it with the machine's memory before a run. */
+double pascal_wl_eval_bytes(unsigned models, const double *v);
+
 /* The dynamic model's view of a workload point (docs/workloads.md, "The
  * dynamic model over the real horizon"): attention without a causal mask
  * whose KV heads each have at least M CTAs (sharers_a >= M).  Each KV
@@ -57,8 +71,9 @@ int pascal_wl_eval_point(pascal_wl_eval *we, const pascal_point *p,
 int pascal_wl_dyn_view(const double *v, double *view, double *scans);
 
 /* fallback code of the dynamic columns at a workload point the dynamic
- * model does not cover (codes 10-13: sweeps/SPEC.md). */
-#define PASCAL_DYN_FALLBACK_WORKLOAD 14
+ * model does not cover: PASCAL_DYN_ERR_WORKLOAD, 14 (the codes: model/
+ * dynamic.h, sweeps/SPEC.md). */
+#define PASCAL_DYN_FALLBACK_WORKLOAD PASCAL_DYN_ERR_WORKLOAD
 
 #ifdef __cplusplus
 }

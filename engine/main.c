@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/suggest.h"
 #include "engine/cli/cli.h"
 #include "output/tmpfile.h"
 
@@ -24,6 +25,8 @@ static const struct {
     {"capacity-scan", cli_capacity_scan, "measure a GPU's effective L2 capacity (Figure 2)"},
     {"spotcheck", cli_spotcheck, "measure chosen sweep points on a GPU beside the model"},
     {"measure-refs", cli_measure_refs, "measure dynamic-model reference runs on a GPU"},
+    {"list", cli_list, "what pascal knows: models, columns, axes, patterns, devices, units"},
+    {"info", cli_info, "what a sweep, shard, partial, calibration or reference file holds"},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
@@ -50,6 +53,16 @@ static void usage(FILE *f)
     fprintf(f, "\n  --version  print the version\n  --help     show this help\n");
 }
 
+/* " (did you mean 'run'?)" for a mistyped command, else "". */
+static const char *command_hint(const char *name)
+{
+    static char hint[96];
+    const char *names[NCOMMANDS];
+    for (int i = 0; i < NCOMMANDS; i++)
+        names[i] = commands[i].name;
+    return pascal_suggest_hint(name, names, NCOMMANDS, hint, sizeof hint);
+}
+
 int main(int argc, char **argv)
 {
     /* A file size limit (ulimit -f) makes a write fail with EFBIG, which is
@@ -69,6 +82,11 @@ int main(int argc, char **argv)
         usage(stdout);
         return CLI_OK;
     }
+    if (strcmp(argv[1], "--complete") == 0) { /* hidden: commands for shell completion */
+        for (int i = 0; i < NCOMMANDS; i++)
+            printf("%s\n", commands[i].name);
+        return CLI_OK;
+    }
 #ifdef PASCAL_MPI
     /* pascal-mpi: `run` is one rank of an MPI job (docs/scale.md). */
     if (strcmp(argv[1], "run") == 0)
@@ -77,7 +95,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < NCOMMANDS; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].fn(argc - 2, argv + 2);
-    fprintf(stderr, "pascal: unknown command \"%s\"; commands:", argv[1]);
+    fprintf(stderr, "pascal: unknown command \"%s\"%s; commands:", argv[1], command_hint(argv[1]));
     for (int i = 0; i < NCOMMANDS; i++)
         fprintf(stderr, " %s", commands[i].name);
     fprintf(stderr, "\n");

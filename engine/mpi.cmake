@@ -60,8 +60,23 @@ set(PASCAL_MPI_ENABLED ON)
 message(STATUS "pascal: MPI variant pascal-mpi (MPI ${MPI_C_VERSION}; "
                "parallel HDF5 ${PHDF5_VERSION} from ${PHDF5_MODULE_NAME})")
 
-# Every source of libpascal (its folders, the report, the kernels' host
-# code), plus the MPI-only files (*_mpi.c), which the serial build leaves out.
+# The high-level library of the same HDF5 (the /cube view's dimension
+# scales, output/h5_cube.c), beside the parallel HDF5 itself.
+find_library(PASCAL_PHDF5_HL NAMES hdf5_hl hdf5_openmpi_hl PATHS ${PHDF5_LIBRARY_DIRS}
+             NO_DEFAULT_PATH)
+if(NOT PASCAL_PHDF5_HL)
+  if(pascal_mpi_mode STREQUAL "ON")
+    message(FATAL_ERROR "PASCAL_MPI=ON but no hdf5_hl beside the parallel HDF5 in "
+                        "${PHDF5_LIBRARY_DIRS}; use PASCAL_MPI=AUTO or OFF")
+  endif()
+  message(STATUS "pascal: no MPI variant: no hdf5_hl in ${PHDF5_LIBRARY_DIRS}")
+  set(PASCAL_MPI_ENABLED OFF)
+  return()
+endif()
+
+# Every source of libpascal (its folders and common/'s objects, which
+# include no HDF5 and are taken as built), plus the MPI-only files
+# (*_mpi.c), which the serial build leaves out.
 get_target_property(pascal_lib_all libpascal SOURCES)
 set(pascal_mpi_sources)
 foreach(module ${PASCAL_MODULES})
@@ -73,18 +88,24 @@ set_target_properties(libpascal_mpi PROPERTIES OUTPUT_NAME pascal_mpi)
 target_include_directories(libpascal_mpi PUBLIC ${CMAKE_SOURCE_DIR})
 target_compile_definitions(libpascal_mpi PUBLIC PASCAL_VERSION="${PROJECT_VERSION}"
   PASCAL_MPI=1 _POSIX_C_SOURCE=200809L _DEFAULT_SOURCE)
+# As libpascal: where device profiles are found by name (CMakeLists.txt).
+target_compile_definitions(libpascal_mpi PRIVATE PASCAL_CONFIGS_DIR="${CMAKE_SOURCE_DIR}/configs"
+  PASCAL_DATADIR="${PASCAL_DATADIR}")
 target_compile_options(libpascal_mpi PRIVATE -Wall -Wextra -Wshadow -Wno-unused-parameter)
-target_link_libraries(libpascal_mpi PUBLIC PkgConfig::YAML PkgConfig::PHDF5 MPI::MPI_C
-  ZLIB::ZLIB OpenMP::OpenMP_C m)
+target_link_libraries(libpascal_mpi PUBLIC PkgConfig::YAML ${PASCAL_PHDF5_HL} PkgConfig::PHDF5
+  MPI::MPI_C ZLIB::ZLIB OpenMP::OpenMP_C m)
 
-# The executable: the same CLI; `run` starts MPI (engine/cli/run_mpi.c).  Its
-# GPU commands say that they are not built here: measure with build/pascal.
+# The executable: the same CLI; `run` starts MPI (engine/cli/run_mpi.c).  As
+# build/pascal it links the report and the kernels' library the way
+# CMakeLists.txt, report/report.cmake and kernels/kernels.cmake link them:
+# pascal_kernels needs only common/ and is linked as it is; pascal_report
+# is built over libpascal, whose serial HDF5 cannot share a program with the
+# parallel one, so its objects (they include no HDF5) are linked here over
+# libpascal_mpi instead.  Its GPU commands run as in build/pascal.
 file(GLOB pascal_cli_all CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/engine/cli/*.c)
-file(GLOB pascal_runner_all CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/kernels/runner/*.c)
-add_executable(pascal-mpi engine/main.c ${pascal_cli_all} ${pascal_runner_all}
-  ${CMAKE_SOURCE_DIR}/kernels/none/gpu_none.c)
+add_executable(pascal-mpi engine/main.c ${pascal_cli_all} $<TARGET_OBJECTS:pascal_report>)
 target_compile_options(pascal-mpi PRIVATE -Wall -Wextra -Wshadow)
-target_link_libraries(pascal-mpi PRIVATE libpascal_mpi)
+target_link_libraries(pascal-mpi PRIVATE libpascal_mpi pascal_kernels)
 
 # What the tests need to run it: mpirun, and the flags CI needs (root in a
 # container; more ranks than cores on a 2-core machine).

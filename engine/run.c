@@ -4,14 +4,15 @@
 #include "engine/run.h"
 
 #include <math.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/calibrate.h"
+#include "engine/clock.h"
 #include "engine/eval.h"
-#include "engine/progress.h"
+#include "engine/parallel.h"
+#include "engine/plan.h"
 #include "engine/run_guard.h"
 #include "engine/run_internal.h"
 #include "model/phases.h"
@@ -50,34 +51,39 @@ static pascal_coltype param_coltype(int id)
     }
 }
 
-/* Pass 1: every point is expanded and checked before any output exists.  The
- * reported error is the one at the smallest index, whatever the thread count. */
-static int plan(const pascal_spec *spec, int threads, pascal_run_stats *st,
-                pascal_error *err)
+/* The checks of the whole run once its points are counted: a shard may
+ * hold no kept point, the whole sweep must hold one; a dynamic sweep needs
+ * a supported point. */
+static int plan_whole(const pascal_spec *spec, const pascal_plan_opts *po,
+                      const pascal_dyn_model *dyn, const pascal_run_stats *st, pascal_error *err)
 {
-    uint64_t begin = st->raw_begin, end = st->raw_end, kept = 0, bad = UINT64_MAX;
-    int64_t max_M = 0;
-#pragma omp parallel for num_threads(threads) schedule(static) \
-    reduction(+ : kept) reduction(max : max_M) reduction(min : bad)
-    for (uint64_t i = begin; i < end; i++) {
-        pascal_point p;
-        int rc = pascal_spec_point(spec, i, &p, NULL);
-        if (rc == 1) {
-            kept++;
-            if ((int64_t)p.v[PASCAL_P_M] > max_M)
-                max_M = (int64_t)p.v[PASCAL_P_M];
-        } else if (rc < 0 && i < bad) {
-            bad = i;
-        }
+    int whole = st->raw_begin == 0 && st->raw_end == pascal_spec_size(spec);
+    if (st->rows == 0 && whole)
+        return pascal_spec_where_error(spec, err, "expected at least one point to pass `where`, got "
+                                       "none of the %llu points", (unsigned long long)st->raw_points);
+    return pascal_plan_check_dynamic(spec, dyn, po, err);
+}
+
+/* Pass 1 (engine/plan.c): the estimate, then every check before any output
+ * exists.  The reported error is the one at the smallest index, whatever
+ * the thread count. */
+static int plan(const pascal_spec *spec, int threads, const pascal_run_opts *o,
+                const pascal_dyn_model *dyn, pascal_run_stats *st, pascal_error *err)
+{
+    pascal_plan_opts po = {threads, o->memory_bytes, o->check_progress, o->progress_ctx, o->stop_flag};
+    pascal_plan_estimate e;
+    pascal_plan_result r;
+    int rc;
+    if (o->on_estimate) {
+        pascal_plan_estimate_run(spec, st->raw_begin, st->raw_end, &po, &e);
+        o->on_estimate(o->estimate_ctx, &e);
     }
-    if (bad != UINT64_MAX) {
-        pascal_point p;
-        return pascal_spec_point(spec, bad, &p, err);
-    }
-    st->raw_points = end - begin;
-    st->rows = kept;
-    st->max_M = max_M;
-    return 0;
+    if ((rc = pascal_plan_check(spec, st->raw_begin, st->raw_end, &po, &r, err)) != 0)
+        return rc;
+    st->raw_points = st->raw_end - st->raw_begin;
+    st->rows = r.rows;
+    st->max_M = r.max_M;
+    return plan_whole(spec, &po, dyn, st, err);
 }
 
 /* Per-batch slot storage, indexed by (raw index - batch start). */
@@ -289,6 +295,7 @@ typedef struct sink_plan {
     pascal_column_desc pcols[PASCAL_NPARAM];
     pascal_column_desc rcols[PASCAL_NCOLUMN];
     pascal_axis_desc axes[PASCAL_NPARAM];
+    int axis_dims[PASCAL_NPARAM];
 } sink_plan;
 
 static void describe_param(pascal_column_desc *d, int id)
@@ -391,6 +398,7 @@ static int make_meta(const pascal_spec *spec, const pascal_run_opts *o,
         describe_param(&d, ax->param);
         sp->axes[a] = (pascal_axis_desc){d.name, d.type, d.units, d.labels, d.nlabels,
                                          ax->count, ax->values};
+        sp->axis_dims[a] = ax->dim;
     }
     if (nl > 0) {
         rm->lists = malloc((size_t)nl * sizeof *rm->lists);
@@ -418,6 +426,8 @@ static int make_meta(const pascal_spec *spec, const pascal_run_opts *o,
     m->phase_lists = rm->lists;
     m->phase_list_lens = rm->lens;
     m->parallel_for = team_parallel_for;
+    m->expected_rows = (int64_t)st->rows;
+    m->axis_dims = sp->axis_dims;
     m->journal = o->format == PASCAL_SINK_HDF5;
     return 0;
 }
@@ -439,9 +449,28 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
     return rc;
 }
 
+/* The stop flag is read before every point, so that a batch of slow points
+ * does not hold up Ctrl-C; the unfinished batch is then dropped.  *halt is
+ * written inside the batch only; the batch loop's condition reads the
+ * `stopped` that the single thread sets from it, so every thread leaves
+ * the loop at the same batch. */
+static int stop_now(const pascal_run_opts *o, int *halt)
+{
+    int s;
+#pragma omp atomic read
+    s = *halt;
+    if (!s && o->stop_flag && *o->stop_flag) {
+#pragma omp atomic write
+        *halt = 1;
+        s = 1;
+    }
+    return s;
+}
+
 /* Evaluates raw indices [b0, b1) into the batch slots (parallel part). */
 static void eval_batch(const pascal_spec *spec, pascal_eval *ev, const sink_plan *sp,
-                       batch *b, uint64_t b0, uint64_t b1, int *failed)
+                       batch *b, uint64_t b0, uint64_t b1, int *failed,
+                       const pascal_run_opts *o, int *halt)
 {
     const int *cols = pascal_spec_columns(spec);
     int nrc = pascal_spec_ncolumns(spec);
@@ -450,6 +479,8 @@ static void eval_batch(const pascal_spec *spec, pascal_eval *ev, const sink_plan
         pascal_point p;
         double out[PASCAL_NCOLUMN];
         size_t s = (size_t)(i - b0);
+        if (stop_now(o, halt))
+            continue;
         b->keep[s] = pascal_spec_point(spec, i, &p, NULL) == 1;
         if (!b->keep[s])
             continue;
@@ -539,65 +570,94 @@ static int batches_outcome(int rc, int nomem, int failed, int stopped,
     return 0;
 }
 
+/* The batch loop's team: every thread evaluates its share of a batch, one
+ * thread (omp single) compacts and writes it, in index order. */
+typedef struct batch_team {
+    const pascal_spec *spec;
+    const pascal_run_opts *o;
+    const pascal_dyn_model *dyn;
+    sink_plan *sp;
+    pascal_sink *sink;
+    pascal_run_stats *st;
+    pascal_error *err;
+    batch b;
+    headline h;
+    uint64_t begin, n, bsize, rows;
+    int failed, nomem, rc, stopped;
+    int halt;                   /* the stop flag was seen inside a batch (stop_now) */
+} batch_team;
+
+/* A thread's evaluator, with the run's calibration; NULL: out of memory. */
+static pascal_eval *make_eval(const pascal_spec *spec, const pascal_dyn_model *dyn)
+{
+    pascal_eval *ev = pascal_eval_create(pascal_spec_models(spec));
+    if (ev) {
+        pascal_eval_set_dynamic(ev, dyn);
+        pascal_eval_set_dynamic_flags(ev, pascal_spec_extrapolation_nan(spec) ? PASCAL_DYN_NO_HOLD : 0);
+    }
+    return ev;
+}
+
+static void batch_body(void *ctx)
+{
+    batch_team *t = ctx;
+    const pascal_run_opts *o = t->o;
+    pascal_eval *ev = make_eval(t->spec, t->dyn);
+    if (!ev) {
+#pragma omp atomic write
+        t->nomem = 1;
+    }
+#pragma omp barrier
+    for (uint64_t b0 = t->begin; b0 < t->n && !t->nomem && !t->failed && !t->stopped && t->rc == 0;
+         b0 += t->bsize) {
+        uint64_t b1 = b0 + t->bsize < t->n ? b0 + t->bsize : t->n;
+        eval_batch(t->spec, ev, t->sp, &t->b, b0, b1, &t->failed, o, &t->halt);
+#pragma omp single
+        {
+            int64_t k = t->failed || t->halt ? 0 : compact_batch(t->sp, &t->b, b0, b1, &t->h, t->st);
+            if (k > 0 && t->sink)
+                t->rc = pascal_sink_append(t->sink, k, (const void *const *)t->b.out_p,
+                                           (const double *const *)t->b.out_r, t->err);
+            t->rows += (uint64_t)k;
+            if (o->progress)
+                o->progress(o->progress_ctx, b1 - t->begin, t->n - t->begin);
+            if (t->halt || (o->should_stop && o->should_stop(o->stop_ctx)))
+                t->stopped = 1;
+        }
+    }
+    pascal_eval_free(ev);
+}
+
 static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int threads,
                        sink_plan *sp, pascal_sink *sink, pascal_run_stats *st,
                        const pascal_dyn_model *dyn, pascal_error *err)
 {
+    batch_team t = {.spec = spec, .o = o, .dyn = dyn, .sp = sp, .sink = sink, .st = st, .err = err};
     uint64_t begin = st->raw_begin, n = st->raw_end;
     uint64_t bsize = (uint64_t)(o->batch_points > 0 ? o->batch_points : DEFAULT_BATCH);
-    int failed = 0, nomem = 0, rc = 0, stopped = 0;
-    uint64_t rows = st->rows_resumed;
-    batch b;
-    headline h;
-    pascal_progress pr;
+    int rc;
     if (bsize > n - begin)
         bsize = n > begin ? n - begin : 1;
-    if (batch_alloc(&b, (int64_t)bsize, sp->npc, pascal_spec_ncolumns(spec)) != 0) {
-        batch_free(&b);
+    if (batch_alloc(&t.b, (int64_t)bsize, sp->npc, pascal_spec_ncolumns(spec)) != 0) {
+        batch_free(&t.b);
         return pascal_error_set(err, PASCAL_ENOMEM, "out of memory for a batch of %llu points",
                                 (unsigned long long)bsize);
     }
-    headline_init(&h, spec, st);
-    if ((rc = replay_resumed(spec, sink, &h, st, &begin, err)) != 0) {
-        headline_finish(&h, spec, st, 0.05);
-        batch_free(&b);
+    headline_init(&t.h, spec, st);
+    if ((rc = replay_resumed(spec, sink, &t.h, st, &begin, err)) != 0) {
+        headline_finish(&t.h, spec, st, 0.05);
+        batch_free(&t.b);
         return rc;
     }
-    pascal_progress_start(&pr, o->progress, n - begin);
-#pragma omp parallel num_threads(threads)
-    {
-        pascal_eval *ev = pascal_eval_create(pascal_spec_models(spec));
-        if (ev)
-            pascal_eval_set_dynamic(ev, dyn);
-        if (!ev) {
-#pragma omp atomic write
-            nomem = 1;
-        }
-#pragma omp barrier
-        for (uint64_t b0 = begin; b0 < n && !nomem && !failed && !stopped && rc == 0;
-             b0 += bsize) {
-            uint64_t b1 = b0 + bsize < n ? b0 + bsize : n;
-            eval_batch(spec, ev, sp, &b, b0, b1, &failed);
-#pragma omp single
-            {
-                int64_t k = failed ? 0 : compact_batch(sp, &b, b0, b1, &h, st);
-                if (k > 0 && sink)
-                    rc = pascal_sink_append(sink, k, (const void *const *)b.out_p,
-                                            (const double *const *)b.out_r, err);
-                rows += (uint64_t)k;
-                pascal_progress_update(&pr, b1 - begin);
-                if (o->should_stop && o->should_stop(o->stop_ctx))
-                    stopped = 1;
-            }
-        }
-        pascal_eval_free(ev);
-    }
-    pascal_progress_finish(&pr, n - begin);
+    t.begin = begin, t.n = n, t.bsize = bsize, t.rows = st->rows_resumed;
+    if (o->progress)
+        o->progress(o->progress_ctx, 0, n - begin);
+    pascal_parallel(threads, batch_body, &t);
     st->target = o->target > 0 ? o->target : pascal_run_default_target(st->metric);
-    headline_finish(&h, spec, st, st->target);
-    batch_free(&b);
-    st->rows_done = rows;
-    return batches_outcome(rc, nomem, failed, stopped, st, err);
+    headline_finish(&t.h, spec, st, st->target);
+    batch_free(&t.b);
+    st->rows_done = t.rows;
+    return batches_outcome(t.rc, t.nomem, t.failed, t.stopped, st, err);
 }
 
 /* The dynamic model's calibration, loaded once per run and shared
@@ -650,7 +710,7 @@ int pascal_run(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_sta
 static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_stats *st,
                       const pascal_dyn_model *dyn, pascal_error *err)
 {
-    int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    int threads = pascal_parallel_threads(o->threads);
     double t0 = pascal_now(), t1;
     pascal_sink *sink = NULL;
     sink_plan sp;
@@ -664,7 +724,7 @@ static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_
     if (o->shard_count > 1)
         pascal_run_shard_range(st->raw_end, o->shard_index, o->shard_count, &st->raw_begin,
                                &st->raw_end);
-    rc = plan(spec, threads, st, err);
+    rc = plan(spec, threads, o, dyn, st, err);
     t1 = pascal_now();
     st->plan_seconds = t1 - t0;
     if (rc != 0 || o->dry_run) {
@@ -718,7 +778,7 @@ struct pascal_run_work {
     headline h;
     uint64_t bsize;
     int threads;
-    pascal_eval **ev;  /* one per thread, made on first use */
+    pascal_eval **ev;  /* a pool of one per thread, made on first use */
 };
 
 int pascal_run_work_create(const pascal_spec *spec, const pascal_run_opts *o,
@@ -763,16 +823,10 @@ uint64_t pascal_run_work_batch(const pascal_run_work *w)
     return w->bsize;
 }
 
-int pascal_run_work_plan(pascal_run_work *w, uint64_t b0, uint64_t b1, uint64_t *kept,
-                         int64_t *max_M, pascal_error *err)
+int pascal_run_work_check(pascal_run_work *w, pascal_error *err)
 {
-    pascal_run_stats part = {0};
-    int rc;
-    part.raw_begin = b0, part.raw_end = b1;
-    rc = plan(w->spec, w->threads, &part, err);
-    *kept = part.rows;
-    *max_M = part.max_M;
-    return rc;
+    pascal_plan_opts po = {w->threads, w->o->memory_bytes, NULL, NULL, w->o->stop_flag};
+    return plan_whole(w->spec, &po, w->dyn, w->st, err);
 }
 
 int pascal_run_work_meta(pascal_run_work *w, pascal_sink_meta **meta,
@@ -787,34 +841,53 @@ int pascal_run_work_meta(pascal_run_work *w, pascal_sink_meta **meta,
     return rc;
 }
 
+/* One piece on a team (pascal_parallel): each thread takes an evaluator of
+ * the pool (which one does not matter: they keep no results) and its
+ * share of the points. */
+typedef struct work_team {
+    pascal_run_work *w;
+    uint64_t b0, b1;
+    int next, failed, nomem, halt;
+} work_team;
+
+static void work_body(void *ctx)
+{
+    work_team *t = ctx;
+    pascal_run_work *w = t->w;
+    pascal_eval **ev = NULL;
+    int k;
+#pragma omp atomic capture
+    k = t->next++;
+    if (k < w->threads && !*(ev = &w->ev[k]))
+        *ev = make_eval(w->spec, w->dyn);
+    if (!ev || !*ev) {
+#pragma omp atomic write
+        t->nomem = 1;
+    }
+#pragma omp barrier
+    if (!t->nomem)
+        eval_batch(w->spec, *ev, &w->sp, &w->b, t->b0, t->b1, &t->failed, w->o, &t->halt);
+}
+
 int pascal_run_work_eval(pascal_run_work *w, uint64_t b0, uint64_t b1, int64_t *rows,
                          const void *const **points, const double *const **results,
                          pascal_error *err)
 {
-    int failed = 0, nomem = 0;
+    work_team t = {.w = w, .b0 = b0, .b1 = b1};
+    *rows = 0;
     if (b1 - b0 > w->bsize)
         return pascal_error_set(err, PASCAL_EINTERNAL, "a batch of %llu points, at most %llu",
                                 (unsigned long long)(b1 - b0), (unsigned long long)w->bsize);
-#pragma omp parallel num_threads(w->threads)
-    {
-        int t = omp_get_thread_num();
-        if (!w->ev[t] && (w->ev[t] = pascal_eval_create(pascal_spec_models(w->spec))))
-            pascal_eval_set_dynamic(w->ev[t], w->dyn);
-        if (!w->ev[t]) {
-#pragma omp atomic write
-            nomem = 1;
-        }
-#pragma omp barrier
-        if (!nomem)
-            eval_batch(w->spec, w->ev[t], &w->sp, &w->b, b0, b1, &failed);
-    }
-    *rows = nomem || failed ? 0 : compact_batch(&w->sp, &w->b, b0, b1, &w->h, w->st);
+    pascal_parallel(w->threads, work_body, &t);
+    if (t.nomem || t.failed)
+        return pascal_error_set(err, t.nomem ? PASCAL_ENOMEM : PASCAL_EINTERNAL,
+                                t.nomem ? "out of memory for the evaluator"
+                                        : "a planned point could not be evaluated");
+    if (t.halt) /* the unfinished piece is dropped */
+        return pascal_error_set(err, PASCAL_EINTR, "stopped within a piece");
+    *rows = compact_batch(&w->sp, &w->b, b0, b1, &w->h, w->st);
     *points = (const void *const *)w->b.out_p;
     *results = (const double *const *)w->b.out_r;
-    if (nomem || failed)
-        return pascal_error_set(err, nomem ? PASCAL_ENOMEM : PASCAL_EINTERNAL,
-                                nomem ? "out of memory for the evaluator"
-                                      : "a planned point could not be evaluated");
     return 0;
 }
 

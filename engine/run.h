@@ -1,6 +1,6 @@
 /* Running a sweep: plan (check every point before any output exists), then
  * evaluate in batches with OpenMP and stream rows, in canonical order, into
- * an HDF5 or CSV sink.  All of the project's OpenMP lives here.
+ * an HDF5 or CSV sink.  Its threads start in engine/parallel.c.
  *
  * Determinism: a point's results depend only on the point (random phases are
  * keyed by the phase-defining coordinates), every batch is written in index
@@ -11,6 +11,7 @@
 #ifndef PASCAL_ENGINE_RUN_H
 #define PASCAL_ENGINE_RUN_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "common/error.h"
@@ -21,12 +22,19 @@
 extern "C" {
 #endif
 
+struct pascal_plan_estimate;
+
 typedef struct pascal_run_opts {
     const char *out_path;       /* destination file; NULL evaluates without
                                    writing (benchmarks) */
     pascal_sink_format format;
     int threads;                /* <= 0: OpenMP's default */
-    int progress;               /* draw a progress bar on stderr */
+    /* Progress, for a bar or a log (the library never prints): called from
+     * one thread with the raw points done of total (this shard's slice, less
+     * the rows a resumed run kept), first with done = 0 before evaluating,
+     * then after every batch.  NULL: not called. */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
     int compression;            /* < 0: the spec's choice; 0..9 overrides */
     const char *command_line;   /* recorded in the file */
     int64_t batch_points;       /* raw points per batch; <= 0 chooses */
@@ -48,6 +56,24 @@ typedef struct pascal_run_opts {
      * pascal_run returns PASCAL_EINTR. */
     int (*should_stop)(void *ctx);
     void *stop_ctx;
+    /* A signal handler's flag (NULL: none), read by the check pass every
+     * 65536 checks per thread and by the evaluator before every point:
+     * nonzero stops the run (planning: nothing written; evaluating: within
+     * a point, dropping the unfinished batch, as should_stop does after
+     * it). */
+    const volatile sig_atomic_t *stop_flag;
+    /* Planning (engine/plan.h): the memory the bounds allow (<= 0: this
+     * machine's), and a callback that receives the estimate before the
+     * check pass starts (NULL: none is made). */
+    double memory_bytes;
+    void (*on_estimate)(void *ctx, const struct pascal_plan_estimate *e);
+    void *estimate_ctx;
+    /* Progress of a check pass that visits every point (engine/plan.h),
+     * with progress_ctx: checks done of total, first with done = 0, then
+     * every 65536 checks per thread; a factored pass, which is quick, is
+     * not reported.  NULL: not called.  `progress` reports the
+     * evaluation only. */
+    void (*check_progress)(void *ctx, uint64_t done, uint64_t total);
 } pascal_run_opts;
 
 #define PASCAL_RUN_MAX_GROUPS 16

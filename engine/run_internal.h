@@ -18,10 +18,10 @@ void pascal_run_work_free(pascal_run_work *w);
 /* Raw points per batch: the most one pascal_run_work_eval takes. */
 uint64_t pascal_run_work_batch(const pascal_run_work *w);
 
-/* Plans raw indices [b0, b1) on the threads: points kept and the largest M;
- * on a bad point, the error of the smallest bad index. */
-int pascal_run_work_plan(pascal_run_work *w, uint64_t b0, uint64_t b1, uint64_t *kept,
-                         int64_t *max_M, pascal_error *err);
+/* The checks of the whole run once every rank has planned its slice and
+ * st->rows, raw_points are the run's: at least one kept point in a whole
+ * sweep, and a dynamic sweep's calibration supports some point. */
+int pascal_run_work_check(pascal_run_work *w, pascal_error *err);
 
 /* The output as one process describes it (attributes, digests, axes, phase
  * lists), and its columns; all valid while w lives. */
@@ -32,7 +32,8 @@ int pascal_run_work_meta(pascal_run_work *w, pascal_sink_meta **meta,
 /* Evaluates raw indices [b0, b1) (at most a batch) on the threads and
  * compacts the kept rows: *points and *results then hold *rows rows of each
  * column (8-byte values, as pascal_sink_append takes them) until the next
- * call.  Feeds the headline: calls come in increasing index order. */
+ * call.  Feeds the headline: calls come in increasing index order.
+ * PASCAL_EINTR: the options' stop flag was raised; nothing was kept. */
 int pascal_run_work_eval(pascal_run_work *w, uint64_t b0, uint64_t b1, int64_t *rows,
                          const void *const **points, const double *const **results,
                          pascal_error *err);

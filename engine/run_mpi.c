@@ -26,14 +26,14 @@
 #include "engine/run_mpi_internal.h"
 
 #include <math.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "common/error_mpi.h"
-#include "engine/progress.h"
+#include "engine/clock.h"
+#include "engine/parallel.h"
 #include "engine/run_guard.h"
 #include "output/sink_mpi.h"
 
@@ -69,8 +69,8 @@ typedef struct writer {
     pascal_sink_range *ranges; /* this rank's pieces: piece index in `row` */
     int nranges, ranges_cap;
     int stopped;
-    pascal_progress progress;  /* rank 0's bar, over raw indices from `first` */
-    uint64_t first;
+    int report;                /* rank 0 with a progress callback */
+    uint64_t first, total;     /* progress: raw indices from `first` */
     uint64_t evaluated;        /* rows this rank evaluated */
     double busy, cpu;          /* seconds this rank spent evaluating, and
                                   CPU seconds of its threads meanwhile */
@@ -163,6 +163,14 @@ static void set_shared(writer *wr, int slot, uint64_t v)
     MPI_Win_flush(0, wr->win);
 }
 
+/* The caller's progress callback (rank 0 only): raw points done of the
+ * run's, less those a resumed run kept. */
+static void show_progress(const pascal_mpi_run *r, const writer *wr, uint64_t done)
+{
+    if (wr->report)
+        r->o->progress(r->o->progress_ctx, done, wr->total);
+}
+
 /* CPU seconds of this process, all threads: a measure of the work a rank
  * did that other load on its node does not inflate. */
 static double cpu_seconds(void)
@@ -185,6 +193,8 @@ static int eval_piece(pascal_mpi_run *r, writer *wr, const window *w, int64_t k,
     int rc = pascal_run_work_eval(r->w, b0, b1, &n, &pts, &res, err);
     wr->busy += pascal_now() - t;
     wr->cpu += cpu_seconds() - c;
+    if (rc == PASCAL_EINTR) /* Ctrl-C within the piece: it stays undone */
+        return rc;
     if (rc == 0)
         rc = make_room(wr, n, err);
     if (rc)
@@ -218,8 +228,9 @@ static int fill_window(pascal_mpi_run *r, writer *wr, const window *w, pascal_er
             break; /* a piece taken after a stop stays undone: a hole */
         rc = eval_piece(r, wr, w, k, err);
         /* Pieces are taken in order: those before k are done or in flight. */
-        pascal_progress_update(&wr->progress, w->raw0 + (uint64_t)k * w->piece - wr->first);
-        if (rc == 0 && o->should_stop && o->should_stop(o->stop_ctx)) {
+        show_progress(r, wr, w->raw0 + (uint64_t)k * w->piece - wr->first);
+        if (rc == PASCAL_EINTR || (rc == 0 && o->should_stop && o->should_stop(o->stop_ctx))) {
+            rc = 0;
             wr->stopped = 1;
             set_shared(wr, 1, 1);
         }
@@ -293,7 +304,6 @@ static int run_windows(pascal_mpi_run *r, writer *wr, int *stopped, pascal_error
     uint64_t begin = r->st->rows_resumed ? r->cstart[r->st->rows_resumed / (uint64_t)r->chunk]
                                          : r->st->raw_begin;
     int64_t c = (int64_t)(r->st->rows_resumed / (uint64_t)r->chunk), rows = 0;
-    pascal_progress *pr = &wr->progress;
     int rc = 0, stop = 0;
     MPI_Win_allocate(r->rank == 0 ? 2 * sizeof(uint64_t) : 0, sizeof(uint64_t), MPI_INFO_NULL,
                      r->comm, &wr->shared, &wr->win);
@@ -303,15 +313,16 @@ static int run_windows(pascal_mpi_run *r, writer *wr, int *stopped, pascal_error
     MPI_Win_sync(wr->win);
     MPI_Barrier(r->comm);
     wr->first = begin;
-    pascal_progress_start(pr, r->o->progress && r->rank == 0, r->st->raw_end - begin);
+    wr->total = r->st->raw_end - begin;
+    wr->report = r->rank == 0 && r->o->progress;
+    show_progress(r, wr, 0);
     while (rc == 0 && !stop && c < r->nchunks) {
         window w = window_at(r, wr, c);
         rc = run_window(r, wr, &w, &rows, &stop, err);
         c = w.c1;
-        pascal_progress_update(pr, r->cstart[c] - begin);
+        if (rc == 0 && !stop)
+            show_progress(r, wr, r->cstart[c] - begin);
     }
-    if (rc == 0 && !stop)
-        pascal_progress_finish(pr, r->st->raw_end - begin);
     MPI_Win_unlock_all(wr->win);
     MPI_Win_free(&wr->win);
     r->st->rows_done = rc == 0 && !stop ? r->st->rows : (uint64_t)rows;
@@ -496,7 +507,7 @@ static int run_claimed(pascal_mpi_run *r, pascal_error *err)
     const pascal_run_opts *o = r->o;
     double t0 = pascal_now();
     int rc;
-    st->threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    st->threads = pascal_parallel_threads(o->threads);
     st->metric = -1;
     st->cap_axis = st->group_axis = -1;
     st->raw_end = pascal_spec_size(r->spec);

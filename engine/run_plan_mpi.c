@@ -8,14 +8,53 @@
 #include <string.h>
 
 #include "common/error_mpi.h"
+#include "engine/plan.h"
 
 /* Raw points planned at a time; the chunk table keeps one count per block.
  * Small enough that finding a chunk start inside a block that `where`
  * thins costs a fraction of evaluating the chunk. */
 #define PLAN_BLOCK 8192
 
+/* Rank 0: the estimate of the whole run, for the caller to show (the
+ * ranks share its evaluation, which the estimate does not divide). */
+static void estimate(const pascal_mpi_run *r, const pascal_plan_opts *po)
+{
+    pascal_plan_estimate e;
+    if (r->rank != 0 || !r->o->on_estimate)
+        return;
+    pascal_plan_estimate_run(r->spec, r->st->raw_begin, r->st->raw_end, po, &e);
+    r->o->on_estimate(r->o->estimate_ctx, &e);
+}
+
+/* This rank's slice in blocks, in index order, stopping at the first bad
+ * one (engine/plan.h: each block's check reports the smallest failing
+ * index it finds, so the lowest rank that fails has the run's first).
+ * Rank 0 reports its slice's progress as the run's. */
+static int plan_slice(pascal_mpi_run *r, const pascal_plan_opts *po, uint64_t *local,
+                      int64_t *max_M, pascal_error *err)
+{
+    const pascal_run_opts *o = r->o;
+    int report = r->rank == 0 && o->check_progress, rc = 0;
+    uint64_t n = r->slice1 - r->slice0;
+    if (report)
+        o->check_progress(o->progress_ctx, 0, n);
+    for (int64_t b = 0; rc == 0 && b < r->nblocks; b++) {
+        uint64_t b0 = r->slice0 + (uint64_t)b * PLAN_BLOCK;
+        uint64_t b1 = b0 + PLAN_BLOCK < r->slice1 ? b0 + PLAN_BLOCK : r->slice1;
+        pascal_plan_result res;
+        rc = pascal_plan_check(r->spec, b0, b1, po, &res, err);
+        r->kept[b] = (uint32_t)res.rows;
+        *local += res.rows;
+        *max_M = res.max_M > *max_M ? res.max_M : *max_M;
+        if (report && rc == 0)
+            o->check_progress(o->progress_ctx, b1 - r->slice0, n);
+    }
+    return rc;
+}
+
 int pascal_run_mpi_plan(pascal_mpi_run *r, pascal_error *err)
 {
+    pascal_plan_opts po = {r->st->threads, r->o->memory_bytes, NULL, NULL, r->o->stop_flag};
     uint64_t n = r->st->raw_end - r->st->raw_begin, local = 0, total = 0, before = 0;
     int64_t max_M = 0, all_M = 0;
     int rc = 0;
@@ -24,19 +63,11 @@ int pascal_run_mpi_plan(pascal_mpi_run *r, pascal_error *err)
     r->slice1 = r->st->raw_begin + (uint64_t)((unsigned __int128)n * (unsigned)(r->rank + 1) /
                                               (unsigned)r->size);
     r->nblocks = (int64_t)((r->slice1 - r->slice0 + PLAN_BLOCK - 1) / PLAN_BLOCK);
+    estimate(r, &po);
     if (!(r->kept = calloc((size_t)(r->nblocks > 0 ? r->nblocks : 1), sizeof *r->kept)))
         rc = pascal_error_set(err, PASCAL_ENOMEM, "out of memory for the plan");
-    /* Blocks in index order, stopping at the first bad one: the lowest rank
-     * that fails then has the smallest bad index of the whole run. */
-    for (int64_t b = 0; rc == 0 && b < r->nblocks; b++) {
-        uint64_t b0 = r->slice0 + (uint64_t)b * PLAN_BLOCK, kept;
-        uint64_t b1 = b0 + PLAN_BLOCK < r->slice1 ? b0 + PLAN_BLOCK : r->slice1;
-        int64_t m;
-        rc = pascal_run_work_plan(r->w, b0, b1, &kept, &m, err);
-        r->kept[b] = (uint32_t)kept;
-        local += kept;
-        max_M = m > max_M ? m : max_M;
-    }
+    if (rc == 0)
+        rc = plan_slice(r, &po, &local, &max_M, err);
     if ((rc = pascal_mpi_agree(r->comm, rc, err)))
         return rc;
     MPI_Exscan(&local, &before, 1, MPI_UINT64_T, MPI_SUM, r->comm);
@@ -47,7 +78,8 @@ int pascal_run_mpi_plan(pascal_mpi_run *r, pascal_error *err)
     r->st->raw_points = n;
     r->st->rows = total;
     r->st->max_M = all_M;
-    return 0;
+    /* Every rank makes the same checks on the same counts. */
+    return pascal_mpi_agree(r->comm, pascal_run_work_check(r->w, err), err);
 }
 
 /* The raw index of row t (0-based, counting kept points) of block b, which

@@ -4,11 +4,12 @@
 #include "engine/validate.h"
 
 #include <math.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/clock.h"
+#include "engine/parallel.h"
 #include "model/phases.h"
 #include "output/lock.h"
 #include "output/tmpfile.h"
@@ -232,33 +233,42 @@ void pascal_validate_free(pascal_validate_result *r)
     free(r);
 }
 
+typedef struct static_team {
+    pascal_validate_result *r;
+    int64_t max_N, max_M;
+    int nomem, bad;
+} static_team;
+
+static void static_body(void *ctx)
+{
+    static_team *t = ctx;
+    pascal_validate_result *r = t->r;
+    pascal_vws *w = pascal_vws_create(t->max_N, t->max_M);
+    if (!w) {
+#pragma omp atomic write
+        t->nomem = 1;
+    }
+#pragma omp for schedule(dynamic, 8)
+    for (int64_t i = 0; i < r->ncases; i++) {
+        pascal_vcase *c = &r->cases[i];
+        if (w && pascal_validate_case(w, r->phases + c->phase_off, r->opts.fault, c) != 0) {
+#pragma omp atomic write
+            t->bad = 1;
+        }
+    }
+    pascal_vws_free(w);
+}
+
 static int run_static(pascal_validate_result *r, int threads)
 {
     const pascal_validate_opts *o = &r->opts;
-    int64_t max_N = EX_MAX_N, max_M = EX_MAX_M;
-    int nomem = 0, bad = 0;
+    static_team t = {r, EX_MAX_N, EX_MAX_M, 0, 0};
     if (r->n_seeded > 0) {
-        max_N = o->max_N > max_N ? o->max_N : max_N;
-        max_M = o->max_M > max_M ? o->max_M : max_M;
+        t.max_N = o->max_N > t.max_N ? o->max_N : t.max_N;
+        t.max_M = o->max_M > t.max_M ? o->max_M : t.max_M;
     }
-#pragma omp parallel num_threads(threads)
-    {
-        pascal_vws *w = pascal_vws_create(max_N, max_M);
-        if (!w) {
-#pragma omp atomic write
-            nomem = 1;
-        }
-#pragma omp for schedule(dynamic, 8)
-        for (int64_t i = 0; i < r->ncases; i++) {
-            pascal_vcase *c = &r->cases[i];
-            if (w && pascal_validate_case(w, r->phases + c->phase_off, o->fault, c) != 0) {
-#pragma omp atomic write
-                bad = 1;
-            }
-        }
-        pascal_vws_free(w);
-    }
-    return nomem ? PASCAL_ENOMEM : bad ? PASCAL_EINTERNAL : 0;
+    pascal_parallel(threads, static_body, &t);
+    return t.nomem ? PASCAL_ENOMEM : t.bad ? PASCAL_EINTERNAL : 0;
 }
 
 /* Lexicographic on (N, M, C, phases): the smallest ring first. */
@@ -319,8 +329,8 @@ static int run_claimed(const pascal_validate_opts *o, int threads, double t0,
 int pascal_validate_run(const pascal_validate_opts *o, pascal_validate_result **out,
                         pascal_error *err)
 {
-    double t0 = omp_get_wtime();
-    int threads = o->threads > 0 ? o->threads : omp_get_max_threads(), rc;
+    double t0 = pascal_now();
+    int threads = pascal_parallel_threads(o->threads), rc;
     pascal_lock *lock = NULL;
     *out = NULL;
     if ((rc = check_opts(o, err)))
@@ -352,11 +362,11 @@ static int run_claimed(const pascal_validate_opts *o, int threads, double t0,
     rc = run_static(r, threads);
     if (rc == 0)
         rc = pascal_validate_multi(r, threads);
-    t1 = omp_get_wtime();
+    t1 = pascal_now();
     r->static_seconds = t1 - t0;
     if (rc == 0)
         rc = pascal_validate_progress(o, threads, r);
-    r->progress_seconds = omp_get_wtime() - t1;
+    r->progress_seconds = pascal_now() - t1;
     if (rc != 0) {
         pascal_validate_free(r);
         return pascal_error_set(err, rc, rc == PASCAL_ENOMEM ? "out of memory for the "
@@ -364,7 +374,7 @@ static int run_claimed(const pascal_validate_opts *o, int threads, double t0,
                                 "evaluated");
     }
     tally(r);
-    r->seconds = omp_get_wtime() - t0;
+    r->seconds = pascal_now() - t0;
     if (o->out_path && (rc = pascal_validate_write(r, o->out_path, o->command_line, err))) {
         pascal_validate_free(r);
         return rc;

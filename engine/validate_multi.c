@@ -7,11 +7,11 @@
 #include "engine/validate.h"
 
 #include <math.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/parallel.h"
 #include "model/phases.h"
 #include "model/replay_streams.h"
 #include "model/static_multi.h"
@@ -384,6 +384,48 @@ static void tally(pascal_validate_result *r)
     }
 }
 
+/* The cases' team: each thread keeps its own counts and adds them in at
+ * the end (sums: order-independent). */
+typedef struct cases_team {
+    pascal_validate_result *r;
+    int64_t max_R, max_S, max_N;
+    int fault, fault_one, nomem, bad;
+    int64_t ones, one_failed;
+} cases_team;
+
+static void cases_body(void *ctx)
+{
+    cases_team *t = ctx;
+    pascal_validate_result *r = t->r;
+    int64_t ones = 0, one_failed = 0;
+    mws w;
+    if (mws_alloc(&w, t->max_R, t->max_S * t->max_N, t->max_N, t->max_S) != 0) {
+#pragma omp atomic write
+        t->nomem = 1;
+    }
+#pragma omp for schedule(dynamic, 16)
+    for (int64_t i = 0; i < r->nmcases; i++)
+        if (!t->nomem && eval_mcase(&w, r, &r->mcases[i], t->fault) != 0) {
+#pragma omp atomic write
+            t->bad = 1;
+        }
+#pragma omp for schedule(dynamic, 16)
+    for (int64_t i = 0; i < r->ncases; i++) {
+        if (t->nomem)
+            continue;
+        int d = one_stream_differs(&w, r, &r->cases[i], t->fault_one);
+        ones++;
+        one_failed += d;
+        if (d)
+            r->cases[i].failed |= 1u << PASCAL_VCHECK_MS_ONE;
+    }
+    mws_free(&w);
+#pragma omp atomic
+    t->ones += ones;
+#pragma omp atomic
+    t->one_failed += one_failed;
+}
+
 static int run_cases(pascal_validate_result *r, int threads)
 {
     const pascal_validate_opts *o = &r->opts;
@@ -391,41 +433,17 @@ static int run_cases(pascal_validate_result *r, int threads)
     int64_t max_S = o->multi_seeded_cases > 0 && o->multi_max_S > 3 ? o->multi_max_S : 3;
     int64_t max_R = max_S * SEED_MAX_M, one_R = 1, one_N = 2;
     int fault = o->fault >= 1 + MS_FIRST && o->fault <= 1 + PASCAL_VCHECK_MS_BELADY ? o->fault : 0;
-    int fault_one = o->fault == 1 + PASCAL_VCHECK_MS_ONE, nomem = 0, bad = 0;
-    int64_t ones = 0, one_failed = 0;
+    int fault_one = o->fault == 1 + PASCAL_VCHECK_MS_ONE;
     for (int64_t i = 0; i < r->ncases; i++) {
         one_R = r->cases[i].M > one_R ? r->cases[i].M : one_R;
         one_N = r->cases[i].N > one_N ? r->cases[i].N : one_N;
     }
     max_R = max_R > one_R ? max_R : one_R;
-#pragma omp parallel num_threads(threads) reduction(+ : ones, one_failed)
-    {
-        mws w;
-        if (mws_alloc(&w, max_R, max_S * max_N, max_N, max_S) != 0) {
-#pragma omp atomic write
-            nomem = 1;
-        }
-#pragma omp for schedule(dynamic, 16)
-        for (int64_t i = 0; i < r->nmcases; i++)
-            if (!nomem && eval_mcase(&w, r, &r->mcases[i], fault) != 0) {
-#pragma omp atomic write
-                bad = 1;
-            }
-#pragma omp for schedule(dynamic, 16)
-        for (int64_t i = 0; i < r->ncases; i++) {
-            if (nomem)
-                continue;
-            int d = one_stream_differs(&w, r, &r->cases[i], fault_one);
-            ones++;
-            one_failed += d;
-            if (d)
-                r->cases[i].failed |= 1u << PASCAL_VCHECK_MS_ONE;
-        }
-        mws_free(&w);
-    }
-    r->checked[PASCAL_VCHECK_MS_ONE] = ones;
-    r->failed[PASCAL_VCHECK_MS_ONE] = one_failed;
-    return nomem ? PASCAL_ENOMEM : bad ? PASCAL_EINTERNAL : 0;
+    cases_team t = {r, max_R, max_S, max_N, fault, fault_one, 0, 0, 0, 0};
+    pascal_parallel(threads, cases_body, &t);
+    r->checked[PASCAL_VCHECK_MS_ONE] = t.ones;
+    r->failed[PASCAL_VCHECK_MS_ONE] = t.one_failed;
+    return t.nomem ? PASCAL_ENOMEM : t.bad ? PASCAL_EINTERNAL : 0;
 }
 
 int pascal_validate_multi(pascal_validate_result *r, int threads)

@@ -6,11 +6,11 @@
 #include "engine/validate.h"
 
 #include <math.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/parallel.h"
 #include "model/phases.h"
 #include "model/progress.h"
 #include "model/replay.h"
@@ -235,31 +235,44 @@ typedef struct prog_items {
     double *err_6;
 } prog_items;
 
+typedef struct items_team {
+    const pascal_validate_opts *o;
+    prog_items *it;
+    int64_t max_events, max_N;
+    int *nomem;
+} items_team;
+
+static void items_body(void *ctx)
+{
+    const items_team *t = ctx;
+    const pascal_validate_opts *o = t->o;
+    prog_items *it = t->it;
+    hist_ws w;
+    char why[512];
+    int ok = hist_alloc(&w, t->max_events, t->max_N) == 0;
+    if (!ok) {
+#pragma omp atomic write
+        *t->nomem = 1;
+    }
+#pragma omp for schedule(dynamic, 4)
+    for (int64_t h = 0; h < it->nh; h++)
+        if (ok)
+            it->fail_h[h] = (uint8_t)thm5_history(o, (uint64_t)h, &w, why, sizeof why);
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t s = 0; s < it->ns; s++)
+        if (ok)
+            it->fail_s[s] = (uint8_t)thm5_sharp(s + 2, &w, why, sizeof why);
+#pragma omp for schedule(dynamic, 4)
+    for (int64_t p = 0; p < THM6_POINTS; p++)
+        it->fail_6[p] = (uint8_t)thm6_point(o, p, &it->err_6[p], why, sizeof why);
+    hist_free(&w);
+}
+
 static void run_items(const pascal_validate_opts *o, int threads, prog_items *it,
                       int64_t max_events, int64_t max_N, int *nomem)
 {
-#pragma omp parallel num_threads(threads)
-    {
-        hist_ws w;
-        char why[512];
-        int ok = hist_alloc(&w, max_events, max_N) == 0;
-        if (!ok) {
-#pragma omp atomic write
-            *nomem = 1;
-        }
-#pragma omp for schedule(dynamic, 4)
-        for (int64_t h = 0; h < it->nh; h++)
-            if (ok)
-                it->fail_h[h] = (uint8_t)thm5_history(o, (uint64_t)h, &w, why, sizeof why);
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t s = 0; s < it->ns; s++)
-            if (ok)
-                it->fail_s[s] = (uint8_t)thm5_sharp(s + 2, &w, why, sizeof why);
-#pragma omp for schedule(dynamic, 4)
-        for (int64_t p = 0; p < THM6_POINTS; p++)
-            it->fail_6[p] = (uint8_t)thm6_point(o, p, &it->err_6[p], why, sizeof why);
-        hist_free(&w);
-    }
+    items_team t = {o, it, max_events, max_N, nomem};
+    pascal_parallel(threads, items_body, &t);
 }
 
 /* The history sizes, recomputed from the same draws (thm5_history). */

@@ -3,12 +3,13 @@
 # directory, before any CUDA target.
 #
 # PASCAL_CUDA: AUTO builds the CUDA pieces when nvcc is found, ON requires
-# it, OFF never builds them.  Whatever the choice, kernels/*.c (host-side
-# arithmetic, point selection, tables, the ncu report parser; no CUDA) are
-# part of libpascal and tested everywhere, and the `pascal` executable links
-# pascal_gpu: the CUDA runner, or a stub whose commands explain why nothing
-# can be measured and exit with status 2.  CUPTI is optional: without it the
-# runner counts fills through ncu.
+# it, OFF never builds them.  Whatever the choice, the `pascal` executable
+# links pascal_kernels: the ncu report parser (kernels/*.c, no CUDA, tested
+# everywhere), the measuring session (kernels/runner) and the CUDA runner,
+# or a stub whose commands explain why nothing can be measured and exit
+# with status 2.  pascal_kernels needs only common/ (not libpascal): the
+# host-side driver that uses the engine is engine/spot*.c.  CUPTI is
+# optional: without it the runner counts fills through ncu.
 
 set_property(CACHE PASCAL_CUDA PROPERTY STRINGS AUTO ON OFF)
 string(TOUPPER "${PASCAL_CUDA}" pascal_cuda_mode)
@@ -44,32 +45,35 @@ if(NOT "engine" IN_LIST PASCAL_MODULES OR NOT "output" IN_LIST PASCAL_MODULES)
   return()
 endif()
 
-file(GLOB PASCAL_SPOT_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/kernels/*.c)
-target_sources(libpascal PRIVATE ${PASCAL_SPOT_SOURCES})
-
-file(GLOB PASCAL_RUNNER_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/kernels/runner/*.c)
+file(GLOB PASCAL_KERNELS_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/kernels/*.c
+     ${CMAKE_SOURCE_DIR}/kernels/runner/*.c)
 if(PASCAL_CUDA_ENABLED)
   file(GLOB PASCAL_CUDA_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/kernels/cuda/*.cu
        ${CMAKE_SOURCE_DIR}/kernels/cuda/*.c)
-  add_library(pascal_gpu STATIC ${PASCAL_RUNNER_SOURCES} ${PASCAL_CUDA_SOURCES})
+  add_library(pascal_kernels STATIC ${PASCAL_KERNELS_SOURCES} ${PASCAL_CUDA_SOURCES})
   # The runtime only: never the driver stub, which cannot load without a
   # driver (the executable must start on machines without a GPU).
-  target_link_libraries(pascal_gpu PUBLIC libpascal CUDA::cudart)
+  target_link_libraries(pascal_kernels PUBLIC CUDA::cudart)
   if(TARGET CUDA::cupti)
-    target_sources(pascal_gpu PRIVATE ${CMAKE_SOURCE_DIR}/kernels/cuda/meter_cupti.cpp)
-    target_compile_definitions(pascal_gpu PRIVATE PASCAL_HAVE_CUPTI=1)
-    target_link_libraries(pascal_gpu PRIVATE CUDA::cupti)
+    target_sources(pascal_kernels PRIVATE ${CMAKE_SOURCE_DIR}/kernels/cuda/meter_cupti.cpp)
+    target_compile_definitions(pascal_kernels PRIVATE PASCAL_HAVE_CUPTI=1)
+    target_link_libraries(pascal_kernels PRIVATE CUDA::cupti)
     message(STATUS "pascal: CUDA spot-check kernels for ${CMAKE_CUDA_ARCHITECTURES}, CUPTI meter")
   else()
     message(STATUS "pascal: CUDA spot-check kernels for ${CMAKE_CUDA_ARCHITECTURES}; "
                    "CUPTI not found, fills are counted through ncu")
   endif()
 else()
-  add_library(pascal_gpu STATIC ${PASCAL_RUNNER_SOURCES} ${CMAKE_SOURCE_DIR}/kernels/none/gpu_none.c)
-  target_link_libraries(pascal_gpu PUBLIC libpascal)
+  add_library(pascal_kernels STATIC ${PASCAL_KERNELS_SOURCES}
+              ${CMAKE_SOURCE_DIR}/kernels/none/gpu_none.c)
   message(STATUS "pascal: no CUDA spot-check kernels (PASCAL_CUDA=${PASCAL_CUDA})")
 endif()
-target_compile_options(pascal_gpu PRIVATE $<$<COMPILE_LANGUAGE:C>:-Wall -Wextra -Wshadow>)
+target_link_libraries(pascal_kernels PUBLIC pascal_common)
+target_compile_definitions(pascal_kernels PRIVATE _POSIX_C_SOURCE=200809L _DEFAULT_SOURCE)
+target_compile_options(pascal_kernels PRIVATE $<$<COMPILE_LANGUAGE:C>:-Wall -Wextra -Wshadow>)
 if(TARGET pascal)
-  target_link_libraries(pascal PRIVATE pascal_gpu)
+  target_link_libraries(pascal PRIVATE pascal_kernels)
+endif()
+if(TARGET pascal_tests)
+  target_link_libraries(pascal_tests PRIVATE pascal_kernels)
 endif()

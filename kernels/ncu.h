@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "kernels/spot.h"
+#include "kernels/measure.h"
 
 #ifdef __cplusplus
 extern "C" {

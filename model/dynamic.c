@@ -19,6 +19,8 @@ const char *pascal_dyn_code_name(int code)
     case PASCAL_DYN_ERR_CLASS: return "class";
     case PASCAL_DYN_ERR_INVALID: return "invalid";
     case PASCAL_DYN_ERR_DEVICE: return "device";
+    case PASCAL_DYN_ERR_WORKLOAD: return "workload";
+    case PASCAL_DYN_ERR_CLAMPED: return "clamped";
     default: return "?";
     }
 }

@@ -57,10 +57,15 @@ enum {
     PASCAL_DYN_ERR_FAMILY = 10,  /* no reference for this (occupancy, path) */
     PASCAL_DYN_ERR_CLASS = 11,   /* Prop. 8: class unsampled at every depth */
     PASCAL_DYN_ERR_INVALID = 12, /* not a configuration (TMA without depth, ...) */
-    PASCAL_DYN_ERR_DEVICE = 13   /* M, C or block size differ from the calibration */
+    PASCAL_DYN_ERR_DEVICE = 13,  /* M, C or block size differ from the calibration */
+    PASCAL_DYN_ERR_WORKLOAD = 14, /* (sweeps) a workload point that is not one open
+                                     scan (engine/eval_workload.h); never
+                                     returned by pascal_dyn_predict */
+    PASCAL_DYN_ERR_CLAMPED = 15  /* PASCAL_DYN_NO_HOLD: the answer would be held at
+                                    the edge of the calibrated range */
 };
 /* "none", "reference", "compute", "depth", "family", "class", "invalid",
- * "device"; "?" for anything else. */
+ * "device", "workload", "clamped"; "?" for anything else. */
 const char *pascal_dyn_code_name(int code);
 
 /* Per-key completion flags. */
@@ -179,6 +184,14 @@ double pascal_dyn_model_band(const pascal_dyn_model *m);
 /* L_z(x) = log K of reference key i at horizon x (endpoint hold). */
 double pascal_dyn_model_logk(const pascal_dyn_model *m, int64_t i, double x);
 
+/* Query flags. */
+enum {
+    /* Outside the calibrated range the paper holds the nearest calibrated
+     * answer (endpoint clamp in horizon, compute and depth); with this flag
+     * such a query is refused instead: NaN and PASCAL_DYN_ERR_CLAMPED. */
+    PASCAL_DYN_NO_HOLD = 1u
+};
+
 typedef struct pascal_dyn_query {
     int64_t o;
     int path;
@@ -186,6 +199,7 @@ typedef struct pascal_dyn_query {
     int64_t m;
     double N, W;
     double M;    /* workers for the clamp; NaN: sms * o */
+    unsigned flags; /* PASCAL_DYN_* query flags (0: the paper's fallbacks) */
 } pascal_dyn_query;
 
 typedef struct pascal_dyn_pred {
@@ -196,6 +210,13 @@ typedef struct pascal_dyn_pred {
     double a;        /* encoded coordinate */
     int cls;         /* execution class s(m) */
     int code;        /* PASCAL_DYN_FB_* or PASCAL_DYN_ERR_* */
+    /* How far outside the calibration the answer lies: for each coordinate
+     * that was clamped, the nearest calibrated value the answer was held
+     * at; NaN where the query is inside.  x = W N / N0 (the horizon held
+     * by a curve whose knots do not reach it; with several such curves the
+     * one nearest the query), m (no same-class reference beyond the query's
+     * compute), d (no depth with the class beyond the query's depth). */
+    double near_x, near_m, near_d;
 } pascal_dyn_pred;
 
 /* Predicts one configuration; returns out->code.  Thread-safe. */

@@ -212,11 +212,31 @@ double pascal_dyn_model_logk(const pascal_dyn_model *m, int64_t i, double x)
     return key_logk(m, i, log(x));
 }
 
-/* Encoded a_z (eq. 20) of key i at t = log x. */
-static double key_a(const pascal_dyn_model *m, int64_t i, double tq)
+/* Where a prediction was held at the edge of the calibration: for each
+ * coordinate, the calibrated value nearest the query that an endpoint
+ * clamp used (NaN: none). */
+typedef struct clamp {
+    double tq, q;          /* the query's log x and compute */
+    double near_t, near_m, near_d;
+} clamp;
+
+static void hold_at(double *near, double v, double query)
+{
+    if (isnan(*near) || fabs(v - query) < fabs(*near - query) ||
+        (fabs(v - query) == fabs(*near - query) && v < *near))
+        *near = v;
+}
+
+/* Encoded a_z (eq. 20) of key i at t = log x; outside the knots the end
+ * value is held (eq. 19), and c records it. */
+static double key_a(const pascal_dyn_model *m, int64_t i, double tq, clamp *c)
 {
     int64_t a = m->off[i];
     int n = (int)(m->off[i + 1] - a);
+    if (tq < m->t[a])
+        hold_at(&c->near_t, m->t[a], tq);
+    else if (tq > m->t[a + n - 1])
+        hold_at(&c->near_t, m->t[a + n - 1], tq);
     if (tq <= m->t[a])
         return m->a_lo[i];
     if (tq >= m->t[a + n - 1])
@@ -242,27 +262,28 @@ static int64_t lower_bound(const pascal_dyn_model *m, const int64_t *idx, int64_
 /* Step 2 of the resolution order inside family f; the class list is
  * non-empty. */
 static double within_family(const pascal_dyn_model *m, const dyn_family *f, double q, int c,
-                            double tq, int *code)
+                            double tq, int *code, clamp *cl)
 {
     int64_t j = lower_bound(m, NULL, f->k0, f->k1, q), r, L, R;
     double p, am, ap, aL, aR, c0;
     if (j < f->k1 && m->mk[j] == q) {
         *code = PASCAL_DYN_FB_REFERENCE;
-        return key_a(m, j, tq);
+        return key_a(m, j, tq, cl);
     }
     r = lower_bound(m, m->cls, f->c0[c], f->c1[c], q);
     L = r > f->c0[c] ? m->cls[r - 1] : -1;
     R = r < f->c1[c] ? m->cls[r] : -1;
     if (L < 0 || R < 0) {
         *code = PASCAL_DYN_FB_COMPUTE;
-        return key_a(m, L >= 0 ? L : R, tq);
+        hold_at(&cl->near_m, m->mk[L >= 0 ? L : R], q);
+        return key_a(m, L >= 0 ? L : R, tq, cl);
     }
     /* m- = keys[j-1] < m < m+ = keys[j]: both exist inside the bracket. */
-    am = key_a(m, j - 1, tq);
-    ap = key_a(m, j, tq);
+    am = key_a(m, j - 1, tq, cl);
+    ap = key_a(m, j, tq, cl);
     p = am + (ap - am) * (q - m->mk[j - 1]) / (m->mk[j] - m->mk[j - 1]);
-    aL = L == j - 1 ? am : key_a(m, L, tq);
-    aR = R == j ? ap : key_a(m, R, tq);
+    aL = L == j - 1 ? am : key_a(m, L, tq, cl);
+    aR = R == j ? ap : key_a(m, R, tq, cl);
     c0 = 1 / (q - m->mk[j - 1]) + 1 / (m->mk[j] - q);
     *code = PASCAL_DYN_FB_NONE;
     return pascal_dyn_harmonic(p, aL, aR, q - m->mk[L], m->mk[R] - q, c0, m->par.eta, NULL);
@@ -286,7 +307,7 @@ static const dyn_group *find_group(const pascal_dyn_model *m, int64_t o, int pat
 
 /* Steps 2-4 within group g; NaN with *code set when the class is unsampled. */
 static double resolve(const pascal_dyn_model *m, const dyn_group *g, int64_t d, double q, int c,
-                      double tq, int *code)
+                      double tq, int *code, clamp *cl)
 {
     const dyn_family *lo = NULL, *hi = NULL;
     double alo, ahi;
@@ -296,7 +317,7 @@ static double resolve(const pascal_dyn_model *m, const dyn_group *g, int64_t d, 
         if (f->c1[c] == f->c0[c])
             continue;
         if (f->d == d)
-            return within_family(m, f, q, c, tq, code);
+            return within_family(m, f, q, c, tq, code, cl);
         if (f->d < d)
             lo = f; /* ascending d: the last below is the nearest */
         else if (!hi)
@@ -307,10 +328,12 @@ static double resolve(const pascal_dyn_model *m, const dyn_group *g, int64_t d, 
         *code = PASCAL_DYN_ERR_CLASS;
         return NAN;
     }
-    if (!lo || !hi)
-        return within_family(m, lo ? lo : hi, q, c, tq, &sub);
-    alo = within_family(m, lo, q, c, tq, &sub);
-    ahi = within_family(m, hi, q, c, tq, &sub);
+    if (!lo || !hi) {
+        hold_at(&cl->near_d, (double)(lo ? lo : hi)->d, (double)d);
+        return within_family(m, lo ? lo : hi, q, c, tq, &sub, cl);
+    }
+    alo = within_family(m, lo, q, c, tq, &sub, cl);
+    ahi = within_family(m, hi, q, c, tq, &sub, cl);
     return alo + (ahi - alo) * (double)(d - lo->d) / (double)(hi->d - lo->d);
 }
 
@@ -320,6 +343,14 @@ static int invalid_query(const pascal_dyn_query *q)
            (q->path == PASCAL_DYN_SYNC   ? q->d != 0
             : q->path == PASCAL_DYN_TMA  ? q->d < 1
                                          : 1);
+}
+
+/* A knot's x from its log: 15 significant digits, so that the x = 128 a
+ * calibration was measured at reads 128, not 127.99999999999997. */
+static double round15(double v)
+{
+    double f = pow(10, 14 - floor(log10(v)));
+    return isfinite(f) && f > 0 ? round(v * f) / f : v;
 }
 
 static int reject(pascal_dyn_pred *out, int code)
@@ -335,7 +366,9 @@ int pascal_dyn_predict(const pascal_dyn_model *m, const pascal_dyn_query *q,
     const dyn_group *g;
     double M, a, tq, r = m->band;
     int code = PASCAL_DYN_FB_NONE;
+    clamp cl;
     out->cls = q->m >= 0 ? pascal_dyn_class(q->m) : -1;
+    out->near_x = out->near_m = out->near_d = NAN;
     if (invalid_query(q))
         return reject(out, PASCAL_DYN_ERR_INVALID);
     M = isnan(q->M) ? m->par.sms * (double)q->o : q->M;
@@ -344,9 +377,16 @@ int pascal_dyn_predict(const pascal_dyn_model *m, const pascal_dyn_query *q,
     if (!(g = find_group(m, q->o, q->path)))
         return reject(out, PASCAL_DYN_ERR_FAMILY);
     tq = log(q->W * q->N / m->par.N0);
-    a = resolve(m, g, q->d, (double)q->m, out->cls, tq, &code);
+    cl = (clamp){tq, (double)q->m, NAN, NAN, NAN};
+    a = resolve(m, g, q->d, (double)q->m, out->cls, tq, &code, &cl);
     if (code >= PASCAL_DYN_UNSUPPORTED)
         return reject(out, code);
+    out->near_x = isnan(cl.near_t) ? NAN : round15(exp(cl.near_t));
+    out->near_m = cl.near_m;
+    out->near_d = cl.near_d;
+    if ((q->flags & PASCAL_DYN_NO_HOLD) &&
+        !(isnan(out->near_x) && isnan(out->near_m) && isnan(out->near_d)))
+        return reject(out, PASCAL_DYN_ERR_CLAMPED);
     out->a = a;
     out->K = pascal_dyn_decode(a, m->par.eps, M);
     out->rho = out->K / M;

@@ -16,6 +16,36 @@
 const char *const pascal_pattern_names[PASCAL_PATTERN_COUNT] = {
     "aligned", "clusters", "equal", "uniform", "gaussian", "lag", "explicit"};
 
+const char *const pascal_pattern_descriptions[PASCAL_PATTERN_COUNT] = {
+    [PASCAL_PATTERN_ALIGNED] = "every phase 0: all workers read the same block each round",
+    [PASCAL_PATTERN_CLUSTERS] = "k equal clusters centred at floor(c N / k); worker m joins cluster m mod k",
+    [PASCAL_PATTERN_EQUAL] = "equally spaced: s_m = floor(m N / M)",
+    [PASCAL_PATTERN_UNIFORM] = "independent uniform phases on [0, N)",
+    [PASCAL_PATTERN_GAUSSIAN] = "wrapped Gaussian phases, mean 0, standard deviation sigma blocks",
+    [PASCAL_PATTERN_LAG] = "constant lag: s_m = (m lag) mod N",
+    [PASCAL_PATTERN_EXPLICIT] = "a given list of M phases",
+};
+
+const char *const pascal_pattern_params[PASCAL_PATTERN_COUNT] = {
+    [PASCAL_PATTERN_ALIGNED] = "",
+    [PASCAL_PATTERN_CLUSTERS] = "clusters, spread",
+    [PASCAL_PATTERN_EQUAL] = "",
+    [PASCAL_PATTERN_UNIFORM] = "seed",
+    [PASCAL_PATTERN_GAUSSIAN] = "sigma, seed",
+    [PASCAL_PATTERN_LAG] = "lag",
+    [PASCAL_PATTERN_EXPLICIT] = "phases",
+};
+
+const char *const pascal_pattern_refs[PASCAL_PATTERN_COUNT] = {
+    [PASCAL_PATTERN_ALIGNED] = "section 4 (aligned baseline K = 1)",
+    [PASCAL_PATTERN_CLUSTERS] = "section 5.2 (cluster sweep)",
+    [PASCAL_PATTERN_EQUAL] = "section 5.2 (equally spaced)",
+    [PASCAL_PATTERN_UNIFORM] = "section 5.2 (uniform random)",
+    [PASCAL_PATTERN_GAUSSIAN] = "section 5.2 (wrapped Gaussian)",
+    [PASCAL_PATTERN_LAG] = "",
+    [PASCAL_PATTERN_EXPLICIT] = "section 3.1 (phases s_m)",
+};
+
 int pascal_pattern_from_name(const char *name)
 {
     if (!name)

@@ -30,6 +30,12 @@ typedef enum pascal_pattern_kind {
 extern const char *const pascal_pattern_names[PASCAL_PATTERN_COUNT];
 /* Kind for a name, or -1. */
 int pascal_pattern_from_name(const char *name);
+/* For discovery (`pascal list patterns`), indexed by kind: what the pattern
+ * does, the spec parameters it reads, and its paper reference ("" for
+ * pascal's own). */
+extern const char *const pascal_pattern_descriptions[PASCAL_PATTERN_COUNT];
+extern const char *const pascal_pattern_params[PASCAL_PATTERN_COUNT];
+extern const char *const pascal_pattern_refs[PASCAL_PATTERN_COUNT];
 
 typedef struct pascal_pattern {
     pascal_pattern_kind kind;
@@ -51,8 +57,22 @@ typedef struct pascal_pattern {
 int pascal_phases_generate(const pascal_pattern *pat, int64_t N, int64_t M,
                            int64_t *out);
 
-/* Counter-based generator (a SplitMix64-style finaliser over the triple):
- * the same (seed, key, counter) always gives the same 64 bits. */
+/* Counter-based generator, defined exactly (all arithmetic mod 2^64), so
+ * that a sweep's random phases can be recomputed without this code:
+ *   G = 0x9e3779b97f4a7c15
+ *   f(z): z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
+ *         z = (z ^ (z >> 27)) * 0x94d049bb133111eb;  z ^ (z >> 31)
+ *         (SplitMix64's output function: f(G) = 0xe220a8397b1dcdaf is
+ *         SplitMix64's first output from state 0)
+ *   u64(seed, key, c) = f(f(f(seed + G) ^ key) + (c + 1) G)
+ *   uniform(seed, key, c) = (u64(seed, key, c) >> 11) * 2^-53
+ *   normal(seed, key, c) = sqrt(-2 ln(1 - u1)) cos(6.283185307179586 u2),
+ *         u1 = uniform(seed, k, 2c), u2 = uniform(seed, k, 2c + 1),
+ *         k = mix(key, 0x6e6f726d616c)
+ *   mix(key, v) = f(key + G + f(v ^ 0xd1b54a32d192ed03))
+ * Worker m of the uniform pattern sits at floor(uniform(seed, key, m) N)
+ * (N - 1 if the product rounds up to N); of the gaussian pattern at
+ * round(sigma normal(seed, key, m)) reduced into [0, N). */
 uint64_t pascal_rng_u64(uint64_t seed, uint64_t key, uint64_t counter);
 /* Uniform double in [0, 1) with 53 random bits. */
 double pascal_rng_uniform(uint64_t seed, uint64_t key, uint64_t counter);

@@ -66,6 +66,8 @@ typedef struct pascal_lru pascal_lru;
  * failure.  Memory about 4 nblocks + 12 W bytes, W = 2 nblocks rounded up to
  * a power of two (time slots). */
 pascal_lru *pascal_lru_create(int64_t nblocks);
+/* Bytes pascal_lru_create(nblocks) allocates. */
+double pascal_lru_bytes(int64_t nblocks);
 void pascal_lru_free(pascal_lru *ws);
 /* Empties the cache (forgets every request). */
 void pascal_lru_reset(pascal_lru *ws);
@@ -160,6 +162,11 @@ typedef struct pascal_replay pascal_replay;
 /* Workspaces for rings of up to max_N blocks and up to max_M workers. */
 pascal_replay *pascal_replay_create(int64_t max_N, int64_t max_M);
 void pascal_replay_free(pascal_replay *rp);
+/* Bytes pascal_replay_create(max_N, max_M) allocates, 44 to 53 max_N +
+ * 24 max_M (planners bound memory with it before creating anything).  The
+ * LRU part limits max_N to PASCAL_REPLAY_MAX_N blocks. */
+#define PASCAL_REPLAY_MAX_N ((int64_t)1 << 28)
+double pascal_replay_bytes(int64_t max_N, int64_t max_M);
 
 /* Exact fully associative LRU in steady state: replays rounds 0..N-1 to warm
  * up, then round N.  rd_out (optional, M entries) receives worker m's

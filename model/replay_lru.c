@@ -58,6 +58,14 @@ pascal_lru *pascal_lru_create(int64_t nblocks)
     return ws;
 }
 
+double pascal_lru_bytes(int64_t nblocks)
+{
+    double W = 128;
+    while (W < 2.0 * (double)nblocks)
+        W *= 2;
+    return (double)sizeof(pascal_lru) + 4.0 * (double)nblocks + 4 * W + 8 * (W / 64) + 4 * (W / 64 + 1);
+}
+
 void pascal_lru_free(pascal_lru *ws)
 {
     if (!ws)

@@ -42,6 +42,16 @@ pascal_replay *pascal_replay_create(int64_t max_N, int64_t max_M)
     return rp;
 }
 
+/* LRU: 4 N + 4 W + W / 8 + 4 (W / 64 + 1) with W the power of two >= 2 N
+ * (>= 128); TTL: 8 N; OPT: 24 N; three rounds of M int64 values. */
+double pascal_replay_bytes(int64_t max_N, int64_t max_M)
+{
+    double W = 128, N = (double)max_N;
+    while (W < 2 * N)
+        W *= 2;
+    return 4 * N + 4 * W + W / 8 + 4 * (W / 64 + 1) + 8 * N + 24 * N + 24.0 * (double)max_M;
+}
+
 void pascal_replay_free(pascal_replay *rp)
 {
     if (!rp)

@@ -15,6 +15,10 @@
 
 /* ---- workspace ---------------------------------------------------------- */
 
+/* int64 arrays of the workspace: of max_M entries, and of max_M + 1. */
+#define STATIC_ARRAYS 22
+#define STATIC_ARRAYS1 7
+
 pascal_static *pascal_static_create(int64_t max_M)
 {
     if (max_M < 1 || (uint64_t)max_M > SIZE_MAX / sizeof(int64_t) / 4)
@@ -32,6 +36,9 @@ pascal_static *pascal_static_create(int64_t max_M)
                           &ws->sgaps, &ws->srd};
     int64_t **arrays1[] = {&ws->gprefix, &ws->delta_prefix, &ws->fen_a,
                            &ws->fen_b, &ws->fen_c, &ws->sgoff, &ws->soff};
+    _Static_assert(sizeof arrays / sizeof arrays[0] == STATIC_ARRAYS &&
+                       sizeof arrays1 / sizeof arrays1[0] == STATIC_ARRAYS1,
+                   "pascal_static_bytes counts the workspace's arrays");
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         if (!(*arrays[i] = calloc(n, sizeof(int64_t)))) {
             pascal_static_free(ws);
@@ -43,6 +50,14 @@ pascal_static *pascal_static_create(int64_t max_M)
             return NULL;
         }
     return ws;
+}
+
+/* STATIC_ARRAYS arrays of max_M and STATIC_ARRAYS1 of max_M + 1 int64
+ * values, as created above (the assertion there keeps the counts true). */
+double pascal_static_bytes(int64_t max_M)
+{
+    return (double)sizeof(pascal_static) +
+           8.0 * (STATIC_ARRAYS * (double)max_M + STATIC_ARRAYS1 * ((double)max_M + 1));
 }
 
 void pascal_static_free(pascal_static *ws)

@@ -34,6 +34,9 @@ enum {
  * failure or max_M < 1. */
 pascal_static *pascal_static_create(int64_t max_M);
 void pascal_static_free(pascal_static *ws);
+/* Bytes pascal_static_create(max_M) allocates (planners bound memory with
+ * it before creating anything). */
+double pascal_static_bytes(int64_t max_M);
 
 /* Prepares ws for phases[0..M-1] on a ring of N blocks.  Requires
  * 1 <= M <= max_M, N >= 1, N M <= INT64_MAX (the Theorem 4 numerators sum

@@ -214,6 +214,18 @@ size_t pascal_static_summary_bytes(const pascal_static *ws)
     return bytes;
 }
 
+/* summary_parts with D <= M and S <= M, M = R (the distinct phases and the
+ * streams are at most the requests of a round). */
+size_t pascal_static_summary_max_bytes(int64_t R, unsigned what)
+{
+    size_t n = (size_t)(R > 0 ? R : 0), words = 2 * n + 1;
+    int rd = (what & PASCAL_STATIC_RD) != 0, dl = (what & PASCAL_STATIC_DELTA) != 0;
+    words += rd ? n : 0;
+    words += dl ? 2 * n + 1 : 0;
+    words += 4 * n + 2 + (rd ? n : 0); /* several streams */
+    return HEAD_BYTES + words * sizeof(int64_t);
+}
+
 const pascal_static *pascal_static_summarize(const pascal_static *ws, void *mem,
                                              size_t len)
 {

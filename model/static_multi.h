@@ -72,6 +72,10 @@ void pascal_static_stream_lru_band(const pascal_static *ws, int64_t s,
  * summary borrows nothing from ws; free it with the memory (never with
  * pascal_static_free, which ignores it). */
 size_t pascal_static_summary_bytes(const pascal_static *ws);
+/* The most pascal_static_summary_bytes can be for a workspace prepared with
+ * `what` (PASCAL_STATIC_* flags) on R requests per round (planners bound
+ * memory with it before preparing anything). */
+size_t pascal_static_summary_max_bytes(int64_t R, unsigned what);
 const pascal_static *pascal_static_summarize(const pascal_static *ws, void *mem,
                                              size_t len);
 

@@ -109,6 +109,12 @@ int pascal_digest_diff(const pascal_attr *was, int nwas, const pascal_attr *now,
     return 0;
 }
 
+int pascal_digest_recorded(const pascal_attr *attrs, int n)
+{
+    const char *spec = lookup(attrs, n, "sha256_spec");
+    return spec && spec[0];
+}
+
 int pascal_digest_read_file(const char *path, pascal_attr *attrs, int max, pascal_error *err)
 {
     int n = 0;

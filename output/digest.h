@@ -42,6 +42,10 @@ void pascal_digest_columns(const pascal_column_desc *points, int npoint,
 int pascal_digest_diff(const pascal_attr *was, int nwas, const pascal_attr *now, int nnow,
                        char *label, size_t label_len, char *change, size_t change_len);
 
+/* 1 when attrs record the digests of a run's inputs (sha256_spec is set);
+ * 0 for a file written before pascal recorded them. */
+int pascal_digest_recorded(const pascal_attr *attrs, int n);
+
 /* The digest attributes and their path attributes of a finished or partial
  * sweep file, read into attrs (keys borrowed, values malloc'd: free with
  * pascal_digest_free); returns the count, or a negative status. */

@@ -77,6 +77,19 @@ static int check_shards(shard *s, int n, pascal_error *err)
         if (strcmp(s[i].spec, s[0].spec) != 0)
             return pascal_error_set(err, PASCAL_EINPUT, "%s: expected the spec of %s, got a "
                                     "different spec text", s[i].path, s[0].path);
+        /* Shards of a pascal from before input digests cannot be shown to
+         * share the inputs of newer ones: one of them is run again. */
+        if (pascal_digest_recorded(s[0].inputs, s[0].ninputs) &&
+            !pascal_digest_recorded(s[i].inputs, s[i].ninputs))
+            return pascal_error_set(err, PASCAL_EINPUT, "%s: expected a shard that records the "
+                                    "digests of its inputs, as %s does, got one written before "
+                                    "pascal recorded them; run it again", s[i].path, s[0].path);
+        if (!pascal_digest_recorded(s[0].inputs, s[0].ninputs) &&
+            pascal_digest_recorded(s[i].inputs, s[i].ninputs))
+            return pascal_error_set(err, PASCAL_EINPUT, "%s: expected a shard without input "
+                                    "digests, as %s (written before pascal recorded them), got "
+                                    "one that records them; run %s again", s[i].path, s[0].path,
+                                    s[0].path);
         if (pascal_digest_diff(s[0].inputs, s[0].ninputs, s[i].inputs, s[i].ninputs, label,
                                sizeof label, change, sizeof change))
             return pascal_error_set(err, PASCAL_EINPUT, "%s: expected the inputs of %s, got "
@@ -233,6 +246,8 @@ static int merge_into(const char *tmp, const char *dest, const shard *s, int n,
             pascal_h5_attr_str(out, "merged_shards", merged, dest, err))
             rc = err->code;
     }
+    if (rc == 0) /* the view of the whole sweep replaces shard 1's */
+        rc = pascal_h5cube_write(out, (int64_t)rows, dest, err);
     if (out >= 0 && H5Fclose(out) < 0 && rc == 0)
         rc = pascal_h5_fail(err, dest, "closing");
     free(buf);

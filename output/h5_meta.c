@@ -21,7 +21,10 @@
 #endif
 
 #define PASCAL_FORMAT_NAME "pascal-sweep"
-#define PASCAL_FORMAT_VERSION 1
+/* 2: HDF5 1.10 file format, chunks no longer than the sweep, /axes/<name>
+ * @dim and @order, and the /cube view (output/h5_cube.c).  Readers of
+ * version 1 files keep working; those files have no /cube. */
+#define PASCAL_FORMAT_VERSION 2
 
 static int write_created(hid_t file, const char *path, const char *given, pascal_error *err)
 {

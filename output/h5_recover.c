@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "output/digest.h"
+#include "output/info.h"
 #include "output/journal_format.h"
 
 #define MAX_ATTRS 32
@@ -227,6 +228,7 @@ static int rebuild(const pascal_sink_meta *meta, const jheader *h, const unsigne
     m.compression = h->level;
     m.shuffle = h->shuffle;
     m.chunk_rows = h->chunk;
+    m.expected_rows = 0; /* the killed run's chunk length exactly, not capped again */
     m.journal = 0;
     m.early_chunks = 1; /* so that an MPI run can continue it too */
     if ((rc = pascal_sink_open(&m, pc, np, rc_cols, nr, &sink, err)))
@@ -302,4 +304,84 @@ void pascal_sink_forget(const char *dest)
         unlink(jpath);
     }
     free(jpath);
+}
+
+/* ---- pascal info ------------------------------------------------------------ */
+
+static int info_attr(pascal_file_info *d, const char *key, const char *value)
+{
+    pascal_info_attr *a = realloc(d->attrs, (size_t)(d->nattrs + 1) * sizeof *a);
+    if (!a)
+        return -1;
+    d->attrs = a;
+    a[d->nattrs].key = strdup(key);
+    a[d->nattrs].value = strdup(value ? value : "");
+    d->nattrs++;
+    return a[d->nattrs - 1].key && a[d->nattrs - 1].value ? 0 : -1;
+}
+
+/* 1 when path starts with the journal's first header line. */
+static int is_journal(const char *path)
+{
+    static const char first[] = PASCAL_JOURNAL_MAGIC " 1\n";
+    char head[sizeof first] = "";
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd >= 0 ? read(fd, head, sizeof first - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    return n == (ssize_t)sizeof first - 1 && memcmp(head, first, sizeof first - 1) == 0;
+}
+
+/* The header's layout, identity and recoverable rows as info attributes. */
+static int journal_attrs(const jheader *h, int present, int this_boot, pascal_file_info *d)
+{
+    char num[64];
+    int rc = info_attr(d, "file", h->file) || info_attr(d, "file_present", present ? "1" : "0");
+    snprintf(num, sizeof num, "%lld", h->chunk);
+    rc = rc || info_attr(d, "chunk_rows", num);
+    snprintf(num, sizeof num, "%d", h->level);
+    rc = rc || info_attr(d, "compression", num);
+    snprintf(num, sizeof num, "%d", h->shuffle);
+    rc = rc || info_attr(d, "shuffle", num);
+    snprintf(num, sizeof num, "%d", h->ncols);
+    rc = rc || info_attr(d, "columns", num) ||
+         info_attr(d, "boot", this_boot ? "this" : "another");
+    for (int i = 0; rc == 0 && i < h->nattrs; i++)
+        rc = info_attr(d, h->attrs[i].key, h->attrs[i].value);
+    if (rc == 0 && !pascal_info_attr_value(d, "sha256_spec"))
+        rc = info_attr(d, "sha256_spec", h->spec);
+    return rc;
+}
+
+int pascal_journal_describe(const char *path, pascal_file_info *d, pascal_error *err)
+{
+    char *text = NULL, *from = NULL, boot[64];
+    size_t len = 0;
+    struct stat st;
+    jheader h;
+    int rc, present;
+    memset(d, 0, sizeof *d);
+    if (!is_journal(path))
+        return pascal_error_set(err, PASCAL_EINPUT, "%s: not a pascal journal", path);
+    if ((rc = read_journal(path, &text, &len, err)) || !text)
+        return rc ? rc : pascal_error_set(err, PASCAL_EIO, "cannot read %s", path);
+    if (parse_header(text, len, &h) != 0) { /* killed while starting: nothing to recover */
+        free(text);
+        if (info_attr(d, "header", "torn") == 0)
+            return 0;
+        pascal_file_info_free(d);
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", path);
+    }
+    from = beside(path, h.file);
+    present = from && stat(from, &st) == 0 && st.st_dev == h.dev && st.st_ino == h.ino;
+    pascal_journal_boot_id(boot, sizeof boot);
+    d->rows = present ? trusted_chunks(&h, (const unsigned char *)text, len) * h.chunk : 0;
+    if (journal_attrs(&h, present, strcmp(boot, h.boot) == 0 && strcmp(boot, "unknown") != 0,
+                      d) != 0) {
+        pascal_file_info_free(d);
+        rc = pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", path);
+    }
+    free(from);
+    free(text);
+    return rc;
 }

@@ -18,9 +18,6 @@
 #include <string.h>
 #include <zlib.h>
 
-#define DEFAULT_CHUNK_ROWS 65536
-#define MAX_CHUNK_ROWS (1 << 20)
-
 typedef struct h5col {
     hid_t dset;
     unsigned char *zin;  /* compressed path: the chunk as stored, shuffled */
@@ -52,13 +49,6 @@ struct pascal_h5sink {
     const void **zsrc;
     int64_t zrows;
 };
-
-static int64_t chunk_rows(int64_t requested)
-{
-    if (requested <= 0)
-        return DEFAULT_CHUNK_ROWS;
-    return requested > MAX_CHUNK_ROWS ? MAX_CHUNK_ROWS : requested;
-}
 
 /* Chunked, extendible, optionally shuffled and deflated.  Parallel HDF5
  * 1.10 writes collectively only into datasets whose chunks are allocated
@@ -174,7 +164,7 @@ int pascal_h5sink_open(pascal_sink *sink, const pascal_sink_meta *meta,
     }
     sink->h5 = h5;
     h5->path = sink->dest; /* messages name the file the user asked for */
-    h5->chunk = chunk_rows(meta->chunk_rows);
+    h5->chunk = pascal_h5_chunk_rows(meta->chunk_rows, meta->expected_rows);
     h5->ncols = n;
     h5->file = -1;
     h5->level = meta->compression;
@@ -189,10 +179,11 @@ int pascal_h5sink_open(pascal_sink *sink, const pascal_sink_meta *meta,
         h5->cols[i].dset = h5->cols[i].mtype = -1;
     if (h5->direct && !(h5->zsrc = calloc((size_t)(n > 0 ? n : 1), sizeof *h5->zsrc)))
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", sink->tmp);
-    if ((h5->file = H5Fcreate(sink->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, sink->fapl)) < 0)
+    if ((h5->file = pascal_h5_create_fapl(sink->tmp, sink->fapl)) < 0)
         return pascal_h5_fail(err, sink->dest, "creating the HDF5 file");
     if ((rc = pascal_h5meta_root(h5->file, meta, h5->path, err)) ||
         (rc = pascal_h5meta_axes(h5->file, meta, h5->path, err)) ||
+        (rc = pascal_h5cube_axes(h5->file, meta, h5->path, err)) ||
         (rc = create_group_columns(h5, "points", point_cols, sink->npoint, h5->cols, meta,
                                    err)))
         return rc;
@@ -398,6 +389,18 @@ int pascal_h5sink_append(pascal_sink *sink, int64_t nrows, const void *const *po
     return rc;
 }
 
+/* What a complete file has beyond its rows: the /cube view, the row
+ * count and the completion flag. */
+static int complete_file(hid_t file, int64_t rows, const char *path, pascal_error *err)
+{
+    int rc = pascal_h5cube_write(file, rows, path, err);
+    if (rc == 0)
+        rc = pascal_h5_attr_i64(file, "points", rows, path, err);
+    if (rc == 0)
+        rc = pascal_h5_attr_i64(file, "complete", 1, path, err);
+    return rc;
+}
+
 int pascal_h5sink_finish(pascal_sink *sink, pascal_error *err)
 {
     pascal_h5sink *h5 = sink->h5;
@@ -408,9 +411,7 @@ int pascal_h5sink_finish(pascal_sink *sink, pascal_error *err)
         rc = pascal_error_set(err, PASCAL_EINTERNAL, "%s: wrote %lld rows of %lld", h5->path,
                               (long long)h5->nfile, (long long)sink->rows);
     if (rc == 0)
-        rc = pascal_h5_attr_i64(h5->file, "points", h5->nfile, h5->path, err);
-    if (rc == 0)
-        rc = pascal_h5_attr_i64(h5->file, "complete", 1, h5->path, err);
+        rc = complete_file(h5->file, h5->nfile, h5->path, err);
     for (int j = 0; j < h5->ncols; j++) {
         if (h5->cols[j].dset >= 0 && H5Dclose(h5->cols[j].dset) < 0 && rc == 0)
             rc = pascal_h5_fail(err, h5->path, "closing a dataset");
@@ -649,4 +650,24 @@ void pascal_h5sink_set_rows(pascal_sink *sink, int64_t rows)
 {
     sink->h5->nfile = rows;
     sink->rows = rows;
+}
+
+/* The MPI writer closes the file on every rank, then one rank completes it
+ * here in one process: the /cube view copies label strings, which parallel
+ * HDF5 cannot write, and this way it is written exactly as pascal_h5sink_
+ * finish writes it. */
+int pascal_h5sink_complete(const char *tmp, const char *path, int64_t rows, pascal_error *err)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), file = -1;
+    int rc;
+    if (fapl >= 0 && H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110) >= 0)
+        file = H5Fopen(tmp, H5F_ACC_RDWR, fapl);
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    if (file < 0)
+        return pascal_h5_fail(err, path, "reopening the file to complete it");
+    rc = complete_file(file, rows, path, err);
+    if (H5Fclose(file) < 0 && rc == 0)
+        rc = pascal_h5_fail(err, path, "closing the file");
+    return rc;
 }

@@ -4,9 +4,12 @@
  * h5_meta.c), called on every rank with an MPI-IO file access list: every
  * rank makes the same metadata calls with the same values, as parallel HDF5
  * requires (the `created` and `threads` attributes come from rank 0).  Rows
- * are then written here, window by window, with collective H5Dwrite calls;
- * the finish and the suspend are the one-process ones, made by every rank,
- * and only rank 0 touches the names beside the file. */
+ * are then written here, window by window, with collective H5Dwrite calls.
+ * The suspend is the one-process one, made by every rank; the finish closes
+ * the file on every rank, then rank 0 completes it in one process (the
+ * /cube view holds label strings, which parallel HDF5 1.10 cannot write),
+ * so that the view is the one a single process writes.  Only rank 0
+ * touches the names beside the file. */
 #include "output/sink_mpi.h"
 
 #include <errno.h>
@@ -531,9 +534,15 @@ static int publish(pascal_sink *sink, pascal_error *err)
 int pascal_sink_mpi_finish(pascal_sink *sink, pascal_error *err)
 {
     struct pascal_mpisink *m = sink->mpi;
+    int64_t rows = 0;
     int rc;
     pascal_h5_quiet();
-    rc = pascal_h5sink_finish(sink, err); /* frees sink->h5 */
+    /* Every rank closes the file (collective), then rank 0 alone completes
+     * it as one process does (pascal_h5sink_complete: the /cube view). */
+    rc = pascal_h5sink_suspend(sink, &rows, err); /* frees sink->h5 */
+    sink->h5 = NULL;
+    if ((rc = pascal_mpi_agree(m->comm, rc, err)) == 0 && m->rank == 0)
+        rc = pascal_h5sink_complete(sink->tmp, sink->dest, rows, err);
     if ((rc = pascal_mpi_agree(m->comm, rc, err)) == 0 && m->rank == 0)
         rc = publish(sink, err);
     if ((rc = pascal_mpi_agree(m->comm, rc, err)) == 0) {

@@ -315,6 +315,12 @@ static int check_inputs(const char *partial, const pascal_sink_meta *meta, pasca
     int n = pascal_digest_read_file(partial, was, 2 * PASCAL_DIGEST_NKEYS, err), differ;
     if (n < 0)
         return n;
+    if (!pascal_digest_recorded(was, n)) {
+        pascal_digest_free(was, n);
+        return pascal_error_set(err, PASCAL_EINPUT, "%s: expected a stopped run that records the "
+                                "digests of its inputs, got one written before pascal recorded "
+                                "them; run without --resume to start over", partial);
+    }
     differ = pascal_digest_diff(was, n, meta->attrs, meta->nattrs, label, sizeof label, change,
                                 sizeof change);
     pascal_digest_free(was, n);

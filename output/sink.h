@@ -21,8 +21,10 @@
  *   /points/<name>    one column per point column, one row per point
  *   /results/<name>   one float64 column per result, attributes `units` and
  *                     `description`
- * Datasets are chunked (chunk_rows), extendible, optionally shuffled and
- * deflated. */
+ *   /cube             the same columns as a labelled N-D view for netCDF-4
+ *                     tools (virtual datasets, no copy); see output/h5_cube.c
+ * Datasets are chunked (chunk_rows, at most expected_rows), extendible,
+ * optionally shuffled and deflated. */
 #ifndef PASCAL_OUTPUT_SINK_H
 #define PASCAL_OUTPUT_SINK_H
 
@@ -96,6 +98,13 @@ typedef struct pascal_sink_meta {
     /* HDF5: keep "<path>.journal" while writing, so that a run killed
      * outright can be recovered (pascal_sink_recover). */
     int journal;
+    /* Rows the caller will append (0: unknown).  A chunk never holds more
+     * rows than this, so a small sweep makes a small file. */
+    int64_t expected_rows;
+    /* Optional: the sweep dimension of each of the naxes axes (the axes of
+     * a zip group share one), non-decreasing; NULL gives each axis its own
+     * dimension.  With it, finish writes the /cube view (output/h5_cube.c). */
+    const int *axis_dims;
     /* HDF5: the `created` attribute (ISO 8601 UTC); NULL: now.  The ranks
      * of an MPI run write one file and must record the same time. */
     const char *created;

@@ -61,6 +61,10 @@ int pascal_h5sink_read(pascal_sink *sink, int col, int64_t from, int64_t n, doub
 /* Rows now in the file, for a writer that wrote the columns itself (the
  * collective writer of an MPI run, h5_sink_mpi.c). */
 void pascal_h5sink_set_rows(pascal_sink *sink, int64_t rows);
+/* Completes the closed file tmp of `rows` rows as pascal_h5sink_finish
+ * does (the /cube view, `points`, `complete`), in one process; path names
+ * it in messages.  For the MPI writer, after every rank closed the file. */
+int pascal_h5sink_complete(const char *tmp, const char *path, int64_t rows, pascal_error *err);
 
 /* CSV (csv_sink.c).  open takes ownership of fp (stdout is never closed). */
 int pascal_csvsink_open(pascal_sink *sink, FILE *fp,
@@ -96,10 +100,29 @@ int pascal_h5_attr_i64(hid_t obj, const char *key, int64_t value,
 int pascal_h5_enum_type(const char *const *labels, int nlabels, const char *path,
                         const char *name, hid_t *out, pascal_error *err);
 
+/* File and chunk layout (h5_chunks.c). */
+/* Creates (truncates) an HDF5 sweep file in the 1.10 format; < 0 on failure. */
+hid_t pascal_h5_create(const char *path);
+/* The same with the caller's file access list (an MPI-IO one); base is
+ * not modified. */
+hid_t pascal_h5_create_fapl(const char *path, hid_t base);
+/* Rows per chunk: requested (<= 0: the default), at most the rows the run
+ * writes (expected > 0) and at most PASCAL_H5_MAX_CHUNK_ROWS. */
+#define PASCAL_H5_DEFAULT_CHUNK_ROWS 65536
+#define PASCAL_H5_MAX_CHUNK_ROWS (1 << 20)
+int64_t pascal_h5_chunk_rows(int64_t requested, int64_t expected);
+
 /* Root attributes and /axes (h5_meta.c); path names the file in errors. */
 int pascal_h5meta_root(hid_t file, const pascal_sink_meta *meta, const char *path,
                        pascal_error *err);
 int pascal_h5meta_axes(hid_t file, const pascal_sink_meta *meta, const char *path,
                        pascal_error *err);
+
+/* The /cube view (h5_cube.c).  At creation: records each axis's sweep
+ * dimension and canonical position (/axes/<name>@dim, @order).  When the
+ * rows are complete: (re)writes /cube from the file's axes and columns. */
+int pascal_h5cube_axes(hid_t file, const pascal_sink_meta *meta, const char *path,
+                       pascal_error *err);
+int pascal_h5cube_write(hid_t file, int64_t rows, const char *path, pascal_error *err);
 
 #endif

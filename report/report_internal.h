@@ -2,6 +2,7 @@
  *
  *   scan.c    reads a sweep file's metadata (root attributes, /axes, column
  *             names, units, descriptions) and its columns in blocks of rows
+ *   scan_csv.c the same from the CSV of pascal run --format csv
  *   plan.c    decides the roles of the axes, the plotted columns and the
  *             down-sampling, and which plots the page has
  *   cube.c    accumulates rows into plot cells (means over random draws) and
@@ -81,6 +82,7 @@ typedef struct rp_file {
     int npoints;
     rp_column results[RP_MAX_COLUMNS];
     int nresults;
+    int csv;            /* read from the CSV of pascal run --format csv */
 } rp_file;
 
 /* scan.c */
@@ -92,8 +94,15 @@ int pascal_report_find_point(const rp_file *f, const char *name);  /* or -1 */
 int pascal_report_find_result(const rp_file *f, const char *name); /* or -1 */
 /* Listed index of value v on axis a, or -1. */
 int64_t pascal_report_axis_index(const rp_axis *a, double v);
+/* Builds a->sorted and a->order; the values must be distinct numbers. */
+int pascal_report_index_axis(rp_file *f, rp_axis *a, pascal_error *err);
 
-/* Reading columns in blocks of rows. */
+/* scan_csv.c: the same description from the CSV of pascal run --format csv
+ * (used by pascal_report_scan for a file that is not HDF5), and its rows. */
+int pascal_report_scan_csv(const char *path, rp_file *f, pascal_error *err);
+
+/* Reading columns in blocks of rows: from HDF5 through output/h5_file.h,
+ * or parsed from a CSV (scan_csv.c). */
 typedef struct rp_reader rp_reader;
 typedef struct rp_source {
     const char *group;  /* "points" or "results" */
@@ -105,6 +114,12 @@ int pascal_report_reader_open(const rp_file *f, const rp_source *src, int n,
 int pascal_report_reader_read(rp_reader *r, int64_t start, int64_t count,
                               double *const *bufs, pascal_error *err);
 void pascal_report_reader_close(rp_reader *r);
+typedef struct rp_csv_rows rp_csv_rows;
+int pascal_report_csv_rows_open(const rp_file *f, const rp_source *src, int n, rp_csv_rows **out,
+                                pascal_error *err);
+int pascal_report_csv_rows_read(rp_csv_rows *c, int64_t start, int64_t count, double *const *bufs,
+                                pascal_error *err);
+void pascal_report_csv_rows_close(rp_csv_rows *c);
 
 /* A plotted column: read from the file, or K_x / M for a missing rho_x. */
 typedef struct rp_pcol {

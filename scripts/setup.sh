@@ -7,6 +7,13 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake make gcc g++ pkg-config libyaml-dev libhdf5-dev zlib1g-dev libgtest-dev
           python3-h5py python3-pandas python3-numpy chromium)
+# The report's browser test: Selenium drives headless Chromium through chromedriver.
+packages+=(chromium-driver python3-selenium)
+# the man page (cmake/install.cmake) is generated from --help by help2man
+packages+=(help2man)
+# Reading sweep files as docs/hdf5.md shows (xarray over the /cube view), and
+# netCDF's ncdump, which the tests run on a sweep file.
+packages+=(python3-xarray python3-h5netcdf netcdf-bin)
 # build/pascal-mpi (docs/scale.md): Open MPI and the parallel HDF5 beside the
 # serial one; procps for the MPI tests' pgrep.
 packages+=(openmpi-bin libopenmpi-dev libhdf5-openmpi-dev procps)

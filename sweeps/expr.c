@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/suggest.h"
 #include "sweeps/params.h"
 
 
@@ -105,6 +106,7 @@ static int lex_number(parser *ps)
     const char *t = ps->text;
     size_t p = ps->pos, q;
     char buf[96];
+    int rc;
     while (isdigit((unsigned char)t[p]))
         p++;
     if (t[p] == '.') {
@@ -136,8 +138,12 @@ static int lex_number(parser *ps)
             return fail_at(ps, ps->start, "expected a finite number, got \"%s\"", buf);
         return 0;
     }
-    if (pascal_size_parse(buf, &ps->num) != 0)
-        return fail_at(ps, ps->start, "expected a number or a size like 20MiB, got \"%s\"", buf);
+    if ((rc = pascal_size_parse(buf, &ps->num)) != 0) {
+        char why[160];
+        pascal_size_explain(rc, buf, why, sizeof why);
+        return fail_at(ps, ps->start, "expected a number or a size like 20MiB, got \"%s\"%s%s", buf,
+                       why[0] ? ": " : "", why);
+    }
     return 0;
 }
 
@@ -159,13 +165,19 @@ static int lex_ident(parser *ps)
         ps->param = -1;
     }
     if (ps->param < 0) {
-        char names[512];
+        char names[512], hint[96];
+        const char *valid[PASCAL_NPARAM];
         size_t off = 0;
         for (int i = 0; i < PASCAL_NPARAM && off < sizeof names; i++)
             off += (size_t)snprintf(names + off, sizeof names - off, "%s%s", i ? ", " : "",
                                     pascal_params[i].name);
-        return fail_at(ps, ps->start, "expected a parameter name (%s), got \"%.*s\"", names,
-                       (int)(ps->len > 40 ? 40 : ps->len), t + ps->start);
+        for (int i = 0; i < PASCAL_NPARAM; i++)
+            valid[i] = pascal_params[i].name;
+        hint[0] = '\0';
+        if (ps->len < sizeof buf)
+            pascal_suggest_hint(buf, valid, PASCAL_NPARAM, hint, sizeof hint);
+        return fail_at(ps, ps->start, "expected a parameter name (%s), got \"%.*s\"%s", names,
+                       (int)(ps->len > 40 ? 40 : ps->len), t + ps->start, hint);
     }
     return 0;
 }
@@ -194,21 +206,24 @@ static int resolve_name(parser *ps, operand name, int param)
     const char *const *names = pascal_param_labels(param, &n);
     const char *s = ps->text + name.pos + 1;
     size_t len = name.len - 2;
+    char typed[64], hint[96];
     for (int k = 0; k < n; k++)
         if (strlen(names[k]) == len && memcmp(names[k], s, len) == 0) {
             ps->e->code[name.code].value = k;
             return 0;
         }
+    snprintf(typed, sizeof typed, "%.*s", (int)(len < sizeof typed ? len : sizeof typed - 1), s);
+    pascal_suggest_hint(typed, names, n, hint, sizeof hint);
     if (param == PASCAL_P_PATTERN)
         return fail_at(ps, name.pos + 1,
                        "expected a pattern name (aligned, clusters, equal, uniform, gaussian, lag, "
-                       "explicit), got \"%.*s\"", (int)(len > 40 ? 40 : len), s);
+                       "explicit), got \"%.*s\"%s", (int)(len > 40 ? 40 : len), s, hint);
     if (pascal_params[param].type == PASCAL_T_NAME)
-        return fail_at(ps, name.pos + 1, "expected a name of %s (%s), got \"%.*s\"",
+        return fail_at(ps, name.pos + 1, "expected a name of %s (%s), got \"%.*s\"%s",
                        pascal_params[param].name, pascal_params[param].description,
-                       (int)(len > 40 ? 40 : len), s);
-    return fail_at(ps, name.pos + 1, "expected a load path name (sync, tma), got \"%.*s\"",
-                   (int)(len > 40 ? 40 : len), s);
+                       (int)(len > 40 ? 40 : len), s, hint);
+    return fail_at(ps, name.pos + 1, "expected a load path name (" PASCAL_PATH_LIST "), got \"%.*s\"%s",
+                   (int)(len > 40 ? 40 : len), s, hint);
 }
 
 static int next(parser *ps)

@@ -2,6 +2,7 @@
  * units.  See params.h. */
 #include "sweeps/params.h"
 
+#include "model/dynamic.h"
 #include "model/phases.h"
 #include "model/workload.h"
 
@@ -174,7 +175,8 @@ const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
                              "rule: 0 same-class bracket (eq. 24), 1 reference key, 2 nearest same-class "
                              "compute, 3 across depth; K_dyn NaN: 10 unsupported (occupancy, path), "
                              "11 unsampled class (Prop. 8), 12 invalid point, 13 device differs from "
-                             "the calibration"},
+                             "the calibration, 14 a workload point the dynamic model does not cover "
+                             "(docs/workloads.md), 15 outside the calibrated range with extrapolation: nan"},
     [PASCAL_COL_STREAMS] = {"streams", PASCAL_MODEL_WORKLOAD, "streams",
                             "streams of unit blocks: K and V of every KV head; A and B panels "
                             "in units of gcd(tile_m, tile_n), per split"},
@@ -212,6 +214,15 @@ const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
                                       "(with model lru_replay), else NaN"},
     [PASCAL_COL_TRAFFIC_REPLAY] = {"traffic_replay", PASCAL_MODEL_TRAFFIC, "x ideal",
                                    "fill_bytes_replay / ideal_bytes"},
+    [PASCAL_COL_CLAMP_X] = {"clamp_x", PASCAL_MODEL_DYNAMIC, "work",
+                            "nearest calibrated work x = W N / 4096 where the horizon lies outside the "
+                            "references and the endpoint value is held (eq. 19); NaN inside"},
+    [PASCAL_COL_CLAMP_COMPUTE] = {"clamp_compute", PASCAL_MODEL_DYNAMIC, "ops/block",
+                                  "nearest same-class reference compute the answer is held at (rule 2); "
+                                  "NaN when the compute is bracketed"},
+    [PASCAL_COL_CLAMP_DEPTH] = {"clamp_depth", PASCAL_MODEL_DYNAMIC, "buffers",
+                                "nearest reference depth the answer is held at (rule 3 with one side); "
+                                "NaN when the depth is bracketed or referenced"},
 };
 
 static int find_name(const char *name, const void *table, int n, size_t stride)
@@ -261,42 +272,136 @@ int pascal_column_from_name(const char *name)
 
 static const struct {
     const char *suffix;
-    double factor;
+    unsigned base, power; /* factor base^power */
 } units[] = {
-    {"B", 1.0},
-    {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0},
-    {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
+    {"B", 1, 0},
+    {"KiB", 1024, 1}, {"MiB", 1024, 2}, {"GiB", 1024, 3}, {"TiB", 1024, 4},
+    {"kB", 1000, 1}, {"KB", 1000, 1}, {"MB", 1000, 2}, {"GB", 1000, 3}, {"TB", 1000, 4},
 };
 
+#define MAX_DIGITS 30 /* significant digits of a size's number */
+#define TWO53 ((unsigned __int128)1 << 53)
+
+typedef unsigned __int128 u128;
+
+/* v *= k, or 1 on overflow. */
+static int mul(u128 *v, u128 k)
+{
+    if (k && *v > ~(u128)0 / k)
+        return 1;
+    *v *= k;
+    return 0;
+}
+
+/* [digits][.digits][e[+-]digits] into digits D and a power of ten E, so
+ * that the number is D 10^E exactly; *end after it.  0, or BAD. */
+static int read_decimal(const char *s, u128 *D, long *E, const char **end)
+{
+    int sig = 0, any = 0, dot = 0;
+    long fd = 0, ex = 0, exsign = 1;
+    *D = 0;
+    for (;; s++) {
+        if (*s == '.' && !dot) {
+            dot = 1;
+            continue;
+        }
+        if (!isdigit((unsigned char)*s))
+            break;
+        any = 1;
+        if ((*D || *s != '0') && ++sig > MAX_DIGITS)
+            return PASCAL_SIZE_BAD;
+        *D = *D * 10 + (unsigned)(*s - '0');
+        fd += dot;
+    }
+    if (!any)
+        return PASCAL_SIZE_BAD;
+    if (*s == 'e' || *s == 'E') {
+        const char *e = s + 1;
+        if (*e == '+' || *e == '-')
+            exsign = *e++ == '-' ? -1 : 1;
+        if (!isdigit((unsigned char)*e))
+            return PASCAL_SIZE_BAD;
+        for (; isdigit((unsigned char)*e); e++)
+            if (ex < 100000)
+                ex = ex * 10 + (*e - '0');
+        s = e;
+    }
+    *E = exsign * ex - fd;
+    *end = s;
+    return 0;
+}
+
+/* Exact: bytes = D 10^E base^power, a whole number from 1 to 2^53. */
 int pascal_size_parse(const char *text, double *bytes)
 {
-    char *end;
-    double value, factor = 1.0;
+    const char *end;
+    u128 D, v;
+    long E;
+    size_t i, n = sizeof units / sizeof units[0];
     if (!text)
-        return -1;
+        return PASCAL_SIZE_BAD;
     while (isspace((unsigned char)*text))
         text++;
-    if (!isdigit((unsigned char)*text) && *text != '.')
-        return -1; /* no sign, no "inf", no "nan" */
-    value = strtod(text, &end);
-    if (end == text || !isfinite(value))
-        return -1;
+    /* No sign, no "inf" or "nan", no hexadecimal (0x10, 0x1p4). */
+    if ((!isdigit((unsigned char)*text) && *text != '.') ||
+        (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) || read_decimal(text, &D, &E, &end))
+        return PASCAL_SIZE_BAD;
     while (isspace((unsigned char)*end))
         end++;
-    if (*end) {
-        size_t i, n = sizeof units / sizeof units[0];
-        for (i = 0; i < n; i++)
-            if (strcmp(end, units[i].suffix) == 0)
-                break;
-        if (i == n)
-            return -1;
-        factor = units[i].factor;
+    for (i = 0; *end && i < n; i++)
+        if (strcmp(end, units[i].suffix) == 0)
+            break;
+    if (*end && i == n)
+        return PASCAL_SIZE_UNIT;
+    if (D == 0)
+        return PASCAL_SIZE_BAD; /* not positive */
+    v = D;
+    for (unsigned k = 0; *end && k < units[i].power; k++)
+        if (mul(&v, units[i].base))
+            return PASCAL_SIZE_BIG;
+    for (; E > 0; E--)
+        if (mul(&v, 10) || v > TWO53)
+            return PASCAL_SIZE_BIG;
+    for (; E < 0; E++) {
+        if (v % 10)
+            return PASCAL_SIZE_FRACTION;
+        v /= 10;
     }
-    value *= factor;
-    if (!(value > 0) || value > 9007199254740992.0 || value != floor(value))
-        return -1;
-    *bytes = value;
+    if (v > TWO53)
+        return PASCAL_SIZE_BIG;
+    *bytes = (double)v;
     return 0;
+}
+
+void pascal_size_explain(int code, const char *text, char *buf, int len)
+{
+    const char *u = text;
+    if (!buf || len < 1)
+        return;
+    buf[0] = 0;
+    while (u && isspace((unsigned char)*u))
+        u++;
+    switch (code) {
+    case PASCAL_SIZE_UNIT:
+        while (*u && (isdigit((unsigned char)*u) || *u == '.' ||
+                      ((*u == 'e' || *u == 'E') && (isdigit((unsigned char)u[1]) || u[1] == '-' || u[1] == '+')) ||
+                      ((*u == '-' || *u == '+') && (u[-1] == 'e' || u[-1] == 'E'))))
+            u++;
+        while (isspace((unsigned char)*u))
+            u++;
+        snprintf(buf, (size_t)len, "unknown unit \"%s\" (units: %s)", u, PASCAL_SIZE_UNITS);
+        break;
+    case PASCAL_SIZE_BIG:
+        snprintf(buf, (size_t)len, "more than 2^53 = 9007199254740992 bytes, the largest size held exactly");
+        break;
+    case PASCAL_SIZE_FRACTION:
+        snprintf(buf, (size_t)len, "not a whole number of bytes");
+        break;
+    default:
+        if (u && u[0] == '0' && (u[1] == 'x' || u[1] == 'X'))
+            snprintf(buf, (size_t)len, "hexadecimal is not accepted");
+        break;
+    }
 }
 
 void pascal_size_format(double bytes, char *buf, int len)
@@ -310,4 +415,252 @@ void pascal_size_format(double bytes, char *buf, int len)
         }
     }
     snprintf(buf, (size_t)len, "%.0fB", bytes);
+}
+
+/* ---- discovery: paper references and defaults (params.h) ---------------- */
+
+const char *const pascal_param_refs[PASCAL_NPARAM] = {
+    [PASCAL_P_N] = "section 3.1 (ring Z_N)",
+    [PASCAL_P_M] = "section 3.1 (M streams)",
+    [PASCAL_P_C] = "section 3.1 (capacity in blocks)",
+    [PASCAL_P_DATA_BYTES] = "",
+    [PASCAL_P_CAPACITY_BYTES] = "section 5.1 (effective L2, Figure 2)",
+    [PASCAL_P_BLOCK_BYTES] = "section 5.1 (16 KiB blocks)",
+    [PASCAL_P_SMS] = "section 5.1 (48 SMs on GB10)",
+    [PASCAL_P_OCCUPANCY] = "section 4 (configuration key o)",
+    [PASCAL_P_PATTERN] = "section 5.2",
+    [PASCAL_P_CLUSTERS] = "section 5.2 (cluster sweep)",
+    [PASCAL_P_SPREAD] = "",
+    [PASCAL_P_SIGMA] = "section 5.2 (wrapped Gaussian)",
+    [PASCAL_P_LAG] = "section 3.1 (leader at lag g)",
+    [PASCAL_P_PHASES] = "section 3.1 (phases s_m)",
+    [PASCAL_P_SEED] = "",
+    [PASCAL_P_ASSOC] = "eq. 6 (SDCM)",
+    [PASCAL_P_HORIZON] = "Theorem 4 (finite trace)",
+    [PASCAL_P_EPS] = "Prop. 7",
+    [PASCAL_P_LEAD] = "Theorem 5 (sigma)",
+    [PASCAL_P_ALPHA] = "Theorem 6",
+    [PASCAL_P_BETA] = "Theorem 6",
+    [PASCAL_P_LAMBDA_HIT] = "Theorem 6",
+    [PASCAL_P_LAMBDA_MISS] = "Theorem 6",
+    [PASCAL_P_DEPTH] = "Theorem 6; section 4 (prefetch depth d)",
+    [PASCAL_P_ROUNDS] = "section 5.2 (Belady on 6N-round traces)",
+    [PASCAL_P_PATH] = "section 4 (configuration key: data path)",
+    [PASCAL_P_COMPUTE] = "section 4 (configuration key: compute m)",
+    [PASCAL_P_W] = "section 4 (horizon H = W N)",
+    /* Workloads: the paper's motivating operators (abstract, section 1),
+     * described as architects do (docs/workloads.md). */
+    [PASCAL_P_WORKLOAD] = "section 1 (attention and GEMM)",
+    [PASCAL_P_BATCH] = "",
+    [PASCAL_P_Q_HEADS] = "",
+    [PASCAL_P_KV_HEADS] = "",
+    [PASCAL_P_SEQ_Q] = "",
+    [PASCAL_P_SEQ_KV] = "",
+    [PASCAL_P_HEAD_DIM] = "",
+    [PASCAL_P_DTYPE] = "",
+    [PASCAL_P_TILE_Q] = "",
+    [PASCAL_P_TILE_KV] = "section 5.1 (16 KiB K/V blocks)",
+    [PASCAL_P_CAUSAL] = "",
+    [PASCAL_P_GEMM_M] = "",
+    [PASCAL_P_GEMM_N] = "",
+    [PASCAL_P_GEMM_K] = "",
+    [PASCAL_P_TILE_M] = "",
+    [PASCAL_P_TILE_N] = "",
+    [PASCAL_P_TILE_K] = "",
+    [PASCAL_P_RASTER] = "",
+    [PASCAL_P_SWIZZLE] = "",
+    [PASCAL_P_SPLIT_K] = "",
+};
+
+const char *const pascal_param_defaults[PASCAL_NPARAM] = {
+    [PASCAL_P_N] = "data_bytes / block_bytes",
+    [PASCAL_P_M] = "sms * occupancy, or the length of the phase list",
+    [PASCAL_P_C] = "floor(capacity_bytes / block_bytes)",
+    [PASCAL_P_DATA_BYTES] = "none",
+    [PASCAL_P_CAPACITY_BYTES] = "the device profile's effective_l2_bytes, else l2_bytes",
+    [PASCAL_P_BLOCK_BYTES] = "none",
+    [PASCAL_P_SMS] = "the device profile's sms",
+    [PASCAL_P_OCCUPANCY] = "none",
+    [PASCAL_P_PATTERN] = "aligned",
+    [PASCAL_P_CLUSTERS] = "1",
+    [PASCAL_P_SPREAD] = "0",
+    [PASCAL_P_SIGMA] = "0",
+    [PASCAL_P_LAG] = "1",
+    [PASCAL_P_PHASES] = "none",
+    [PASCAL_P_SEED] = "1",
+    [PASCAL_P_ASSOC] = "none (sdcm needs it)",
+    [PASCAL_P_HORIZON] = "0 (long run)",
+    [PASCAL_P_EPS] = "0",
+    [PASCAL_P_LEAD] = "none (sharing needs it)",
+    [PASCAL_P_ALPHA] = "none (catchup needs it)",
+    [PASCAL_P_BETA] = "none (catchup needs it)",
+    [PASCAL_P_LAMBDA_HIT] = "none (catchup needs it)",
+    [PASCAL_P_LAMBDA_MISS] = "none (catchup needs it)",
+    [PASCAL_P_DEPTH] = "none (catchup and dynamic tma need it)",
+    [PASCAL_P_ROUNDS] = "6 N",
+    [PASCAL_P_PATH] = "none (dynamic needs it)",
+    [PASCAL_P_COMPUTE] = "none (dynamic needs it)",
+    [PASCAL_P_W] = "none (dynamic needs it)",
+    [PASCAL_P_WORKLOAD] = "none (the workload: section sets it)",
+    [PASCAL_P_BATCH] = "1",
+    [PASCAL_P_Q_HEADS] = "none (attention needs it)",
+    [PASCAL_P_KV_HEADS] = "q_heads",
+    [PASCAL_P_SEQ_Q] = "none (attention needs it)",
+    [PASCAL_P_SEQ_KV] = "none (attention needs it)",
+    [PASCAL_P_HEAD_DIM] = "none (attention needs it)",
+    [PASCAL_P_DTYPE] = "none (workloads need it)",
+    [PASCAL_P_TILE_Q] = "none (attention needs it)",
+    [PASCAL_P_TILE_KV] = "none (attention needs it)",
+    [PASCAL_P_CAUSAL] = "false",
+    [PASCAL_P_GEMM_M] = "none (gemm needs it)",
+    [PASCAL_P_GEMM_N] = "none (gemm needs it)",
+    [PASCAL_P_GEMM_K] = "none (gemm needs it)",
+    [PASCAL_P_TILE_M] = "none (gemm needs it)",
+    [PASCAL_P_TILE_N] = "none (gemm needs it)",
+    [PASCAL_P_TILE_K] = "none (gemm needs it)",
+    [PASCAL_P_RASTER] = "row",
+    [PASCAL_P_SWIZZLE] = "8",
+    [PASCAL_P_SPLIT_K] = "1",
+};
+
+const char *const pascal_model_refs[PASCAL_NMODEL] = {
+    [PASCAL_MODEL_TTL] = "Lemma 1, eq. 3, Theorem 2",
+    [PASCAL_MODEL_LRU_BAND] = "Theorem 3",
+    [PASCAL_MODEL_LRU] = "Theorem 3, eq. 15",
+    [PASCAL_MODEL_SDCM] = "eq. 6",
+    [PASCAL_MODEL_RESIDENCY] = "Theorem 4",
+    [PASCAL_MODEL_CHE] = "section 2.1 (Che-IRM)",
+    [PASCAL_MODEL_MARGIN] = "Prop. 7",
+    [PASCAL_MODEL_SHARING] = "Theorem 5",
+    [PASCAL_MODEL_CATCHUP] = "Theorem 6, eq. 13",
+    [PASCAL_MODEL_LRU_REPLAY] = "section 5.2 (replay check)",
+    [PASCAL_MODEL_BELADY] = "Theorem 4, Figure 3b",
+    [PASCAL_MODEL_DYNAMIC] = "section 4",
+    [PASCAL_MODEL_WORKLOAD] = "section 1 (attention and GEMM); docs/workloads.md",
+    [PASCAL_MODEL_TRAFFIC] = "Theorems 2-4 over several streams; docs/workloads.md",
+};
+
+const char *const pascal_column_refs[PASCAL_NCOLUMN] = {
+    [PASCAL_COL_D] = "Lemma 1",
+    [PASCAL_COL_THETA] = "eq. 3",
+    [PASCAL_COL_T_STAR] = "Theorem 2",
+    [PASCAL_COL_K_TTL] = "Theorem 2",
+    [PASCAL_COL_RHO_TTL] = "Theorem 2",
+    [PASCAL_COL_K_LRU_LO] = "Theorem 3",
+    [PASCAL_COL_K_LRU_HI] = "Theorem 3",
+    [PASCAL_COL_K_LRU] = "eq. 15",
+    [PASCAL_COL_RHO_LRU] = "eq. 15",
+    [PASCAL_COL_K_SDCM] = "eq. 6",
+    [PASCAL_COL_RHO_SDCM] = "eq. 6",
+    [PASCAL_COL_V] = "Theorem 4, eq. 7",
+    [PASCAL_COL_K_BOUND] = "Theorem 4",
+    [PASCAL_COL_RHO_BOUND] = "Theorem 4",
+    [PASCAL_COL_RHO_CHE] = "section 2.1 (Che-IRM)",
+    [PASCAL_COL_K_CHE] = "section 2.1 (Che-IRM)",
+    [PASCAL_COL_MARGIN] = "Prop. 7",
+    [PASCAL_COL_C_SHARE] = "Theorem 5",
+    [PASCAL_COL_SHARES] = "Theorem 5",
+    [PASCAL_COL_P_HIT] = "Theorem 6",
+    [PASCAL_COL_P_MISS] = "Theorem 6",
+    [PASCAL_COL_G] = "eq. 13",
+    [PASCAL_COL_K_LRU_REPLAY] = "section 5.2 (replay check)",
+    [PASCAL_COL_RHO_LRU_REPLAY] = "section 5.2 (replay check)",
+    [PASCAL_COL_K_BELADY] = "Theorem 4, Figure 3b",
+    [PASCAL_COL_RHO_BELADY] = "Theorem 4, Figure 3b",
+    [PASCAL_COL_K_DYN] = "section 4",
+    [PASCAL_COL_RHO_DYN] = "section 4",
+    [PASCAL_COL_BAND_LO] = "section 4 (out-of-fold band)",
+    [PASCAL_COL_BAND_HI] = "section 4 (out-of-fold band)",
+    [PASCAL_COL_FALLBACK] = "section 4 (eq. 24 and fallbacks)",
+    [PASCAL_COL_STREAMS] = "docs/workloads.md",
+    [PASCAL_COL_UNITS] = "docs/workloads.md",
+    [PASCAL_COL_CTAS] = "docs/workloads.md",
+    [PASCAL_COL_SHARERS_A] = "docs/workloads.md",
+    [PASCAL_COL_SHARERS_B] = "docs/workloads.md",
+    [PASCAL_COL_WAVES] = "docs/workloads.md",
+    [PASCAL_COL_REQUESTS] = "docs/workloads.md",
+    [PASCAL_COL_IDEAL_BYTES] = "docs/workloads.md",
+    [PASCAL_COL_TENSOR_BYTES] = "docs/workloads.md",
+    [PASCAL_COL_FILL_BYTES_LRU] = "eq. 15 over several streams",
+    [PASCAL_COL_TRAFFIC_LRU] = "eq. 15 over several streams",
+    [PASCAL_COL_FILL_BYTES_TTL] = "Theorem 2 over several streams",
+    [PASCAL_COL_TRAFFIC_TTL] = "Theorem 2 over several streams",
+    [PASCAL_COL_FILL_BYTES_BOUND] = "Theorem 4 over several streams",
+    [PASCAL_COL_TRAFFIC_BOUND] = "Theorem 4 over several streams",
+    [PASCAL_COL_FILL_BYTES_DYN] = "section 4",
+    [PASCAL_COL_TRAFFIC_DYN] = "section 4",
+    [PASCAL_COL_FILL_BYTES_REPLAY] = "section 5.2 (replay check)",
+    [PASCAL_COL_TRAFFIC_REPLAY] = "section 5.2 (replay check)",
+    [PASCAL_COL_CLAMP_X] = "section 4.2, eq. 19 (endpoint hold in x)",
+    [PASCAL_COL_CLAMP_COMPUTE] = "section 4 (rule 2: nearest same-class compute)",
+    [PASCAL_COL_CLAMP_DEPTH] = "section 4 (rule 3: across depth)",
+};
+
+static const pascal_unit_info unit_table[] = {
+    {"blocks", "data blocks of block_bytes bytes (the unit of N, C and phases)"},
+    {"bytes", "bytes; a spec writes sizes with B, KiB, MiB, GiB, TiB, kB, KB, MB, GB, TB"},
+    {"workers", "concurrent workers (resident CTAs), M"},
+    {"SMs", "streaming multiprocessors"},
+    {"CTAs/SM", "resident CTAs per SM (occupancy)"},
+    {"clusters", "phase clusters of the clusters pattern"},
+    {"ways", "cache associativity A"},
+    {"rounds", "rounds: in one round every worker reads one block"},
+    {"requests", "block requests, one per worker per round"},
+    {"ns", "nanoseconds (Theorem 6 costs and latencies)"},
+    {"buffers", "pipeline buffers (prefetch depth d)"},
+    {"ops/block", "compute operations per block scanned"},
+    {"scans/worker", "full scans of the ring per resident worker (horizon W)"},
+    {"phases", "distinct phase values, D"},
+    {"misses/round", "fills (misses) per round of M requests, K"},
+    {"misses/request", "fills per request, rho = K / M"},
+    {"requests/round", "requests per round that a capacity can keep resident"},
+    {"gaps", "cyclic gaps between distinct phases"},
+    {"bool", "1 true, 0 false"},
+    {"time/request", "time per request, in the unit of alpha, beta and the latencies"},
+    {"fills/work", "whole-run fill-equivalent blocks per unit of work, K_H = A(H) / H"},
+    {"code", "an integer code whose meanings the column's description lists"},
+    {"sequences", "sequences in a batch"},
+    {"heads", "attention heads"},
+    {"tokens", "sequence positions"},
+    {"elements", "tensor elements along one dimension"},
+    {"rows", "tensor rows (tokens of a tile, or rows of a matrix)"},
+    {"columns", "matrix columns"},
+    {"tile rows", "rows of output tiles"},
+    {"slices", "split-K slices of the reduction"},
+    {"streams", "disjoint block streams sharing the cache"},
+    {"requests/CTA", "block requests per CTA per round"},
+    {"CTAs", "thread blocks (cooperative thread arrays)"},
+    {"waves", "waves of resident CTAs, ceil(ctas / M)"},
+    {"x ideal", "a multiple of the ideal traffic (every block fetched once)"},
+    {"", "a name or an index, no unit (pattern, phases, seed, path)"},
+    {"work", "the dynamic model's work coordinate x = W N / 4096 (section 4.2)"},
+};
+
+int pascal_unit(int i, pascal_unit_info *out)
+{
+    if (i < 0 || i >= (int)(sizeof unit_table / sizeof unit_table[0]))
+        return -1;
+    *out = unit_table[i];
+    return 0;
+}
+
+int pascal_size_unit(int i, const char **suffix, double *bytes)
+{
+    if (i < 0 || i >= (int)(sizeof units / sizeof units[0]))
+        return -1;
+    *suffix = units[i].suffix;
+    *bytes = pow(units[i].base, units[i].power);
+    return 0;
+}
+
+/* The dynamic model's key uses the table's codes. */
+_Static_assert(PASCAL_DYN_SYNC == 0 && PASCAL_DYN_TMA == 1 && PASCAL_PATH_COUNT == 2,
+               "load path codes follow pascal_path_names");
+
+int pascal_path_from_name(const char *name)
+{
+    for (int i = 0; name && i < PASCAL_PATH_COUNT; i++)
+        if (strcmp(name, pascal_path_names[i]) == 0)
+            return i;
+    return -1;
 }

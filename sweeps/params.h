@@ -71,7 +71,7 @@ typedef enum pascal_param_id {
 typedef enum pascal_param_type {
     PASCAL_T_INT,     /* integer */
     PASCAL_T_REAL,    /* real number */
-    PASCAL_T_SIZE,    /* bytes; accepts units B, KiB, MiB, GiB, TiB, KB, MB, GB */
+    PASCAL_T_SIZE,    /* bytes; accepts units PASCAL_SIZE_UNITS */
     PASCAL_T_PATTERN, /* a pattern name */
     PASCAL_T_PHASES,  /* a list of phases */
     PASCAL_T_PATH,    /* a load path name: sync (0) or tma (1) */
@@ -181,6 +181,9 @@ typedef enum pascal_column_id {
     PASCAL_COL_TRAFFIC_DYN,
     PASCAL_COL_FILL_BYTES_REPLAY, /* traffic: exact LRU replay of the kernel's trace */
     PASCAL_COL_TRAFFIC_REPLAY,
+    PASCAL_COL_CLAMP_X,       /* dynamic: nearest calibrated horizon when held */
+    PASCAL_COL_CLAMP_COMPUTE, /* dynamic: nearest calibrated compute when held */
+    PASCAL_COL_CLAMP_DEPTH,   /* dynamic: nearest calibrated depth when held */
     PASCAL_NCOLUMN
 } pascal_column_id;
 
@@ -195,10 +198,21 @@ extern const pascal_column_info pascal_columns[PASCAL_NCOLUMN];
 int pascal_column_from_name(const char *name);
 
 /* Parses a size such as "20MiB", "16 KiB", "4096", "1.5GiB" into bytes.
- * Binary units (KiB = 1024) and decimal ones (KB = 1000); a bare number is
- * bytes.  Returns 0, or -1 when the text is not a positive size or the value
- * is not a whole number of bytes. */
+ * Binary units (KiB = 1024) and decimal ones (kB = KB = 1000); a bare number
+ * is bytes.  The value is computed exactly (decimal digits times the unit,
+ * no rounding): it must be a whole number of bytes from 1 to 2^53.  Returns
+ * 0, or a PASCAL_SIZE_* code saying what is wrong (all negative). */
+enum {
+    PASCAL_SIZE_BAD = -1,      /* not a positive decimal size (sign, hexadecimal, ...) */
+    PASCAL_SIZE_UNIT = -2,     /* a number with a unit that is not one of PASCAL_SIZE_UNITS */
+    PASCAL_SIZE_BIG = -3,      /* more than 2^53 bytes */
+    PASCAL_SIZE_FRACTION = -4  /* not a whole number of bytes */
+};
+#define PASCAL_SIZE_UNITS "B, KiB, MiB, GiB, TiB, kB, KB, MB, GB, TB"
 int pascal_size_parse(const char *text, double *bytes);
+/* Why pascal_size_parse refused text, for a message ("unknown unit ..."),
+ * or "" when there is nothing to add. */
+void pascal_size_explain(int code, const char *text, char *buf, int len);
 
 /* Labels of a parameter whose values are names (pattern, path, or a
  * PASCAL_T_NAME parameter): *n gets their count; NULL for other types. */
@@ -210,6 +224,32 @@ const char *const *pascal_param_labels(int param, int *n);
 extern const char *const pascal_path_names[PASCAL_PATH_COUNT];
 /* Formats bytes with the largest binary unit that divides it exactly. */
 void pascal_size_format(double bytes, char *buf, int len);
+
+/* For discovery (`pascal list`): where each parameter, model, column and
+ * pattern comes from in the paper ("" for pascal's own additions), and what a
+ * parameter is when a spec leaves it unset.  Parallel to the tables above,
+ * indexed by id. */
+extern const char *const pascal_param_refs[PASCAL_NPARAM];
+extern const char *const pascal_param_defaults[PASCAL_NPARAM];
+extern const char *const pascal_model_refs[PASCAL_NMODEL];
+extern const char *const pascal_column_refs[PASCAL_NCOLUMN];
+
+/* The units that parameters and columns are given in (their `units`
+ * strings), each with its meaning; and the size suffixes a spec accepts.
+ * Both return 0 for i in range, -1 past the end. */
+typedef struct pascal_unit_info {
+    const char *name;     /* as in pascal_params[].units, pascal_columns[].units */
+    const char *meaning;
+} pascal_unit_info;
+int pascal_unit(int i, pascal_unit_info *out);
+int pascal_size_unit(int i, const char **suffix, double *bytes);
+
+/* The load path table above is the only place path names are spelled:
+ * parsers go through pascal_path_from_name (the code, or -1), writers index
+ * pascal_path_names, and messages listing the valid names use
+ * PASCAL_PATH_LIST (tests check it against the table). */
+#define PASCAL_PATH_LIST "sync, tma"
+int pascal_path_from_name(const char *name);
 
 #ifdef __cplusplus
 }

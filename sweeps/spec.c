@@ -11,11 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/suggest.h"
+
 static const char *const top_keys[] = {"name", "description", "device", "models", "columns", "fixed",
                                        "axes", "zip", "where", "require", "output", "calibration",
-                                       "workload"};
+                                       "workload", "extrapolation"};
 enum { K_NAME, K_DESCRIPTION, K_DEVICE, K_MODELS, K_COLUMNS, K_FIXED, K_AXES, K_ZIP, K_WHERE,
-       K_REQUIRE, K_OUTPUT, K_CALIBRATION, K_WORKLOAD, K_COUNT };
+       K_REQUIRE, K_OUTPUT, K_CALIBRATION, K_WORKLOAD, K_EXTRAPOLATION, K_COUNT };
 
 static int missing(const spec_ctx *c, const yaml_node_t *root, const char *key, const char *what)
 {
@@ -48,13 +50,33 @@ static int parse_models(const spec_ctx *c, const yaml_node_t *node)
         int m = s && !spec_is_null(item) ? pascal_model_from_name(s) : -1;
         spec_path_index(path, "models", (long)(it - node->data.sequence.items.start));
         spec_describe(item, got, sizeof got);
-        if (m < 0)
-            return spec_fail(c, item, path, PASCAL_EINPUT, "expected a model name (%s), got %s", names, got);
+        if (m < 0) {
+            const char *valid[PASCAL_NMODEL];
+            char hint[96];
+            for (int k = 0; k < PASCAL_NMODEL; k++)
+                valid[k] = pascal_models[k].name;
+            return spec_fail(c, item, path, PASCAL_EINPUT, "expected a model name (%s), got %s%s", names, got,
+                             pascal_suggest_hint(s, valid, PASCAL_NMODEL, hint, sizeof hint));
+        }
         if (spec->models & (1u << m))
             return spec_fail(c, item, path, PASCAL_EINPUT, "expected each model once, got %s again", got);
         spec->models |= 1u << m;
     }
     return 0;
+}
+
+/* The nearest column of the requested models, else of any model. */
+static const char *column_hint(unsigned models, const char *name, char *hint, size_t len)
+{
+    const char *mine[PASCAL_NCOLUMN], *all[PASCAL_NCOLUMN];
+    int n = 0;
+    for (int k = 0; k < PASCAL_NCOLUMN; k++) {
+        all[k] = pascal_columns[k].name;
+        if (models & (1u << pascal_columns[k].model))
+            mine[n++] = pascal_columns[k].name;
+    }
+    pascal_suggest_hint(name, mine, n, hint, len);
+    return *hint ? hint : pascal_suggest_hint(name, all, PASCAL_NCOLUMN, hint, len);
 }
 
 static int parse_columns(const spec_ctx *c, const yaml_node_t *node)
@@ -86,9 +108,11 @@ static int parse_columns(const spec_ctx *c, const yaml_node_t *node)
         int k = s && !spec_is_null(item) ? pascal_column_from_name(s) : -1;
         spec_path_index(path, "columns", (long)(it - node->data.sequence.items.start));
         spec_describe(item, got, sizeof got);
-        if (k < 0)
-            return spec_fail(c, item, path, PASCAL_EINPUT, "expected a column of the requested models (%s), got %s",
-                             names, got);
+        if (k < 0) {
+            char hint[96];
+            return spec_fail(c, item, path, PASCAL_EINPUT, "expected a column of the requested models (%s), got %s%s",
+                             names, got, column_hint(spec->models, s, hint, sizeof hint));
+        }
         if (!(spec->models & (1u << pascal_columns[k].model)))
             return spec_fail(c, item, path, PASCAL_EINPUT,
                              "expected a column of the requested models (%s), got %s (a column of model %s, "
@@ -221,6 +245,26 @@ static int parse_calibration(const spec_ctx *c, const yaml_node_t *models, const
     return 0;
 }
 
+/* `extrapolation: hold | nan`: outside the calibrated range the dynamic
+ * model holds the nearest calibrated answer (the paper's fallback, the
+ * default) or gives NaN with code 15. */
+static int parse_extrapolation(const spec_ctx *c, const yaml_node_t *node)
+{
+    const char *s = spec_scalar_text(node);
+    char got[96];
+    if (spec_is_null(node))
+        return 0;
+    spec_describe(node, got, sizeof got);
+    if (!s || (strcmp(s, "hold") != 0 && strcmp(s, "nan") != 0))
+        return spec_fail(c, node, "extrapolation", PASCAL_EINPUT,
+                         "expected hold (the paper's endpoint fallback) or nan, got %s", got);
+    if (!((c->spec->models >> PASCAL_MODEL_DYNAMIC) & 1u))
+        return spec_fail(c, node, "extrapolation", PASCAL_EINPUT,
+                         "expected model dynamic in models to use extrapolation, got models without it");
+    c->spec->extrapolation_nan = strcmp(s, "nan") == 0;
+    return 0;
+}
+
 static const char *const output_keys[] = {"compression", "shuffle", "chunk_rows"};
 
 static int parse_output(const spec_ctx *c, const yaml_node_t *node)
@@ -306,6 +350,7 @@ static int parse_top(const spec_ctx *c)
     if ((rc = parse_models(c, val[K_MODELS])) || (rc = parse_columns(c, val[K_COLUMNS])) ||
         (rc = parse_calibration(c, val[K_MODELS], val[K_CALIBRATION])) ||
         (rc = spec_parse_workload(c, val[K_WORKLOAD])) ||
+        (rc = parse_extrapolation(c, val[K_EXTRAPOLATION])) ||
         (rc = spec_parse_fixed(c, val[K_FIXED])))
         return rc;
     if (!val[K_AXES])
@@ -346,7 +391,9 @@ int pascal_spec_parse(const char *text, size_t len, const char *filename, pascal
         spec->src[i].line = spec->src[i].col = 1;
         snprintf(spec->src[i].path, sizeof spec->src[i].path, "%s", pascal_params[i].name);
     }
-    spec->output.compression = 0;
+    /* deflate 1 with shuffle: 8x smaller than raw on a 10 M-point sweep for
+     * about 60% more run time (docs/hdf5.md measures every level) */
+    spec->output.compression = 1;
     spec->output.shuffle = 1;
     spec->output.chunk_rows = 65536;
     rc = spec_load_yaml(spec->text, len, spec->filename, &doc, err);
@@ -429,6 +476,7 @@ const char *pascal_spec_calibration(const pascal_spec *spec, int *line, int *col
         *col = spec->calibration ? spec->calibration_mark.col : 0;
     return spec->calibration ? spec->calibration : "";
 }
+int pascal_spec_extrapolation_nan(const pascal_spec *spec) { return spec->extrapolation_nan; }
 int pascal_spec_ncolumns(const pascal_spec *spec) { return spec->ncolumns; }
 const int *pascal_spec_columns(const pascal_spec *spec) { return spec->columns; }
 const pascal_point *pascal_spec_fixed(const pascal_spec *spec) { return &spec->fixed; }

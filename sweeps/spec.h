@@ -7,8 +7,9 @@
  * assertions reject the spec.  Derived values: M = sms * occupancy (or the
  * length of an explicit phase list), C = floor(capacity_bytes / block_bytes),
  * N = data_bytes / block_bytes; a value given directly overrides the derived
- * one.  A device profile (`device: devices/gb10.yaml`, relative to the spec)
- * supplies sms and capacity_bytes (its effective L2) as defaults.
+ * one.  A device profile (`device: devices/gb10.yaml`, relative to the spec,
+ * or a shipped profile's name, `device: gb10`: sweeps/devices.h) supplies
+ * sms and capacity_bytes (its effective L2) as defaults.
  *
  * Canonical order: each axis, or each zip group, is one dimension of a
  * mixed-radix index whose last dimension varies fastest.  Dimensions keep the
@@ -73,6 +74,11 @@ const char *pascal_spec_device_path(const pascal_spec *spec);
  * NULL) say where the key's value was written. */
 const char *pascal_spec_calibration(const pascal_spec *spec, int *line, int *col);
 
+/* 1 when the spec says `extrapolation: nan`: the dynamic model refuses
+ * answers held at the edge of the calibrated range (code 14) instead of
+ * holding them (the default, `hold`). */
+int pascal_spec_extrapolation_nan(const pascal_spec *spec);
+
 /* Bit mask of requested models (1u << pascal_model_id). */
 unsigned pascal_spec_models(const pascal_spec *spec);
 /* Requested result columns in output order (pascal_column_id values): the
@@ -107,6 +113,40 @@ int pascal_spec_point(const pascal_spec *spec, uint64_t i, pascal_point *p,
 
 /* Output options from the spec's `output` section (defaults when absent). */
 pascal_spec_output pascal_spec_output_options(const pascal_spec *spec);
+
+/* ---- planning support (sweeps/spec_deps.c) --------------------------------
+ * What a point's checks read, so that a planner can run a check over the
+ * values of the axes it depends on instead of over every point.  Masks are
+ * (1 << pascal_param_id). */
+
+/* The parameters whose values decide those in `params` at a point: N, M and
+ * C add what they are derived from when they are not given directly
+ * (data_bytes and block_bytes; sms, occupancy, and pattern and phases when a
+ * phase list is set; capacity_bytes and block_bytes), and with a workload N
+ * and block_bytes add every workload field. */
+uint64_t pascal_spec_param_deps(const pascal_spec *spec, uint64_t params);
+/* The parameters the `where` filters read (closed under derivation). */
+uint64_t pascal_spec_where_deps(const pascal_spec *spec);
+/* The checks pascal_spec_point makes on a kept point (N >= 1, C >= 1, M set,
+ * phase list against M and N, a workload's shape, each `require`), one mask
+ * of the parameters each reads (closed under derivation), into
+ * masks[0..max); returns how many there are (at most 5 + the number of
+ * `require` rules; with fewer slots the last takes the union of the rest,
+ * a superset, which is still sound; 0 when max < 5). */
+int pascal_spec_check_deps(const pascal_spec *spec, uint64_t *masks, int max);
+
+/* Sets err to a point error in the spec's format,
+ *     file:line:col: key.path: MESSAGE at point I (axis=value, ...)
+ * located where `param` got its value (for a derived N, M or C: the axis or
+ * key it is derived from), and returns PASCAL_EINPUT.  `extra` (a param
+ * mask) adds parameters that are not axes to the point's description. */
+int pascal_spec_point_error(const pascal_spec *spec, int param, const pascal_point *p,
+                            uint64_t i, uint64_t extra, pascal_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+/* Sets err to "file:line:col: where: MESSAGE" at the first `where` rule (at
+ * the spec's first line without one); returns PASCAL_EINPUT. */
+int pascal_spec_where_error(const pascal_spec *spec, pascal_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #ifdef __cplusplus
 }

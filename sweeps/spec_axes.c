@@ -200,6 +200,38 @@ static int count_points(const spec_ctx *c, const yaml_node_t *axes_key)
     return 0;
 }
 
+/* Repeated values of list axes, each ungrouped axis on its own and each zip
+ * group's members together (a zipped axis may repeat a value as long as
+ * the group's combinations differ); axes in spec order, as the mapping
+ * lists them.  A group with a range member has distinct points. */
+static int check_repeats(const spec_ctx *c, const yaml_node_t *axes, const int *group)
+{
+    const pascal_spec *spec = c->spec;
+    char paths[PASCAL_NPARAM][SPEC_PATH_MAX];
+    spec_list_axis ax[PASCAL_NPARAM];
+    int done[PASCAL_NPARAM] = {0}, rc;
+    for (int i = 0; i < spec->naxes; i++) {
+        const yaml_node_pair_t *pr = axes->data.mapping.pairs.start + i;
+        spec_path_key(paths[i], "axes", pascal_params[spec->axes[i].param].name);
+        ax[i] = (spec_list_axis){spec_node(c, pr->value), paths[i], spec->axes[i].param, spec->axes[i].values};
+    }
+    for (int i = 0; i < spec->naxes; i++) {
+        spec_list_axis members[PASCAL_NPARAM];
+        int k = 0, lists = 1;
+        if (done[i])
+            continue;
+        for (int j = i; j < spec->naxes; j++)
+            if (j == i || (group[i] >= 0 && group[j] == group[i])) {
+                done[j] = 1;
+                members[k++] = ax[j];
+                lists &= ax[j].node && ax[j].node->type == YAML_SEQUENCE_NODE;
+            }
+        if (lists && (rc = spec_check_distinct(c, members, k, spec->axes[i].count)))
+            return rc;
+    }
+    return 0;
+}
+
 int spec_parse_axes(const spec_ctx *c, const yaml_node_t *axes_key, const yaml_node_t *axes,
                     const yaml_node_t *zip)
 {
@@ -241,7 +273,7 @@ int spec_parse_axes(const spec_ctx *c, const yaml_node_t *axes_key, const yaml_n
         spec_mark_of(c, val, path, &spec->src[param]);
     }
     rc = parse_zip(c, zip, group, &ngroups);
-    if (rc)
+    if (rc || (rc = check_repeats(c, axes, group)))
         return rc;
     build_dims(spec, group, ngroups);
     return count_points(c, axes_key);

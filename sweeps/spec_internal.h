@@ -8,6 +8,7 @@
 #include "model/phases.h"
 #include <yaml.h>
 
+#include "sweeps/devices.h"
 #include "sweeps/expr.h"
 #include "sweeps/spec.h"
 
@@ -17,6 +18,11 @@ extern "C" {
 
 #define SPEC_MAX_AXIS_VALUES 10000000 /* values per axis */
 #define SPEC_PATH_MAX 160             /* key paths such as axes.capacity_bytes[2] */
+/* YAML nodes a spec (or device profile) may hold once its aliases are
+ * expanded: refuses alias fan-out ("billion laughs") before the reader
+ * walks it.  A literal axis of SPEC_MAX_AXIS_VALUES values fits. */
+#define SPEC_MAX_YAML_NODES 16777216
+#define SPEC_MAX_YAML_DEPTH 1024      /* nesting the fan-out count follows */
 
 /* Where something was written: one-based line and column. */
 typedef struct spec_mark {
@@ -41,6 +47,7 @@ struct pascal_spec {
     char *device_text;         /* its text, or NULL */
     char *calibration;         /* resolved calibration file path, or NULL */
     spec_mark calibration_mark;/* where `calibration` was written */
+    int extrapolation_nan;     /* `extrapolation: nan` */
     char *name, *description;
 
     unsigned models;
@@ -100,8 +107,13 @@ int spec_read_file(const char *path, char **text, size_t *len, pascal_error *err
 /* Loads a single-document YAML text; reports syntax errors with their mark. */
 int spec_load_yaml(const char *text, size_t len, const char *file, yaml_document_t *doc,
                    pascal_error *err);
-/* Reads the device profile named by node (a path relative to the spec). */
+/* Reads the device profile named by node (a path relative to the spec, or a
+ * shipped profile's name: sweeps/devices.h). */
 int spec_load_device(const spec_ctx *c, const yaml_node_t *node);
+/* Reads a loaded device profile document into dev; val[k] gets the value
+ * node of each key present (SPEC_DEVICE_KEYS of them), for marks. */
+#define SPEC_DEVICE_KEYS 6
+int spec_parse_device(const spec_ctx *d, pascal_device_profile *dev, const yaml_node_t **val);
 
 /* spec_values.c */
 /* The value a parameter takes in messages: "a positive integer", ... */
@@ -112,9 +124,22 @@ int spec_string(const spec_ctx *c, const yaml_node_t *node, const char *path, co
                 char **out);
 /* Parses a phase list and appends it to the spec's lists; *index is its number. */
 int spec_phase_list(const spec_ctx *c, const yaml_node_t *node, const char *path, int64_t *index);
-/* Parses an axis (list or range) into a new array of values. */
+/* Parses an axis (list or range) into a new array of values.  A range's
+ * values are distinct; a list's are checked by spec_check_distinct once the
+ * zip groups are known. */
 int spec_axis_values(const spec_ctx *c, const yaml_node_t *node, int param, const char *path,
                      double **values, int64_t *count);
+/* A list axis as written: its sequence node, key path and values. */
+typedef struct spec_list_axis {
+    const yaml_node_t *node;
+    const char *path;
+    int param;
+    const double *values;
+} spec_list_axis;
+/* The k list axes read together (one ungrouped axis, or every member of a
+ * zip group), n values each, give n distinct points: else an error at the
+ * repeat that comes first. */
+int spec_check_distinct(const spec_ctx *c, const spec_list_axis *ax, int k, int64_t n);
 
 /* spec_axes.c */
 int spec_parse_fixed(const spec_ctx *c, const yaml_node_t *node);

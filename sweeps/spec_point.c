@@ -51,7 +51,7 @@ void spec_format_value(const pascal_spec *spec, int param, double v, char *buf, 
         return;
     case PASCAL_T_PATH:
         if (v == 0 || v == 1) {
-            snprintf(buf, len, "%s", v == 1 ? "tma" : "sync");
+            snprintf(buf, len, "%s", pascal_path_names[(int)v]);
             return;
         }
         break;

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/suggest.h"
+
 #define TWO53 9007199254740992.0
 
 const char *spec_expected(int param)
@@ -29,7 +31,7 @@ const char *spec_expected(int param)
     case PASCAL_T_PATTERN:
         return "a pattern name (aligned, clusters, equal, uniform, gaussian, lag, explicit)";
     case PASCAL_T_PATH:
-        return "a load path (sync, tma)";
+        return "a load path (" PASCAL_PATH_LIST ")";
     case PASCAL_T_NAME:
         return pascal_params[param].description;
     default:
@@ -117,6 +119,28 @@ static int fail_value(const spec_ctx *c, const yaml_node_t *node, const char *pa
     return spec_fail(c, node, path, PASCAL_EINPUT, "expected %s, got %s", what, got);
 }
 
+/* A refused size, with the reason when there is one to give. */
+static int fail_size(const spec_ctx *c, const yaml_node_t *node, const char *path, const char *what, int code,
+                     const char *text)
+{
+    char why[160], got[96];
+    pascal_size_explain(code, text, why, sizeof why);
+    if (!why[0] || !plain(node))
+        return fail_value(c, node, path, what);
+    spec_describe(node, got, sizeof got);
+    return spec_fail(c, node, path, PASCAL_EINPUT, "expected %s, got %s: %s", what, got, why);
+}
+
+/* An unknown pattern or load path: fail_value's message and the nearest name. */
+static int fail_name(const spec_ctx *c, const yaml_node_t *node, const char *path, const char *what,
+                     const char *const *names, int n)
+{
+    char got[96], hint[96];
+    spec_describe(node, got, sizeof got);
+    return spec_fail(c, node, path, PASCAL_EINPUT, "expected %s, got %s%s", what, got,
+                     pascal_suggest_hint(scalar(node), names, n, hint, sizeof hint));
+}
+
 int spec_scalar_value(const spec_ctx *c, const yaml_node_t *node, int param, const char *path,
                       double *out)
 {
@@ -140,13 +164,13 @@ int spec_scalar_value(const spec_ctx *c, const yaml_node_t *node, int param, con
             return fail_value(c, node, path, what);
         break;
     case PASCAL_T_SIZE:
-        if (pascal_size_parse(s, &v))
-            return fail_value(c, node, path, what);
+        if ((r = pascal_size_parse(s, &v)) != 0)
+            return fail_size(c, node, path, what, r, s);
         break;
     case PASCAL_T_PATH:
-        if (strcmp(s, "sync") != 0 && strcmp(s, "tma") != 0)
-            return fail_value(c, node, path, what);
-        v = strcmp(s, "tma") == 0;
+        if ((r = pascal_path_from_name(s)) < 0)
+            return fail_name(c, node, path, what, pascal_path_names, PASCAL_PATH_COUNT);
+        v = r;
         break;
     case PASCAL_T_NAME:
         for (r = 0; r < info->nlabels; r++)
@@ -161,7 +185,7 @@ int spec_scalar_value(const spec_ctx *c, const yaml_node_t *node, int param, con
             if (strcmp(s, pascal_pattern_names[r]) == 0)
                 break;
         if (r == PASCAL_PATTERN_COUNT)
-            return fail_value(c, node, path, what);
+            return fail_name(c, node, path, what, pascal_pattern_names, PASCAL_PATTERN_COUNT);
         v = r;
         break;
     }
@@ -258,13 +282,19 @@ static int parse_step(const spec_ctx *c, const yaml_node_t *node, int param, con
                        : pascal_params[param].type == PASCAL_T_INT ? "an integer step"
                                                                    : "a numeric step";
     double v;
+    int r;
     if (!s)
         return fail_value(c, node, path, what);
-    if (plain(node) && parse_real_text(s, &v) == 0) {
+    /* Integers exactly: "9007199254740993" must not round to 2^53. */
+    if (plain(node) && is_integral(param) && (r = parse_int_text(s, &v)) != -1) {
+        if (r == -2)
+            return spec_fail(c, node, path, PASCAL_EINPUT, "expected a step of at most 2^53, got %s", s);
+    } else if (plain(node) && parse_real_text(s, &v) == 0) {
         if (is_integral(param) && v != floor(v))
             return fail_value(c, node, path, what);
-    } else if (pascal_params[param].type == PASCAL_T_SIZE &&
-               pascal_size_parse(s + (s[0] == '-'), &v) == 0) {
+    } else if (pascal_params[param].type == PASCAL_T_SIZE) {
+        if ((r = pascal_size_parse(s + (s[0] == '-'), &v)) != 0)
+            return fail_size(c, node, path, what, r, s + (s[0] == '-'));
         if (s[0] == '-')
             v = -v;
     } else {
@@ -431,6 +461,129 @@ static int range_values(const spec_ctx *c, const yaml_node_t *map, int param, co
     return 0;
 }
 
+/* A list axis's value (a number, or a phase list's contents) and where it
+ * was written, for finding repeats. */
+typedef struct axis_item {
+    double v;
+    const int64_t *list;
+    int64_t len, idx;
+} axis_item;
+
+static int cmp_item(const void *a, const void *b)
+{
+    const axis_item *x = a, *y = b;
+    if (x->list || y->list) {
+        if (x->len != y->len)
+            return x->len < y->len ? -1 : 1;
+        for (int64_t k = 0; k < x->len; k++)
+            if (x->list[k] != y->list[k])
+                return x->list[k] < y->list[k] ? -1 : 1;
+    } else if (x->v != y->v) {
+        return x->v < y->v ? -1 : 1;
+    }
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Items of one list axis, sorted by value (phase lists by content). */
+static axis_item *sorted_items(const spec_ctx *c, int type, const double *v, int64_t n)
+{
+    axis_item *it = malloc((size_t)n * sizeof *it);
+    if (!it)
+        return NULL;
+    for (int64_t k = 0; k < n; k++) {
+        it[k] = (axis_item){v[k], NULL, 0, k};
+        if (type == PASCAL_T_PHASES)
+            it[k].list = pascal_spec_phase_list(c->spec, (int64_t)v[k], &it[k].len);
+    }
+    qsort(it, (size_t)n, sizeof *it, cmp_item);
+    return it;
+}
+
+static int same_value(const axis_item *a, const axis_item *b)
+{
+    return cmp_item(&(axis_item){a->v, a->list, a->len, 0}, &(axis_item){b->v, b->list, b->len, 0}) == 0;
+}
+
+/* The repeat that comes first in the lists among sorted items: *first and
+ * *second get its two indices (*second < 0: none). */
+static void first_repeat(const axis_item *it, int64_t n, int64_t *first, int64_t *second)
+{
+    *first = *second = -1;
+    for (int64_t k = 1; k < n; k++)
+        if (same_value(&it[k - 1], &it[k]) && (*second < 0 || it[k].idx < *second))
+            *first = it[k - 1].idx, *second = it[k].idx;
+}
+
+/* Each point of a zip group as the tuple of its members' value ranks
+ * (equal values, equal ranks), k per point in ranks; NULL when out of
+ * memory. */
+static int64_t *zip_ranks(const spec_ctx *c, const spec_list_axis *ax, int k, int64_t n)
+{
+    int64_t *ranks = malloc((size_t)n * (size_t)k * sizeof *ranks);
+    for (int j = 0; ranks && j < k; j++) {
+        axis_item *it = sorted_items(c, pascal_params[ax[j].param].type, ax[j].values, n);
+        if (!it) {
+            free(ranks);
+            return NULL;
+        }
+        for (int64_t r = 0, q = 0; q < n; q++) {
+            r += q > 0 && !same_value(&it[q - 1], &it[q]);
+            ranks[it[q].idx * k + j] = r;
+        }
+        free(it);
+    }
+    return ranks;
+}
+
+/* List axes read together (one axis, or the members of a zip group) whose
+ * values repeat would evaluate the same points twice: an error, like a
+ * range whose rounded values repeat.  Reports the repeat that comes first
+ * in the lists, at the first member. */
+int spec_check_distinct(const spec_ctx *c, const spec_list_axis *ax, int k, int64_t n)
+{
+    int type = pascal_params[ax[0].param].type;
+    int64_t first, second, *ranks = NULL;
+    char sub[SPEC_PATH_MAX], got[96], names[256], tuple[512];
+    axis_item *it;
+    if (k == 1) {
+        it = sorted_items(c, type, ax[0].values, n);
+    } else if ((ranks = zip_ranks(c, ax, k, n)) != NULL && (it = malloc((size_t)n * sizeof *it))) {
+        for (int64_t q = 0; q < n; q++)
+            it[q] = (axis_item){0, ranks + q * k, k, q};
+        qsort(it, (size_t)n, sizeof *it, cmp_item);
+    } else {
+        it = NULL;
+    }
+    if (!it) {
+        free(ranks);
+        return pascal_error_set(c->err, PASCAL_ENOMEM, "out of memory");
+    }
+    first_repeat(it, n, &first, &second);
+    free(it);
+    free(ranks);
+    if (second < 0)
+        return 0;
+    spec_path_index(sub, ax[0].path, (long)second);
+    spec_describe(spec_node(c, ax[0].node->data.sequence.items.start[second]), got, sizeof got);
+    if (type == PASCAL_T_PHASES)
+        snprintf(got, sizeof got, "the same phase list");
+    if (k == 1)
+        return spec_fail(c, spec_node(c, ax[0].node->data.sequence.items.start[second]), sub, PASCAL_EINPUT,
+                         "expected distinct values, got %s again (first at %s[%lld]); each would give the "
+                         "same points twice", got, ax[0].path, (long long)first);
+    names[0] = tuple[0] = 0;
+    for (int j = 0, off = 0, t = 0; j < k && off < (int)sizeof names && t < (int)sizeof tuple; j++) {
+        spec_describe(spec_node(c, ax[j].node->data.sequence.items.start[second]), got, sizeof got);
+        off += snprintf(names + off, sizeof names - off, "%s%s", j ? ", " : "", pascal_params[ax[j].param].name);
+        t += snprintf(tuple + t, sizeof tuple - t, "%s%s", j ? ", " : "",
+                      pascal_params[ax[j].param].type == PASCAL_T_PHASES ? "a phase list" : got);
+    }
+    return spec_fail(c, spec_node(c, ax[0].node->data.sequence.items.start[second]), sub, PASCAL_EINPUT,
+                     "expected distinct combinations of the zip group [%s], got (%s) again at index %lld "
+                     "(first at index %lld); each would give the same points twice",
+                     names, tuple, (long long)second, (long long)first);
+}
+
 int spec_axis_values(const spec_ctx *c, const yaml_node_t *node, int param, const char *path,
                      double **values, int64_t *count)
 {
@@ -439,6 +592,7 @@ int spec_axis_values(const spec_ctx *c, const yaml_node_t *node, int param, cons
     char sub[SPEC_PATH_MAX], got[96];
     int64_t n;
     double *v;
+    int rc;
     *values = NULL;
     *count = 0;
     if (node && node->type == YAML_MAPPING_NODE) {
@@ -446,7 +600,7 @@ int spec_axis_values(const spec_ctx *c, const yaml_node_t *node, int param, cons
             type == PASCAL_T_NAME)
             return spec_fail(c, node, path, PASCAL_EINPUT, "expected a list of %s, got a range",
                              type == PASCAL_T_PATTERN ? "pattern names"
-                             : type == PASCAL_T_PATH  ? "load paths (sync, tma)"
+                             : type == PASCAL_T_PATH  ? "load paths (" PASCAL_PATH_LIST ")"
                              : type == PASCAL_T_NAME  ? "names"
                                                       : "phase lists");
         return range_values(c, node, param, path, values, count);
@@ -473,7 +627,6 @@ int spec_axis_values(const spec_ctx *c, const yaml_node_t *node, int param, cons
     for (it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
         const yaml_node_t *item = spec_node(c, *it);
         int64_t k = it - node->data.sequence.items.start, index;
-        int rc;
         spec_path_index(sub, path, (long)k);
         if (type == PASCAL_T_PHASES) {
             if (!item || item->type != YAML_SEQUENCE_NODE) {

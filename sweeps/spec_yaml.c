@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/suggest.h"
+
 int spec_fail(const spec_ctx *c, const yaml_node_t *node, const char *path, int code,
               const char *fmt, ...)
 {
@@ -149,7 +151,7 @@ int spec_check_mapping(const spec_ctx *c, const yaml_node_t *node, const char *p
                                  (int)prev->start_mark.line + 1);
         }
         if (valid) {
-            char list[512];
+            char list[512], hint[96];
             size_t off = 0;
             int k;
             for (k = 0; k < nvalid; k++)
@@ -160,7 +162,8 @@ int spec_check_mapping(const spec_ctx *c, const yaml_node_t *node, const char *p
             for (k = 0; k < nvalid && off < sizeof list; k++)
                 off += (size_t)snprintf(list + off, sizeof list - off, "%s%s", k ? ", " : "", valid[k]);
             spec_describe(key, got, sizeof got);
-            return spec_fail(c, key, sub, PASCAL_EINPUT, "expected one of the keys %s; got %s", list, got);
+            return spec_fail(c, key, sub, PASCAL_EINPUT, "expected one of the keys %s; got %s%s", list, got,
+                             pascal_suggest_hint(name, valid, nvalid, hint, sizeof hint));
         }
     }
     return 0;
@@ -246,12 +249,156 @@ static int yaml_error(const yaml_parser_t *p, const char *text, size_t len, cons
                             col, problem);
 }
 
+/* Alias fan-out (a "billion laughs" document): libyaml stores an aliased
+ * node once, but the spec reader walks every use of it, so a small file can
+ * stand for billions of nodes.  One pass over the parser's events counts
+ * the nodes the document holds once every alias is expanded (an alias
+ * counts the nodes of what it names) and refuses the document at the alias
+ * that passes SPEC_MAX_YAML_NODES.  A syntax error is left to the loader,
+ * which reports it. */
+typedef struct anchor_size {
+    char *name;                /* NULL: empty slot */
+    uint64_t nodes;
+} anchor_size;
+
+/* Anchors in an open-addressing hash table (FNV-1a, linear probing, at most
+ * half full), so that many anchors and aliases cost linear time. */
+typedef struct fanout {
+    anchor_size *slot;
+    size_t cap, used;
+    uint64_t open_at[SPEC_MAX_YAML_DEPTH]; /* node count when each open collection began */
+    char *open_anchor[SPEC_MAX_YAML_DEPTH];
+    int depth, skipped;        /* skipped: collections nested beyond the depth above */
+    uint64_t total;
+} fanout;
+
+static size_t find_slot(const anchor_size *slot, size_t cap, const char *name)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ *p) * 1099511628211ULL;
+    for (size_t k = (size_t)h & (cap - 1);; k = (k + 1) & (cap - 1))
+        if (!slot[k].name || strcmp(slot[k].name, name) == 0)
+            return k;
+}
+
+/* The latest definition of an anchor wins, as in YAML. */
+static int remember(fanout *f, const char *name, uint64_t nodes)
+{
+    size_t k;
+    if (!name)
+        return 0;
+    if (2 * (f->used + 1) > f->cap) {
+        size_t ncap = f->cap ? 2 * f->cap : 64;
+        anchor_size *n = calloc(ncap, sizeof *n);
+        if (!n)
+            return -1;
+        for (size_t j = 0; j < f->cap; j++)
+            if (f->slot[j].name)
+                n[find_slot(n, ncap, f->slot[j].name)] = f->slot[j];
+        free(f->slot);
+        f->slot = n, f->cap = ncap;
+    }
+    k = find_slot(f->slot, f->cap, name);
+    if (!f->slot[k].name) {
+        if (!(f->slot[k].name = strdup(name)))
+            return -1;
+        f->used++;
+    }
+    f->slot[k].nodes = nodes;
+    return 0;
+}
+
+static uint64_t anchor_nodes(const fanout *f, const char *name)
+{
+    size_t k;
+    if (!f->cap)
+        return 1;
+    k = find_slot(f->slot, f->cap, name);
+    return f->slot[k].name ? f->slot[k].nodes : 1; /* undefined: the loader reports it */
+}
+
+/* One event; 1 when the document passes the limit, -1 out of memory. */
+static int fanout_event(fanout *f, const yaml_event_t *ev)
+{
+    const char *anchor = NULL;
+    switch (ev->type) {
+    case YAML_SCALAR_EVENT:
+        f->total++;
+        return remember(f, (const char *)ev->data.scalar.anchor, 1);
+    case YAML_ALIAS_EVENT:
+        f->total += anchor_nodes(f, (const char *)ev->data.alias.anchor);
+        return f->total > SPEC_MAX_YAML_NODES;
+    case YAML_SEQUENCE_START_EVENT:
+    case YAML_MAPPING_START_EVENT:
+        anchor = (const char *)(ev->type == YAML_SEQUENCE_START_EVENT ? ev->data.sequence_start.anchor
+                                                                     : ev->data.mapping_start.anchor);
+        if (f->depth == SPEC_MAX_YAML_DEPTH) { /* counted, but its anchor is not followed */
+            f->total++;
+            f->skipped++;
+            return 0;
+        }
+        f->open_at[f->depth] = f->total++;
+        f->open_anchor[f->depth++] = anchor ? strdup(anchor) : NULL;
+        return anchor && !f->open_anchor[f->depth - 1] ? -1 : 0;
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT: {
+        int rc;
+        if (f->skipped > 0 || f->depth == 0) {
+            f->skipped -= f->skipped > 0;
+            return 0;
+        }
+        f->depth--;
+        rc = remember(f, f->open_anchor[f->depth], f->total - f->open_at[f->depth]);
+        free(f->open_anchor[f->depth]);
+        return rc;
+    }
+    default:
+        return 0;
+    }
+}
+
+static int check_fanout(const char *text, size_t len, const char *file, pascal_error *err)
+{
+    yaml_parser_t parser;
+    yaml_event_t ev;
+    fanout f;
+    int rc = 0, done = 0;
+    memset(&f, 0, sizeof f);
+    if (!yaml_parser_initialize(&parser))
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory parsing YAML", file);
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    while (!done && rc == 0 && yaml_parser_parse(&parser, &ev)) {
+        done = ev.type == YAML_STREAM_END_EVENT;
+        rc = fanout_event(&f, &ev);
+        if (rc > 0)
+            rc = pascal_error_set(err, PASCAL_EINPUT,
+                                  "%s:%d:%d: expected at most %d YAML nodes once aliases are expanded, got "
+                                  "more at this alias (*%s stands for %llu nodes)", file,
+                                  (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1,
+                                  SPEC_MAX_YAML_NODES, (const char *)ev.data.alias.anchor,
+                                  (unsigned long long)anchor_nodes(&f, (const char *)ev.data.alias.anchor));
+        else if (rc < 0)
+            rc = pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory parsing YAML", file);
+        yaml_event_delete(&ev);
+    }
+    while (f.depth > 0)
+        free(f.open_anchor[--f.depth]);
+    for (size_t k = 0; k < f.cap; k++)
+        free(f.slot[k].name);
+    free(f.slot);
+    yaml_parser_delete(&parser);
+    return rc;
+}
+
 int spec_load_yaml(const char *text, size_t len, const char *file, yaml_document_t *doc,
                    pascal_error *err)
 {
     yaml_parser_t parser;
     yaml_document_t extra;
-    int rc = 0;
+    int rc = check_fanout(text, len, file, err);
+    if (rc)
+        return rc;
     if (!yaml_parser_initialize(&parser))
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory parsing YAML", file);
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
@@ -285,19 +432,30 @@ int spec_load_yaml(const char *text, size_t len, const char *file, yaml_document
 static const char *const device_keys[] = {"name", "sms", "l2_bytes", "effective_l2_bytes",
                                           "compute_capability", "notes"};
 enum { DK_NAME, DK_SMS, DK_L2, DK_EFFECTIVE, DK_CC, DK_NOTES, DK_COUNT };
+_Static_assert(DK_COUNT == SPEC_DEVICE_KEYS, "spec_internal.h: SPEC_DEVICE_KEYS");
 
-static int parse_device(const spec_ctx *d)
+static int device_text(const spec_ctx *d, const yaml_node_t *node, const char *key, char *buf, size_t len)
 {
-    pascal_spec *spec = d->spec;
-    const yaml_node_t *root = yaml_document_get_root_node(d->doc);
-    const yaml_node_t *val[DK_COUNT] = {0};
-    const yaml_node_pair_t *pr;
-    double sms = NAN, l2 = NAN, eff = NAN;
     char *s = NULL;
+    int rc = spec_string(d, node, key, "a string", &s);
+    if (!rc)
+        snprintf(buf, len, "%s", s);
+    free(s);
+    return rc;
+}
+
+int spec_parse_device(const spec_ctx *d, pascal_device_profile *dev, const yaml_node_t **val)
+{
+    const yaml_node_t *root = yaml_document_get_root_node(d->doc);
+    const yaml_node_pair_t *pr;
     int rc = spec_check_mapping(d, root, "",
                                 "a device profile mapping (name, sms, l2_bytes, effective_l2_bytes, "
                                 "compute_capability, notes)",
                                 device_keys, DK_COUNT);
+    dev->sms = dev->l2_bytes = dev->effective_l2_bytes = NAN;
+    dev->title[0] = dev->compute_capability[0] = dev->notes[0] = '\0';
+    for (int k = 0; k < DK_COUNT; k++)
+        val[k] = NULL;
     if (rc)
         return rc;
     for (pr = root->data.mapping.pairs.start; pr < root->data.mapping.pairs.top; pr++)
@@ -310,34 +468,41 @@ static int parse_device(const spec_ctx *d)
         if (!val[k])
             continue;
         switch (k) {
-        case DK_NAME:
+        case DK_NAME: rc = device_text(d, val[k], device_keys[k], dev->title, sizeof dev->title); break;
         case DK_CC:
-        case DK_NOTES:
-            rc = spec_string(d, val[k], device_keys[k], "a string", &s);
-            free(s);
-            s = NULL;
+            rc = device_text(d, val[k], device_keys[k], dev->compute_capability, sizeof dev->compute_capability);
             break;
-        case DK_SMS:
-            rc = spec_scalar_value(d, val[k], PASCAL_P_SMS, "sms", &sms);
-            break;
-        case DK_L2:
-            rc = spec_scalar_value(d, val[k], PASCAL_P_CAPACITY_BYTES, "l2_bytes", &l2);
-            break;
+        case DK_NOTES: rc = device_text(d, val[k], device_keys[k], dev->notes, sizeof dev->notes); break;
+        case DK_SMS: rc = spec_scalar_value(d, val[k], PASCAL_P_SMS, "sms", &dev->sms); break;
+        case DK_L2: rc = spec_scalar_value(d, val[k], PASCAL_P_CAPACITY_BYTES, "l2_bytes", &dev->l2_bytes); break;
         default:
-            rc = spec_scalar_value(d, val[k], PASCAL_P_CAPACITY_BYTES, "effective_l2_bytes", &eff);
+            rc = spec_scalar_value(d, val[k], PASCAL_P_CAPACITY_BYTES, "effective_l2_bytes",
+                                   &dev->effective_l2_bytes);
             break;
         }
         if (rc)
             return rc;
     }
-    if (!isnan(sms)) {
-        spec->fixed.v[PASCAL_P_SMS] = sms;
+    return 0;
+}
+
+/* The profile supplies sms and capacity_bytes (effective, else nominal L2). */
+static int parse_device(const spec_ctx *d)
+{
+    pascal_spec *spec = d->spec;
+    const yaml_node_t *val[DK_COUNT];
+    pascal_device_profile dev;
+    int rc = spec_parse_device(d, &dev, val);
+    if (rc)
+        return rc;
+    if (!isnan(dev.sms)) {
+        spec->fixed.v[PASCAL_P_SMS] = dev.sms;
         spec->source[PASCAL_P_SMS] = SRC_DEVICE;
         spec_mark_of(d, val[DK_SMS], "sms", &spec->src[PASCAL_P_SMS]);
     }
-    if (!isnan(eff) || !isnan(l2)) {
-        int k = isnan(eff) ? DK_L2 : DK_EFFECTIVE;
-        spec->fixed.v[PASCAL_P_CAPACITY_BYTES] = isnan(eff) ? l2 : eff;
+    if (!isnan(dev.effective_l2_bytes) || !isnan(dev.l2_bytes)) {
+        int k = isnan(dev.effective_l2_bytes) ? DK_L2 : DK_EFFECTIVE;
+        spec->fixed.v[PASCAL_P_CAPACITY_BYTES] = k == DK_L2 ? dev.l2_bytes : dev.effective_l2_bytes;
         spec->source[PASCAL_P_CAPACITY_BYTES] = SRC_DEVICE;
         spec_mark_of(d, val[k], device_keys[k], &spec->src[PASCAL_P_CAPACITY_BYTES]);
     }
@@ -348,8 +513,8 @@ int spec_load_device(const spec_ctx *c, const yaml_node_t *node)
 {
     pascal_spec *spec = c->spec;
     const char *rel, *slash;
-    char got[96];
-    size_t len, dirlen = 0;
+    char got[96], base[PASCAL_DEVICE_PATH_MAX], resolved[PASCAL_DEVICE_PATH_MAX];
+    size_t len;
     yaml_document_t doc;
     spec_ctx d;
     pascal_error sub;
@@ -358,16 +523,22 @@ int spec_load_device(const spec_ctx *c, const yaml_node_t *node)
     rel = spec_scalar_text(node);
     if (!rel || !*rel || spec_is_null(node) || strlen(rel) != node->data.scalar.length) {
         spec_describe(node, got, sizeof got);
-        return spec_fail(c, node, "device", PASCAL_EINPUT, "expected a device profile path, got %s", got);
+        return spec_fail(c, node, "device", PASCAL_EINPUT,
+                         "expected a device profile path or name (pascal list devices), got %s", got);
     }
+    /* Paths are relative to the spec's folder; "" is the working directory. */
     slash = strrchr(spec->filename, '/');
-    if (rel[0] != '/' && slash && strcmp(spec->filename, "<spec>") != 0)
-        dirlen = (size_t)(slash - spec->filename) + 1;
-    spec->device_path = malloc(dirlen + strlen(rel) + 1);
+    base[0] = '\0';
+    if (slash && strcmp(spec->filename, "<spec>") != 0)
+        snprintf(base, sizeof base, "%.*s", (int)(slash - spec->filename), spec->filename);
+    if (slash == spec->filename)
+        snprintf(base, sizeof base, "/");
+    rc = pascal_device_resolve(rel, base, resolved, sizeof resolved, &sub);
+    if (rc)
+        return spec_fail(c, node, "device", rc, "%s", sub.msg);
+    spec->device_path = strdup(resolved);
     if (!spec->device_path)
         return pascal_error_set(c->err, PASCAL_ENOMEM, "out of memory");
-    memcpy(spec->device_path, spec->filename, dirlen);
-    strcpy(spec->device_path + dirlen, rel);
 
     rc = spec_read_file(spec->device_path, &spec->device_text, &len, &sub);
     if (rc == PASCAL_EIO)

@@ -36,22 +36,8 @@ protected:
 };
 std::string DynamicCli::dir, DynamicCli::model;
 
-// The number after "key": in a one-line JSON object (NaN when null).
-double json_num(const std::string &j, const std::string &key)
-{
-    std::smatch m;
-    std::regex re("\"" + key + "\": (null|[-+0-9.eE]+)");
-    if (!std::regex_search(j, m, re))
-        return -1e300;
-    return m[1] == "null" ? NAN : std::stod(m[1]);
-}
-
-std::string json_str(const std::string &j, const std::string &key)
-{
-    std::smatch m;
-    std::regex re("\"" + key + "\": (null|\"[^\"]*\")");
-    return std::regex_search(j, m, re) ? std::string(m[1]) : "<missing>";
-}
+using pascal_test::json_num;
+using pascal_test::json_str;
 
 TEST_F(DynamicCli, CalibrateSummary)
 {
@@ -73,6 +59,42 @@ TEST_F(DynamicCli, CalibrateCvPrintsTheTableWithBaselines)
     EXPECT_NE(r.out.find("best: pascal"), std::string::npos) << r.out;
     // One row per key: "  2 tma   3   32 ..."
     EXPECT_TRUE(std::regex_search(r.out, std::regex("\n +2 tma +3 +32 +36 ")));
+}
+
+// Outside the calibrated range the answer says where it is held; with
+// --extrapolation nan it is refused (null, fallback "clamped", exit 0).
+TEST_F(DynamicCli, PredictSaysHowFarOutsideAndCanRefuse)
+{
+    // The synthetic references span x = W N / 4096 from 1 to 128; compute
+    // 40 is beyond the last class-0 reference of (o 2, tma, d 3), 32.
+    Result r = run("predict --model " + model + " --o 2 --path tma --d 3 --m 40 --N 8192 --W 0.25 --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(json_num(r.out, "clamp_x"), 1.0) << r.out;
+    EXPECT_EQ(json_num(r.out, "clamp_W"), 0.5) << r.out;
+    EXPECT_EQ(json_num(r.out, "clamp_compute"), 32.0) << r.out;
+    EXPECT_TRUE(std::isnan(json_num(r.out, "clamp_depth"))) << r.out;
+    double K = json_num(r.out, "K");
+    EXPECT_TRUE(K > 0) << r.out;
+    r = run("predict --model " + model + " --o 2 --path tma --d 3 --m 32 --N 4096 --W 32 --json");
+    for (const char *k : {"clamp_x", "clamp_W", "clamp_compute", "clamp_depth"})
+        EXPECT_TRUE(std::isnan(json_num(r.out, k))) << k << ": " << r.out;
+    r = run("predict --model " + model + " --o 2 --path tma --d 3 --m 40 --N 8192 --W 0.25 --json "
+            "--extrapolation nan");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(std::isnan(json_num(r.out, "K")));
+    EXPECT_EQ(json_str(r.out, "fallback"), "\"clamped\"");
+    EXPECT_EQ(json_num(r.out, "clamp_x"), 1.0);
+    // Inside the range nothing changes.
+    Result a = run("predict --model " + model + " --o 2 --path tma --d 3 --m 32 --N 4096 --W 32 --json");
+    Result b = run("predict --model " + model + " --o 2 --path tma --d 3 --m 32 --N 4096 --W 32 --json "
+                   "--extrapolation nan");
+    EXPECT_EQ(a.out, b.out);
+    r = run("predict --model " + model + " --o 2 --path tma --d 3 --m 40 --N 8192 --W 0.25");
+    EXPECT_NE(r.out.find("held: the horizon x = W N / 4096 = 0.5 lies outside the references; the value at "
+                         "x = 1 (W = 0.5 at N = 8192) is held"), std::string::npos) << r.out;
+    r = run("predict --model " + model + " --o 2 --path tma --d 3 --m 32 --N 4096 --W 32 --extrapolation no");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "pascal predict: --extrapolation: expected hold or nan, got \"no\"\n");
 }
 
 TEST_F(DynamicCli, PredictJsonAtAReferenceHorizon)
@@ -183,7 +205,8 @@ TEST_F(DynamicCli, SweepWithTheDynamicModel)
     Result r = run("run " + spec + " -o " + dir + "/sweep.csv --format csv");
     ASSERT_EQ(r.status, 0) << r.err;
     std::string csv = slurp(dir + "/sweep.csv");
-    EXPECT_EQ(csv.rfind("occupancy,path,compute,W,depth,N,M,C,K_dyn,rho_dyn,band_lo,band_hi,fallback\n", 0), 0u)
+    EXPECT_EQ(csv.rfind("occupancy,path,compute,W,depth,N,M,C,K_dyn,rho_dyn,band_lo,band_hi,fallback,clamp_x,"
+                        "clamp_compute,clamp_depth\n", 0), 0u)
         << csv;
     EXPECT_NE(csv.find("\n2,tma,40,64,3,4096,96,1280,"), std::string::npos) << csv;
 }

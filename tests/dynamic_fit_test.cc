@@ -40,9 +40,10 @@ struct Fit {
         pascal_dyn_model_free(m);
         pascal_dyn_agg_free(agg);
     }
-    pascal_dyn_pred predict(int64_t o, int path, int64_t d, int64_t mm, double N, double W) const
+    pascal_dyn_pred predict(int64_t o, int path, int64_t d, int64_t mm, double N, double W,
+                            unsigned flags = 0) const
     {
-        pascal_dyn_query q = {o, path, d, mm, N, W, NAN};
+        pascal_dyn_query q = {o, path, d, mm, N, W, NAN, flags};
         pascal_dyn_pred p;
         pascal_dyn_predict(m, &q, &p);
         return p;
@@ -225,6 +226,50 @@ TEST(DynamicFit, FallbackRulesByHand)
     p = f.predict(1, PASCAL_DYN_SYNC, 0, 8, 4096, 8);
     EXPECT_EQ(p.code, PASCAL_DYN_FB_COMPUTE);
     EXPECT_NEAR(p.K, 3.50, 1e-12);
+}
+
+// Every held answer names the calibrated value it is held at, coordinate by
+// coordinate; with PASCAL_DYN_NO_HOLD it is refused instead (code 15), and
+// answers inside the calibration do not change.
+TEST(DynamicFit, HeldAnswersSayWhereAndCanBeRefused)
+{
+    Fit f(fallback_refs()); // horizons x = W = 1, 4, 16 at N = 4096
+    struct Case {
+        int64_t d, m;
+        double W, near_x, near_m, near_d;
+    } cases[] = {
+        {2, 4, 8, NAN, NAN, NAN},      // bracketed everywhere
+        {2, 4, 0.5, 1, NAN, NAN},      // below the first horizon: held at x = 1
+        {2, 4, 64, 16, NAN, NAN},      // above the last: held at x = 16
+        {2, 12, 8, NAN, 8, NAN},       // beyond the last class-0 compute 8
+        {2, 12, 100, 16, 8, NAN},      // both
+        {4, 4, 8, NAN, NAN, NAN},      // depth 4 between 2 and 6: interpolated
+        {8, 1, 8, NAN, 5, 6},          // past depth 6, whose only class-1 compute is 5
+    };
+    auto same = [](double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; };
+    for (const Case &c : cases) {
+        pascal_dyn_pred hold = f.predict(1, PASCAL_DYN_TMA, c.d, c.m, 4096, c.W);
+        pascal_dyn_pred refuse = f.predict(1, PASCAL_DYN_TMA, c.d, c.m, 4096, c.W, PASCAL_DYN_NO_HOLD);
+        SCOPED_TRACE("d " + std::to_string(c.d) + " m " + std::to_string(c.m) + " W " + std::to_string(c.W));
+        EXPECT_TRUE(same(hold.near_x, c.near_x)) << hold.near_x;
+        EXPECT_TRUE(same(hold.near_m, c.near_m)) << hold.near_m;
+        EXPECT_TRUE(same(hold.near_d, c.near_d)) << hold.near_d;
+        EXPECT_LT(hold.code, PASCAL_DYN_UNSUPPORTED);
+        EXPECT_FALSE(std::isnan(hold.K));
+        bool held = !std::isnan(c.near_x) || !std::isnan(c.near_m) || !std::isnan(c.near_d);
+        if (held) {
+            EXPECT_EQ(refuse.code, PASCAL_DYN_ERR_CLAMPED);
+            EXPECT_TRUE(std::isnan(refuse.K) && std::isnan(refuse.rho) && std::isnan(refuse.band_hi));
+            EXPECT_TRUE(same(refuse.near_x, c.near_x) && same(refuse.near_m, c.near_m) &&
+                        same(refuse.near_d, c.near_d));
+        } else {
+            EXPECT_EQ(refuse.code, hold.code);
+            EXPECT_EQ(refuse.K, hold.K);
+        }
+    }
+    // The held value is the one at the nearest calibrated horizon (eq. 19).
+    EXPECT_EQ(f.predict(1, PASCAL_DYN_TMA, 2, 4, 4096, 0.5).K, f.predict(1, PASCAL_DYN_TMA, 2, 4, 4096, 1).K);
+    EXPECT_STREQ(pascal_dyn_code_name(PASCAL_DYN_ERR_CLAMPED), "clamped");
 }
 
 TEST(DynamicFit, UnsupportedFamiliesAndInvalidQueriesAreRejected)

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/spot.h"
+#include "engine/spot.h"
 #include "test_util.h"
 
 namespace {
@@ -152,7 +152,7 @@ TEST_F(KernelsCli, BadFlagsExitTwoWithTheReason)
         {"capacity-scan --from 8MiB --to 4MiB --dry-run", "pascal capacity-scan: --from/--to: expected 0 < from < to"},
         {"capacity-scan --passes 1" + o, "pascal capacity-scan: --passes: expected an integer >= 2"},
         {"capacity-scan --threshold 0.5" + o, "pascal capacity-scan: --threshold: expected a number >= 1"},
-        {"measure-refs --path dma" + o, "pascal measure-refs: --path: expected sync, tma or sync,tma"},
+        {"measure-refs --path dma" + o, "pascal measure-refs: --path: expected load paths (sync, tma), comma-separated"},
         {"measure-refs --occupancy 0" + o, "pascal measure-refs: --occupancy: expected integers >= 1"},
         {"measure-refs --depth 2,17" + o, "pascal measure-refs: --depth: expected TMA depths from 1 to 16, got 17"},
         {"measure-refs --block-bytes 100" + o, "pascal measure-refs: --block-bytes: expected a multiple of 16"},

@@ -1,4 +1,4 @@
-// Spot-check host arithmetic (kernels/spot.h): bytes to K for the static and
+// Spot-check host arithmetic (engine/spot.h): bytes to K for the static and
 // open scans, errors, the effective capacity of a capacity scan, the seeded
 // sample against a brute-force definition, explicit selections, plans built
 // from a spec (phases and predictions by hand), and the tables read back.
@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/spot.h"
+#include "engine/spot.h"
 #include "model/phases.h"
 #include "output/sink.h"
 #include "test_util.h"

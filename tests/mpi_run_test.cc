@@ -48,10 +48,17 @@ const char *kSpec =
     "where: 'C < N + 5'\n"
     "output: {chunk_rows: 37%s}\n";
 
-std::string spec_text(bool compressed)
+// Uncompressed (written by each rank into its own rows), or compressed:
+// deflate 4 with shuffle, or the default (deflate 1 with shuffle), which
+// HDF5's collective filtered writes compress.
+enum Deflate { kNone, kDeflate4, kDefault };
+
+std::string spec_text(Deflate z)
 {
     char buf[2048];
-    std::snprintf(buf, sizeof buf, kSpec, compressed ? ", compression: 4, shuffle: true" : "");
+    std::snprintf(buf, sizeof buf, kSpec, z == kNone       ? ", compression: none"
+                                          : z == kDeflate4 ? ", compression: 4, shuffle: true"
+                                                           : "");
     return buf;
 }
 
@@ -70,12 +77,68 @@ std::vector<std::string> object_names(hid_t file)
     return names;
 }
 
-// An attribute's value as bytes (strings as their text).
+// The path of the object a reference points to: references hold file
+// addresses, which differ between two files that hold the same objects.
+std::string ref_name(hid_t loc, const hobj_ref_t *ref)
+{
+    char name[512] = "";
+    if (H5Rget_name(loc, H5R_OBJECT, ref, name, sizeof name) < 0)
+        return "?";
+    return name;
+}
+
+// An attribute holding object references (the netCDF-4 dimension lists of
+// /cube): a list of the objects' paths, DIMENSION_LIST per dimension (a
+// variable-length list each), REFERENCE_LIST as (dataset, dimension) pairs.
+std::string refs_value(hid_t obj, hid_t a, hid_t t, hssize_t n)
+{
+    std::string out;
+    H5T_class_t cls = H5Tget_class(t);
+    if (cls == H5T_REFERENCE) {
+        std::vector<hobj_ref_t> refs(static_cast<size_t>(n));
+        if (n > 0 && H5Aread(a, H5T_STD_REF_OBJ, refs.data()) >= 0)
+            for (const hobj_ref_t &r : refs)
+                out += ref_name(obj, &r) + ";";
+    } else if (cls == H5T_VLEN) {
+        hid_t m = H5Tvlen_create(H5T_STD_REF_OBJ), s = H5Aget_space(a);
+        std::vector<hvl_t> lists(static_cast<size_t>(n));
+        if (n > 0 && H5Aread(a, m, lists.data()) >= 0) {
+            for (const hvl_t &l : lists) {
+                for (size_t k = 0; k < l.len; k++)
+                    out += ref_name(obj, static_cast<const hobj_ref_t *>(l.p) + k) + ",";
+                out += ";";
+            }
+            H5Dvlen_reclaim(m, s, H5P_DEFAULT, lists.data());
+        }
+        H5Sclose(s), H5Tclose(m);
+    } else if (cls == H5T_COMPOUND) {
+        struct entry {
+            hobj_ref_t ref;
+            int dim;
+        };
+        hid_t m = H5Tcreate(H5T_COMPOUND, sizeof(entry));
+        H5Tinsert(m, "dataset", HOFFSET(entry, ref), H5T_STD_REF_OBJ);
+        H5Tinsert(m, "dimension", HOFFSET(entry, dim), H5T_NATIVE_INT);
+        std::vector<entry> e(static_cast<size_t>(n));
+        if (n > 0 && H5Aread(a, m, e.data()) >= 0)
+            for (const entry &x : e)
+                out += ref_name(obj, &x.ref) + ":" + std::to_string(x.dim) + ";";
+        H5Tclose(m);
+    } else {
+        out = "unexpected reference type";
+    }
+    return out;
+}
+
+// An attribute's value as bytes (strings as their text, references as the
+// paths of what they point to).
 std::string attr_value(hid_t obj, const char *name)
 {
     hid_t a = H5Aopen(obj, name, H5P_DEFAULT), t = H5Aget_type(a), s = H5Aget_space(a);
     std::string out;
-    if (H5Tis_variable_str(t) > 0) {
+    if (H5Tdetect_class(t, H5T_REFERENCE) > 0) {
+        out = refs_value(obj, a, t, H5Sget_simple_extent_npoints(s));
+    } else if (H5Tis_variable_str(t) > 0) {
         char *v = nullptr;
         if (H5Aread(a, t, &v) >= 0 && v)
             out = v;
@@ -105,7 +168,8 @@ std::map<std::string, std::string> attributes(hid_t obj, const std::set<std::str
     return out;
 }
 
-// A dataset's type, shape, chunking, filters and stored values as text.
+// A dataset's type, shape, layout (the /cube view's are virtual), chunking,
+// filters and stored values as text.
 std::string dataset_summary(hid_t d, std::string *bytes)
 {
     hid_t t = H5Dget_type(d), s = H5Dget_space(d), p = H5Dget_create_plist(d);
@@ -115,7 +179,8 @@ std::string dataset_summary(hid_t d, std::string *bytes)
     H5Tencode(t, nullptr, &tl);
     std::string enc(tl, '\0');
     H5Tencode(t, &enc[0], &tl);
-    out += "type " + enc + " points " + std::to_string(n);
+    out += "type " + enc + " points " + std::to_string(n) + " layout " +
+           std::to_string(H5Pget_layout(p));
     if (H5Pget_layout(p) == H5D_CHUNKED) {
         hsize_t dims[8];
         int r = H5Pget_chunk(p, 8, dims);
@@ -129,9 +194,19 @@ std::string dataset_summary(hid_t d, std::string *bytes)
                                                                 nullptr));
         }
     }
-    bytes->assign(static_cast<size_t>(n) * H5Tget_size(t), '\0');
-    if (n > 0)
-        H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, &(*bytes)[0]);
+    if (H5Tis_variable_str(t) > 0) { // /cube's labels: their text
+        std::vector<char *> v(static_cast<size_t>(n));
+        bytes->clear();
+        if (n > 0 && H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) >= 0) {
+            for (char *x : v)
+                *bytes += std::string(x ? x : "(null)") + '\0';
+            H5Dvlen_reclaim(t, s, H5P_DEFAULT, v.data());
+        }
+    } else {
+        bytes->assign(static_cast<size_t>(n) * H5Tget_size(t), '\0');
+        if (n > 0)
+            H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, &(*bytes)[0]);
+    }
     H5Pclose(p), H5Sclose(s), H5Tclose(t);
     return out;
 }
@@ -251,8 +326,9 @@ protected:
 // give the same bytes and the same findings.
 TEST_F(Mpi, OneFileAsOneProcessWhateverRanksAndThreads)
 {
-    for (bool compressed : {false, true}) {
-        write("s.yaml", spec_text(compressed));
+    for (Deflate z : {kNone, kDeflate4, kDefault}) {
+        const char *name = z == kNone ? "" : z == kDeflate4 ? " deflate 4" : " default deflate";
+        write("s.yaml", spec_text(z));
         auto ref = one("ref", "run ../s.yaml -o out.h5 --batch 50");
         ASSERT_EQ(ref.status, 0) << ref.err;
         struct Variant { int ranks, threads; };
@@ -264,7 +340,7 @@ TEST_F(Mpi, OneFileAsOneProcessWhateverRanksAndThreads)
                                  std::to_string(v.threads) + " threads"), std::string::npos)
                 << r.out;
             auto diffs = file_differences(at("ref", "out.h5"), at(sub, "out.h5"), kProvenance);
-            EXPECT_TRUE(diffs.empty()) << sub << (compressed ? " compressed" : "") << ": "
+            EXPECT_TRUE(diffs.empty()) << sub << name << ": "
                                        << diffs.size() << " differences, first "
                                        << (diffs.empty() ? "" : diffs[0]);
             EXPECT_EQ(findings(ref.out), findings(r.out)) << sub;
@@ -285,7 +361,7 @@ TEST_F(Mpi, OneFileAsOneProcessWhateverRanksAndThreads)
 // still the one-process file.
 TEST_F(Mpi, ASlowRankGetsLessWork)
 {
-    write("s.yaml", spec_text(false));
+    write("s.yaml", spec_text(kNone));
     auto ref = one("ref", "run ../s.yaml -o out.h5 --batch 50");
     ASSERT_EQ(ref.status, 0) << ref.err;
     std::string args = "run ../s.yaml -o out.h5 --batch 50";
@@ -307,7 +383,7 @@ TEST_F(Mpi, ASlowRankGetsLessWork)
 // number of ranks, or in one process, completes the one-process file.
 TEST_F(Mpi, StopAndResumeAcrossRanksAndBuilds)
 {
-    write("s.yaml", spec_text(true));
+    write("s.yaml", spec_text(kDefault));
     auto ref = one("ref", "run ../s.yaml -o out.h5 --batch 50");
     ASSERT_EQ(ref.status, 0) << ref.err;
     for (const char *resume_with : {"mpi", "one"}) {
@@ -337,7 +413,7 @@ TEST_F(Mpi, StopAndResumeAcrossRanksAndBuilds)
     // continues it.
     for (bool compressed : {false, true}) {
         std::string sub = compressed ? "serial-stop-z" : "serial-stop";
-        write(sub + ".yaml", spec_text(compressed));
+        write(sub + ".yaml", spec_text(compressed ? kDefault : kNone));
         auto want = one(sub + "-ref", "run ../" + sub + ".yaml -o out.h5 --batch 50");
         auto r = in(sub, std::string("OMP_NUM_THREADS=1 PASCAL_TEST_SLOW_BATCH_MS=40 ") +
                              PASCAL_CLI + " run ../" + sub + ".yaml -o out.h5 --batch 50 & "
@@ -365,7 +441,7 @@ TEST_F(Mpi, AHardKillIsRecoveredFromTheJournal)
 {
     for (bool compressed : {false, true}) {
         std::string sub = compressed ? "kill-z" : "kill";
-        write(sub + ".yaml", spec_text(compressed));
+        write(sub + ".yaml", spec_text(compressed ? kDefault : kNone));
         auto ref = one(sub + "-ref", "run ../" + sub + ".yaml -o out.h5 --batch 50");
         ASSERT_EQ(ref.status, 0) << ref.err;
         // Pieces of 10 points, 205 in all, 74 in the first window (8
@@ -399,12 +475,12 @@ TEST_F(Mpi, AHardKillIsRecoveredFromTheJournal)
 // one-process message, printed once, exit 2, nothing created.
 TEST_F(Mpi, RefusalsSpeakOnceAndCreateNothing)
 {
-    write("s.yaml", spec_text(false));
+    write("s.yaml", spec_text(kNone));
     // The output is the spec.
     auto r = mpi("x", 3, 1, "run ../s.yaml -o ../s.yaml");
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_EQ(count(r.err, "expected a file that is not one of the inputs"), 1u) << r.err;
-    EXPECT_EQ(pascal_test::slurp(dir + "/s.yaml"), spec_text(false));
+    EXPECT_EQ(pascal_test::slurp(dir + "/s.yaml"), spec_text(kNone));
     // Bad points in the slices of ranks 1 and 2: the message of one
     // process, which names the first (C = 64).
     write("bad.yaml", "name: bad\nmodels: [ttl]\nfixed: {N: 64, M: 4}\n"

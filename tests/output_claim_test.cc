@@ -381,20 +381,26 @@ TEST_F(Claim, EveryFailureExitsZeroOneTwoOr130WithoutLibraryNoise)
 TEST_F(Claim, InterruptedCommandsExit130)
 {
     std::string big = std::string(kSpec);
-    big.replace(big.find("to: 300,"), 8, "to: 9000,");
+    // 18 M points: seconds of work even on an idle machine (1.8 M, as
+    // before, could finish a CSV run inside the 0.4 s).
+    big.replace(big.find("to: 300,"), 8, "to: 90000,");
     spec = write("big.yaml", big);
+    // A run is signalled after 0.4 s (some batches written); validate, which
+    // takes about 0.25 s on an idle machine, as soon as it holds its
+    // output's claim (the lock file; its handler is set before).
+    const std::string claimed = "i=0; while [ ! -e " + dir + "/v.h5.lock ] && [ $i -lt 1000 ]; do sleep 0.005; "
+                                "i=$((i+1)); done";
     struct Case {
-        std::string args, signal, says;
+        std::string args, signal, says, wait;
     } cases[] = {
-        {"run " + spec + " -o " + dir + "/x.h5", "TERM", "continue with: pascal run"},
-        {"run " + spec + " -o " + dir + "/x.csv --format csv", "INT", "a CSV run cannot be resumed"},
-        {"validate -o " + dir + "/v.h5", "INT", "pascal: interrupted; nothing written"},
-        {"validate -o " + dir + "/v.h5", "TERM", "pascal: interrupted; nothing written"},
+        {"run " + spec + " -o " + dir + "/x.h5", "TERM", "continue with: pascal run", "sleep 0.4"},
+        {"run " + spec + " -o " + dir + "/x.csv --format csv", "INT", "a CSV run cannot be resumed", "sleep 0.4"},
+        {"validate -o " + dir + "/v.h5", "INT", "pascal: interrupted; nothing written", claimed},
+        {"validate -o " + dir + "/v.h5", "TERM", "pascal: interrupted; nothing written", claimed},
     };
     for (const Case &c : cases) {
-        CliResult r = pascal_test::run_command(dir, "(" PASCAL_CLI " " + c.args +
-                                                        " --quiet & sleep 0.4; kill -" +
-                                                        c.signal + " $!; wait $!)");
+        CliResult r = pascal_test::run_command(dir, "(" PASCAL_CLI " " + c.args + " --quiet & " + c.wait +
+                                                        "; kill -" + c.signal + " $!; wait $!)");
         EXPECT_EQ(r.status, 130) << c.args << ": " << r.err;
         EXPECT_NE(r.err.find(c.says), std::string::npos) << c.args << ": " << r.err;
         if (c.says.find("continue") == std::string::npos)

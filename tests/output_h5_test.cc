@@ -292,7 +292,7 @@ TEST_F(OutputH5, RootAttributes)
     Writer w;
     WriteFile(w, path, t, {1200, 1200, 100});
     EXPECT_EQ(ReadAttr(path, "format"), "pascal-sweep");
-    EXPECT_EQ(ReadAttr(path, "format_version"), "1");
+    EXPECT_EQ(ReadAttr(path, "format_version"), "2");
     EXPECT_EQ(ReadAttr(path, "pascal_version"), PASCAL_VERSION);
     EXPECT_EQ(ReadAttr(path, "complete"), "1");
     EXPECT_EQ(ReadAttr(path, "points"), "2500");
@@ -761,7 +761,7 @@ with h5py.File(path, "r") as f:
     assert a["format"] == "pascal-sweep"
     assert a["spec"] == spec
     assert int(a["complete"]) == 1 and int(a["points"]) == 3000 and int(a["threads"]) == 8
-    assert int(a["format_version"]) == 1
+    assert int(a["format_version"]) == 2
     n = 3000
     i = np.arange(n)
     assert np.array_equal(f["points/capacity"][:], i * 0.5 + 0.125)

@@ -260,6 +260,7 @@ TEST(ReplaySim, SetAssociativeHandCases)
     pascal_setlru_clear(ws);
     EXPECT_EQ(pascal_setlru_replay(ws, t2.data(), 4, nullptr), 4);
     EXPECT_EQ(pascal_setlru_set_of(ws, 7), 1);
+    pascal_setlru_free(ws);
 }
 
 // Random mapping: seeded (same seed, same sets), every set used, roughly

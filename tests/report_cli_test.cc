@@ -67,8 +67,9 @@ TEST_F(ReportCli, BadInputStatus2NoOutput)
     std::ofstream(out) << "previous report";
     r = run("report " + dir + "/x.h5 -o " + out);
     EXPECT_EQ(r.status, 2);
-    EXPECT_EQ(r.err, dir + "/x.h5: expected an HDF5 sweep file (pascal run -o FILE.h5), got "
-                           "another kind of file\n");
+    EXPECT_EQ(r.err, dir + "/x.h5:1: expected an HDF5 sweep file or the CSV of pascal run "
+                           "--format csv, got a column \"plain text\" that is neither a sweep "
+                           "parameter nor a result column\n");
     r = run("report " + dir + "/nothing.h5 -o " + out);
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err.rfind(dir + "/nothing.h5: cannot open: ", 0), 0u) << r.err;

@@ -639,8 +639,9 @@ TEST_F(ReportWrite, BadInputWritesNothing)
     EXPECT_EQ(Report(dir + "/missing.h5", out, &err), PASCAL_EINPUT);
     EXPECT_EQ(std::string(err.msg).rfind(dir + "/missing.h5: cannot open", 0), 0u) << err.msg;
     EXPECT_EQ(Report(txt, out, &err), PASCAL_EINPUT);
-    EXPECT_EQ(std::string(err.msg), txt + ": expected an HDF5 sweep file (pascal run -o FILE.h5), "
-                                          "got another kind of file");
+    EXPECT_EQ(std::string(err.msg), txt + ":1: expected an HDF5 sweep file or the CSV of pascal "
+                                          "run --format csv, got a column \"not hdf5\" that is "
+                                          "neither a sweep parameter nor a result column");
     std::map<Idx, double> rho;
     Grid g = SizingGrid(rho);
     g.Write(in);

@@ -101,8 +101,9 @@ TEST_F(SpecDynamic, ParsesCalibrationAndTheNewParameters)
     EXPECT_EQ(ax->values[1], 0.0);
     EXPECT_EQ(pascal_spec_fixed(s)->v[PASCAL_P_COMPUTE], 40.0);
     EXPECT_EQ(pascal_spec_fixed(s)->v[PASCAL_P_W], 32.5);
-    EXPECT_EQ(pascal_spec_ncolumns(s), 5);
+    EXPECT_EQ(pascal_spec_ncolumns(s), 8);
     EXPECT_EQ(pascal_spec_columns(s)[0], PASCAL_COL_K_DYN);
+    EXPECT_EQ(pascal_spec_columns(s)[7], PASCAL_COL_CLAMP_DEPTH);
     pascal_spec_free(s);
 }
 
@@ -211,6 +212,49 @@ TEST_F(SpecDynamic, SweepColumnsMatchDirectPredictions)
     free(attr);
     pascal_dyn_model_free(m);
     pascal_spec_free(s);
+}
+
+// Held answers carry the nearest calibrated values as columns; with
+// `extrapolation: nan` they become NaN with code 15.
+TEST_F(SpecDynamic, HeldPointsSayWhereAndExtrapolationNanRefusesThem)
+{
+    std::string body = "models: [dynamic]\ncalibration: model.h5\n"
+                       "fixed: {block_bytes: 16KiB, N: 4096, path: tma, depth: 3, occupancy: 2}\n"
+                       "axes:\n  compute: [8, 40]\n  W: [0.25, 32, 1000]\n";
+    std::string out[2] = {dir + "/hold.h5", dir + "/nan.h5"};
+    for (int k = 0; k < 2; k++) {
+        pascal_spec *s = load_ok("x.yaml", "name: x\n" + kDevice + body + (k ? "extrapolation: nan\n" : ""));
+        ASSERT_NE(s, nullptr);
+        pascal_run_opts o{};
+        pascal_run_stats st;
+        pascal_error err{};
+        o.out_path = out[k].c_str();
+        o.compression = -1;
+        ASSERT_EQ(pascal_run(s, &o, &st, &err), 0) << err.msg;
+        pascal_spec_free(s);
+    }
+    auto comp = column(out[0], "points", "compute"), W = column(out[0], "points", "W");
+    auto cx = column(out[0], "results", "clamp_x"), cm = column(out[0], "results", "clamp_compute");
+    auto cd = column(out[0], "results", "clamp_depth"), K = column(out[0], "results", "K_dyn");
+    auto Kn = column(out[1], "results", "K_dyn"), fbn = column(out[1], "results", "fallback");
+    ASSERT_EQ(K.size(), 6u);
+    for (size_t i = 0; i < K.size(); i++) {
+        // x = W: the synthetic references span 1 to 128; compute 40 is past
+        // the last class-0 reference, 32; depth 3 has references.
+        double want_x = W[i] < 1 ? 1 : W[i] > 128 ? 128 : NAN, want_m = comp[i] == 40 ? 32 : NAN;
+        EXPECT_TRUE(std::isnan(want_x) ? std::isnan(cx[i]) : cx[i] == want_x) << i << " " << cx[i];
+        EXPECT_TRUE(std::isnan(want_m) ? std::isnan(cm[i]) : cm[i] == want_m) << i << " " << cm[i];
+        EXPECT_TRUE(std::isnan(cd[i]));
+        EXPECT_FALSE(std::isnan(K[i]));
+        if (std::isnan(want_x) && std::isnan(want_m)) {
+            EXPECT_EQ(Kn[i], K[i]);
+        } else {
+            EXPECT_TRUE(std::isnan(Kn[i]));
+            EXPECT_EQ(fbn[i], (double)PASCAL_DYN_ERR_CLAMPED);
+        }
+    }
+    EXPECT_PREFIX(load_bad("e.yaml", "name: x\n" + kDevice + body + "extrapolation: maybe\n"),
+                  "e.yaml:9:16: extrapolation: expected hold (the paper's endpoint fallback) or nan, got \"maybe\"");
 }
 
 TEST_F(SpecDynamic, OtherDevicesAreRejectedPointByPoint)

@@ -275,7 +275,7 @@ TEST(SpecParse, TextNameOutputAndNullSections)
     Spec defaults;
     parse_ok(kHead + "  C: [100]\n", &defaults);
     o = pascal_spec_output_options(defaults.s);
-    EXPECT_EQ(o.compression, 0);
+    EXPECT_EQ(o.compression, 1);
     EXPECT_EQ(o.shuffle, 1);
     EXPECT_EQ(o.chunk_rows, 65536);
 
@@ -339,7 +339,7 @@ TEST(SpecParseErrors, UnknownKeysListTheValidOnes)
 {
     std::string m = parse_bad(kHead + "  C: [100, 200]\ncolums: [D]\n");
     EXPECT_PREFIX(m, "spec.yaml:8:1: colums: expected one of the keys name, description, device, models, columns, "
-                     "fixed, axes, zip, where, require, output, calibration, workload; got \"colums\"");
+                     "fixed, axes, zip, where, require, output, calibration, workload, extrapolation; got \"colums\"");
     m = parse_bad(kHead + "  C: {from: 1, to: 8, stp: 1}\n");
     EXPECT_PREFIX(m, "spec.yaml:7:23: axes.C.stp: expected one of the keys from, to, step, num, factor, scale; "
                      "got \"stp\"");

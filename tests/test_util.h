@@ -10,11 +10,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -131,6 +133,25 @@ inline int64_t naive_rd(const std::vector<int64_t> &trace, size_t t)
         seen.insert(trace[u]);
     }
     return -1;
+}
+
+// The number after "key": in a one-line JSON object: NaN for null,
+// -1e300 when the key is missing.
+inline double json_num(const std::string &j, const std::string &key)
+{
+    std::smatch m;
+    std::regex re("\"" + key + "\": (null|[-+0-9.eE]+)");
+    if (!std::regex_search(j, m, re))
+        return -1e300;
+    return m[1] == "null" ? NAN : std::stod(m[1]);
+}
+
+// The string after "key": with its quotes, "null", or "<missing>".
+inline std::string json_str(const std::string &j, const std::string &key)
+{
+    std::smatch m;
+    std::regex re("\"" + key + "\": (null|\"[^\"]*\")");
+    return std::regex_search(j, m, re) ? std::string(m[1]) : "<missing>";
 }
 
 } // namespace pascal_test

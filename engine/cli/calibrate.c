@@ -85,7 +85,7 @@ static void print_row(FILE *f, const pascal_cv_key *k)
     for (int q = 0; q < PASCAL_CV_NMETHOD; q++)
         fmt_pct(k->mape[q], m[q], sizeof m[q]);
     fprintf(f, "  %3lld %-4s %2lld %4lld %5lld %9.4g %8s %8s %8s %8s %8s  %s\n", (long long)k->key.o,
-            k->key.path == PASCAL_DYN_TMA ? "tma" : "sync", (long long)k->key.d,
+            pascal_path_names[k->key.path], (long long)k->key.d,
             (long long)k->key.m, (long long)k->runs, k->K_geomean, m[0], m[1], m[2], m[3], m[4],
             pascal_dyn_code_name(k->code));
 }
@@ -162,7 +162,7 @@ int cli_calibrate(int argc, char **argv)
 {
     cli_flag flags[F_COUNT] = {
         [F_OUT] = {"output", "PATH", "model file (alias -o); written only when complete", 0, 0},
-        [F_DEVICE] = {"device", "PROFILE", "device profile: sms and effective L2 (configs/devices/)", 0, 0},
+        [F_DEVICE] = {"device", "PROFILE", "device profile path or name (gb10; pascal list devices): sms and effective L2", 0, 0},
         [F_SMS] = {"sms", "N", "streaming multiprocessors, M = sms * o (overrides the profile)", 0, 0},
         [F_C] = {"C", "BLOCKS", "cache capacity in blocks (default capacity / block size)", 0, 0},
         [F_CAPB] = {"capacity-bytes", "SIZE", "cache bytes (overrides the profile's effective L2)", 0, 0},

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "engine/cli/cli.h"
+#include "engine/spot.h"
 #include "kernels/session.h"
-#include "kernels/spot.h"
 #include "output/lock.h"
 #include "sweeps/params.h"
 

@@ -18,7 +18,8 @@ typedef struct cli_flag {
 
 /* Parses --name value, --name=value and switches; positional arguments go to
  * pos[0..*npos-1].  Returns CLI_OK, CLI_USAGE after printing the error, or -1
- * when --help was given (usage already printed to stdout). */
+ * when --help was given (usage already printed to stdout) or the hidden
+ * --complete (the flags listed for shell completion). */
 int cli_parse(const char *cmd, const char *usage, int argc, char **argv, cli_flag *flags,
               int nflags, char **pos, int maxpos, int *npos);
 cli_flag *cli_find(cli_flag *flags, int nflags, const char *name);
@@ -28,6 +29,9 @@ cli_flag *cli_find(cli_flag *flags, int nflags, const char *name);
 int cli_int(const char *cmd, const cli_flag *f, int64_t min, int64_t *out);
 int cli_real(const char *cmd, const cli_flag *f, double min, double *out);
 int cli_size(const char *cmd, const cli_flag *f, double *out);
+/* --threads: 1 to CLI_MAX_THREADS; warns (and accepts) above the cores. */
+#define CLI_MAX_THREADS 4096
+int cli_threads(const char *cmd, const cli_flag *f, int *out);
 
 int cli_run(int argc, char **argv);            /* engine/cli/run.c */
 int cli_point(int argc, char **argv);          /* engine/cli/point.c */
@@ -40,6 +44,8 @@ int cli_validate(int argc, char **argv);       /* engine/cli/validate.c */
 int cli_capacity_scan(int argc, char **argv);  /* engine/cli/capacity_scan.c */
 int cli_spotcheck(int argc, char **argv);      /* engine/cli/spotcheck.c */
 int cli_measure_refs(int argc, char **argv);   /* engine/cli/measure_refs.c */
+int cli_list(int argc, char **argv);           /* engine/cli/list.c */
+int cli_info(int argc, char **argv);           /* engine/cli/info.c */
 int cli_run_mpi(int argc, char **argv);        /* engine/cli/run_mpi.c (pascal-mpi) */
 
 /* Whether a progress bar may go to stderr: it is a terminal, or this is a

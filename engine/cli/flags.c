@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/suggest.h"
+#include "engine/parallel.h"
 #include "sweeps/params.h"
 
 static void print_usage(FILE *f, const char *usage, const cli_flag *flags, int n)
@@ -22,6 +24,17 @@ static void print_usage(FILE *f, const char *usage, const cli_flag *flags, int n
         fprintf(f, "  %-26s %s\n", left, flags[i].help);
     }
     fprintf(f, "  %-26s %s\n", "--help", "show this help");
+}
+
+/* The hidden --complete: one line per flag, "--NAME" then a tab and the
+ * metavar when it takes a value, for the shell completion
+ * (engine/cli/completion.bash), which thus follows the flag tables. */
+static void print_completions(const cli_flag *flags, int n)
+{
+    for (int i = 0; i < n; i++)
+        printf("--%s%s%s\n", flags[i].name, flags[i].metavar ? "\t" : "",
+               flags[i].metavar ? flags[i].metavar : "");
+    printf("--help\n");
 }
 
 cli_flag *cli_find(cli_flag *flags, int n, const char *name)
@@ -60,11 +73,21 @@ int cli_parse(const char *cmd, const char *usage, int argc, char **argv, cli_fla
             print_usage(stdout, usage, flags, nflags);
             return -1;
         }
+        if (strcmp(a, "--complete") == 0) {
+            print_completions(flags, nflags);
+            return -1;
+        }
         eq = strchr(a + 2, '=');
         snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - a - 2) : 63, a + 2);
         f = cli_find(flags, nflags, name);
         if (!f) {
-            fprintf(stderr, "pascal %s: unknown option --%s\n", cmd, name);
+            const char *names[64];
+            char hint[96];
+            int n = nflags < 64 ? nflags : 64;
+            for (int k = 0; k < n; k++)
+                names[k] = flags[k].name;
+            fprintf(stderr, "pascal %s: unknown option --%s%s\n", cmd, name,
+                    pascal_suggest_hint(name, names, n, hint, sizeof hint));
             list_flags(cmd, flags, nflags);
             return CLI_USAGE;
         }
@@ -99,8 +122,9 @@ int cli_int(const char *cmd, const cli_flag *f, int64_t min, int64_t *out)
     errno = 0;
     v = strtoll(f->value, &end, 10);
     if (errno || end == f->value || *end || v < min || v > (1LL << 53)) {
-        fprintf(stderr, "pascal %s: --%s: expected an integer >= %lld, got \"%s\"\n", cmd,
-                f->name, (long long)min, f->value);
+        int big = end != f->value && !*end && (errno == ERANGE || v > (1LL << 53));
+        fprintf(stderr, "pascal %s: --%s: expected an integer >= %lld%s, got \"%s\"\n", cmd,
+                f->name, (long long)min, big ? " of at most 2^53" : "", f->value);
         return CLI_USAGE;
     }
     *out = v;
@@ -122,11 +146,31 @@ int cli_real(const char *cmd, const cli_flag *f, double min, double *out)
 
 int cli_size(const char *cmd, const cli_flag *f, double *out)
 {
-    if (pascal_size_parse(f->value, out) != 0) {
-        fprintf(stderr, "pascal %s: --%s: expected a size like 20MiB, got \"%s\"\n", cmd,
-                f->name, f->value);
+    int rc = pascal_size_parse(f->value, out);
+    char why[160];
+    if (rc != 0) {
+        pascal_size_explain(rc, f->value, why, sizeof why);
+        fprintf(stderr, "pascal %s: --%s: expected a size like 20MiB, got \"%s\"%s%s\n", cmd,
+                f->name, f->value, why[0] ? ": " : "", why);
         return CLI_USAGE;
     }
+    return CLI_OK;
+}
+
+int cli_threads(const char *cmd, const cli_flag *f, int *out)
+{
+    int64_t n;
+    if (cli_int(cmd, f, 1, &n) != CLI_OK)
+        return CLI_USAGE;
+    if (n > CLI_MAX_THREADS) {
+        fprintf(stderr, "pascal %s: --%s: expected an integer from 1 to %d, got \"%s\"\n", cmd, f->name,
+                CLI_MAX_THREADS, f->value);
+        return CLI_USAGE;
+    }
+    if (n > pascal_parallel_cores())
+        fprintf(stderr, "pascal %s: warning: --%s %lld is more than the %d cores available; the threads "
+                        "will share them\n", cmd, f->name, (long long)n, pascal_parallel_cores());
+    *out = (int)n;
     return CLI_OK;
 }
 

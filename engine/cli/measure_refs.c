@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "engine/cli/cli.h"
+#include "engine/spot.h"
 #include "kernels/session.h"
-#include "kernels/spot.h"
 #include "output/lock.h"
 #include "output/sink.h"
 
@@ -29,7 +29,7 @@ typedef struct refs_opts {
     const char *out, *device, *meter, *metric, *markers;
     int64_t *occ, *depth, *compute, *N, *W;
     int nocc, ndepth, ncompute, nN, nW;
-    int paths[2], npaths;
+    int paths[PASCAL_PATH_COUNT], npaths;
     double block_bytes;
     int64_t reps;
     int dry_run, quiet;
@@ -52,17 +52,37 @@ static int list_flag(cli_flag *f, int nf, const char *name, const char *dflt, in
     return CLI_OK;
 }
 
+/* --path: a comma-separated list of load path names, each once (default:
+ * every path, in code order). */
 static int read_paths(cli_flag *f, int nf, refs_opts *o)
 {
     cli_flag *x = cli_find(f, nf, "path");
-    const char *v = x->given ? x->value : "sync,tma";
+    const char *v = x->value;
+    int seen[PASCAL_PATH_COUNT] = {0};
     o->npaths = 0;
-    if (strcmp(v, "sync") == 0 || strcmp(v, "sync,tma") == 0)
-        o->paths[o->npaths++] = PASCAL_SPOT_SYNC;
-    if (strcmp(v, "tma") == 0 || strcmp(v, "sync,tma") == 0)
-        o->paths[o->npaths++] = PASCAL_SPOT_TMA;
-    if (o->npaths == 0) {
-        fprintf(stderr, "pascal measure-refs: --path: expected sync, tma or sync,tma, got \"%s\"\n", v);
+    if (!x->given) {
+        for (int p = 0; p < PASCAL_PATH_COUNT; p++)
+            o->paths[o->npaths++] = p;
+        return CLI_OK;
+    }
+    for (const char *s = v; o->npaths >= 0; s += strcspn(s, ",") + 1) {
+        size_t n = strcspn(s, ",");
+        char name[16];
+        int p;
+        snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), s);
+        p = n < sizeof name ? pascal_path_from_name(name) : -1;
+        if (p < 0 || seen[p])
+            o->npaths = -1;
+        else {
+            seen[p] = 1;
+            o->paths[o->npaths++] = p;
+        }
+        if (!s[n])
+            break;
+    }
+    if (o->npaths <= 0) {
+        fprintf(stderr, "pascal measure-refs: --path: expected load paths (" PASCAL_PATH_LIST
+                        "), comma-separated, each once, got \"%s\"\n", v);
         return CLI_USAGE;
     }
     return CLI_OK;

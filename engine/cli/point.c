@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/suggest.h"
 #include "engine/cli/cli.h"
 #include "engine/eval.h"
 #include "model/phases.h"
@@ -90,8 +91,18 @@ static int need(const cli_flag *f, const char *what)
 static int read_capacity(cli_flag *f, pascal_point *p)
 {
     double cap, block;
+    if (f[F_C].given && (f[F_CAPB].given || f[F_BLOCKB].given)) {
+        fprintf(stderr, "pascal point: --%s: expected either --C or --capacity-bytes with "
+                        "--block-bytes, got both\n", f[F_CAPB].given ? "capacity-bytes" : "block-bytes");
+        return CLI_USAGE;
+    }
     if (f[F_C].given)
         return get_int(f, F_C, 1, &p->v[PASCAL_P_C]);
+    if (f[F_BLOCKB].given && !f[F_CAPB].given) {
+        fprintf(stderr, "pascal point: --block-bytes: expected --capacity-bytes for it to take "
+                        "effect, got none\n");
+        return CLI_USAGE;
+    }
     if (!f[F_CAPB].given)
         return need(&f[F_C], "a capacity in blocks (or --capacity-bytes with --block-bytes)");
     if (need(&f[F_BLOCKB], "a block size with --capacity-bytes") != CLI_OK ||
@@ -114,9 +125,12 @@ static int read_pattern(cli_flag *f, pascal_point *p, int64_t **list)
     if (f[F_PATTERN].given) {
         kind = pascal_pattern_from_name(f[F_PATTERN].value);
         if (kind < 0 || kind == PASCAL_PATTERN_EXPLICIT) {
+            char hint[96];
             fprintf(stderr, "pascal point: --pattern: expected one of aligned, clusters, equal, "
-                            "uniform, gaussian, lag (or --phases), got \"%s\"\n",
-                    f[F_PATTERN].value);
+                            "uniform, gaussian, lag (or --phases), got \"%s\"%s\n",
+                    f[F_PATTERN].value,
+                    pascal_suggest_hint(f[F_PATTERN].value, pascal_pattern_names,
+                                        PASCAL_PATTERN_EXPLICIT, hint, sizeof hint));
             return CLI_USAGE;
         }
     }
@@ -150,6 +164,40 @@ static int read_pattern(cli_flag *f, pascal_point *p, int64_t **list)
     return CLI_OK;
 }
 
+/* A flag that cannot change the answer is a mistake worth saying: a
+ * pattern parameter without its pattern, --C with --capacity-bytes,
+ * --block-bytes alone, more ways than lines. */
+static int check_effect(const cli_flag *f, const pascal_point *p)
+{
+    static const struct {
+        int flag;
+        unsigned kinds;
+        const char *needs;
+    } rules[] = {
+        {F_CLUSTERS, 1u << PASCAL_PATTERN_CLUSTERS, "--pattern clusters"},
+        {F_SPREAD, 1u << PASCAL_PATTERN_CLUSTERS, "--pattern clusters"},
+        {F_SIGMA, 1u << PASCAL_PATTERN_GAUSSIAN, "--pattern gaussian"},
+        {F_LAG, 1u << PASCAL_PATTERN_LAG, "--pattern lag"},
+        {F_SEED, (1u << PASCAL_PATTERN_UNIFORM) | (1u << PASCAL_PATTERN_GAUSSIAN),
+         "--pattern uniform or gaussian"},
+    };
+    int kind = (int)p->v[PASCAL_P_PATTERN];
+    for (size_t k = 0; k < sizeof rules / sizeof rules[0]; k++)
+        if (f[rules[k].flag].given && !(rules[k].kinds & (1u << kind))) {
+            fprintf(stderr, "pascal point: --%s: expected %s for it to take effect, got %s%s\n",
+                    f[rules[k].flag].name, rules[k].needs,
+                    kind == PASCAL_PATTERN_EXPLICIT ? "--phases" : "--pattern ",
+                    kind == PASCAL_PATTERN_EXPLICIT ? "" : pascal_pattern_names[kind]);
+            return CLI_USAGE;
+        }
+    if (f[F_ASSOC].given && p->v[PASCAL_P_ASSOC] > p->v[PASCAL_P_C]) {
+        fprintf(stderr, "pascal point: --assoc: expected at most C = %.0f ways (an A-way cache of B = C "
+                        "lines has at most C ways), got %s\n", p->v[PASCAL_P_C], f[F_ASSOC].value);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
 static int read_point(cli_flag *f, pascal_point *p, int64_t **list)
 {
     for (int i = 0; i < PASCAL_NPARAM; i++)
@@ -170,7 +218,7 @@ static int read_point(cli_flag *f, pascal_point *p, int64_t **list)
     if (f[F_HORIZON].given &&
         cli_real("point", &f[F_HORIZON], 0, &p->v[PASCAL_P_HORIZON]) != CLI_OK)
         return CLI_USAGE;
-    return CLI_OK;
+    return check_effect(f, p);
 }
 
 static const int point_cols[] = {

@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/suggest.h"
 #include "engine/calibrate.h"
 #include "engine/cli/cli.h"
+#include "sweeps/params.h"
 
 
 static const char *usage_text =
@@ -14,9 +16,11 @@ static const char *usage_text =
     "Predicts the whole-run fill count K_H (fill-equivalent blocks per unit work)\n"
     "and rho = K/M of one configuration from a calibration written by\n"
     "pascal calibrate.  Unsupported families and unsampled execution classes are\n"
-    "reported, never extrapolated.";
+    "reported, never extrapolated.  Outside the calibrated range the nearest\n"
+    "calibrated answer is held (the paper's fallback) and the output says where;\n"
+    "--extrapolation nan refuses such queries instead.";
 
-enum { F_MODEL, F_O, F_PATH, F_D, F_M, F_N, F_W, F_JSON, F_COUNT };
+enum { F_MODEL, F_O, F_PATH, F_D, F_M, F_N, F_W, F_JSON, F_EXTRAP, F_COUNT };
 
 static int need(const cli_flag *f, const char *what)
 {
@@ -29,12 +33,10 @@ static int need(const cli_flag *f, const char *what)
 
 static int read_path(const cli_flag *f, int *path)
 {
-    if (strcmp(f->value, "sync") == 0)
-        *path = PASCAL_DYN_SYNC;
-    else if (strcmp(f->value, "tma") == 0)
-        *path = PASCAL_DYN_TMA;
-    else {
-        fprintf(stderr, "pascal predict: --path: expected sync or tma, got \"%s\"\n", f->value);
+    if ((*path = pascal_path_from_name(f->value)) < 0) {
+        char hint[96];
+        fprintf(stderr, "pascal predict: --path: expected sync or tma, got \"%s\"%s\n", f->value,
+                pascal_suggest_hint(f->value, pascal_path_names, PASCAL_PATH_COUNT, hint, sizeof hint));
         return CLI_USAGE;
     }
     return CLI_OK;
@@ -83,7 +85,7 @@ static int read_query(cli_flag *f, pascal_dyn_query *q)
 
 static void reason(const pascal_dyn_query *q, const pascal_dyn_pred *p, char *buf, size_t len)
 {
-    const char *path = q->path == PASCAL_DYN_TMA ? "tma" : "sync";
+    const char *path = pascal_path_names[q->path];
     if (p->code == PASCAL_DYN_ERR_FAMILY)
         snprintf(buf, len, "unsupported family: no reference with occupancy %lld on the %s path; "
                            "not extrapolated", (long long)q->o, path);
@@ -91,6 +93,9 @@ static void reason(const pascal_dyn_query *q, const pascal_dyn_pred *p, char *bu
         snprintf(buf, len, "unsampled execution class %d: no reference of class %d with occupancy "
                            "%lld on the %s path at any depth (Prop. 8); not interpolated",
                  p->cls, p->cls, (long long)q->o, path);
+    else if (p->code == PASCAL_DYN_ERR_CLAMPED)
+        snprintf(buf, len, "outside the calibrated range (see the clamp_ values); refused by "
+                           "--extrapolation nan");
     else
         snprintf(buf, len, "not a valid configuration");
 }
@@ -112,6 +117,12 @@ static void print_json(FILE *f, const pascal_dyn_query *q, const pascal_dyn_pred
     json_num(f, "band_lo", p->band_lo, ", ");
     json_num(f, "band_hi", p->band_hi, ", ");
     fprintf(f, "\"class\": %d, \"fallback\": \"%s\", ", p->cls, pascal_dyn_code_name(p->code));
+    /* How far outside: the calibrated value each clamped coordinate is held
+     * at (null inside); clamp_W is clamp_x as a horizon at this N. */
+    json_num(f, "clamp_x", p->near_x, ", ");
+    json_num(f, "clamp_W", p->near_x * PASCAL_DYN_N0 / q->N, ", ");
+    json_num(f, "clamp_compute", p->near_m, ", ");
+    json_num(f, "clamp_depth", p->near_d, ", ");
     if (p->code >= PASCAL_DYN_UNSUPPORTED) {
         reason(q, p, why, sizeof why);
         fprintf(f, "\"error\": \"%s\"}\n", why);
@@ -130,12 +141,29 @@ static const char *rule_text(int code)
     }
 }
 
+/* Where the answer is held at the edge of the calibration. */
+static void print_clamps(FILE *f, const pascal_dyn_query *q, const pascal_dyn_pred *p)
+{
+    double x = q->W * q->N / PASCAL_DYN_N0;
+    if (!isnan(p->near_x))
+        fprintf(f, "held: the horizon x = W N / 4096 = %.4g lies outside the references; the value "
+                   "at x = %.4g (W = %.4g at N = %.0f) is held\n", x, p->near_x,
+                p->near_x * PASCAL_DYN_N0 / q->N, q->N);
+    if (!isnan(p->near_m))
+        fprintf(f, "held: no class-%d reference beyond compute %lld; the one at compute %.0f is "
+                   "used\n", p->cls, (long long)q->m, p->near_m);
+    if (!isnan(p->near_d))
+        fprintf(f, "held: no depth with class %d beyond depth %lld; depth %.0f is used\n", p->cls,
+                (long long)q->d, p->near_d);
+}
+
 static void print_text(FILE *f, const pascal_dyn_query *q, const pascal_dyn_pred *p, double M)
 {
     char why[256];
     if (p->code >= PASCAL_DYN_UNSUPPORTED) {
         reason(q, p, why, sizeof why);
         fprintf(f, "no prediction: %s\n", why);
+        print_clamps(f, q, p);
         return;
     }
     fprintf(f, "K = %.4g fill-equivalent blocks per unit work (x = W N / 4096 = %.4g)\n", p->K,
@@ -145,6 +173,7 @@ static void print_text(FILE *f, const pascal_dyn_query *q, const pascal_dyn_pred
         fprintf(f, "band: rho in [%.4g, %.4g]\n", p->band_lo, p->band_hi);
     fprintf(f, "class %d (m mod 4 = %lld); rule: %s\n", p->cls, (long long)(q->m % 4),
             rule_text(p->code));
+    print_clamps(f, q, p);
 }
 
 int cli_predict(int argc, char **argv)
@@ -158,6 +187,8 @@ int cli_predict(int argc, char **argv)
         [F_N] = {"N", "BLOCKS", "blocks per CTA scan", 0, 0},
         [F_W] = {"W", "SCANS", "horizon: CTA scans per resident worker", 0, 0},
         [F_JSON] = {"json", NULL, "print one JSON object", 0, 0},
+        [F_EXTRAP] = {"extrapolation", "hold|nan",
+                      "outside the calibrated range: hold the nearest answer (default) or refuse", 0, 0},
     };
     pascal_dyn_query q;
     pascal_dyn_pred p;
@@ -170,6 +201,14 @@ int cli_predict(int argc, char **argv)
     memset(&q, 0, sizeof q);
     if ((rc = read_query(f, &q)) != CLI_OK)
         return rc;
+    if (f[F_EXTRAP].given) {
+        if (strcmp(f[F_EXTRAP].value, "nan") != 0 && strcmp(f[F_EXTRAP].value, "hold") != 0) {
+            fprintf(stderr, "pascal predict: --extrapolation: expected hold or nan, got \"%s\"\n",
+                    f[F_EXTRAP].value);
+            return CLI_USAGE;
+        }
+        q.flags = strcmp(f[F_EXTRAP].value, "nan") == 0 ? PASCAL_DYN_NO_HOLD : 0;
+    }
     if ((rc = pascal_calibrate_load(f[F_MODEL].value, &model, NULL, &err)) != 0) {
         fprintf(stderr, "pascal predict: --model: %s\n", err.msg);
         return rc == PASCAL_EINPUT ? CLI_USAGE : CLI_FAIL;

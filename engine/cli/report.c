@@ -15,7 +15,9 @@ static const char *usage_text =
     "vs capacity with the LRU band, the residency bound and the Che baseline; a\n"
     "heatmap over any two swept axes; dynamic predictions vs horizon; a sizing\n"
     "table; the spec and provenance; and the cache lab.  Large sweeps are\n"
-    "averaged over random draws and down-sampled for plotting; the page says so.";
+    "averaged over random draws and down-sampled for plotting; the page says so.\n"
+    "RESULT may also be the CSV of pascal run (-o NAME.csv, or --format csv): the\n"
+    "same page, without the spec and provenance a CSV does not carry.";
 
 static char *join_args(int argc, char **argv)
 {

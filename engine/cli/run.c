@@ -4,9 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "engine/cli/cli.h"
+#include "engine/cli/progress.h"
+#include "engine/parallel.h"
+#include "engine/plan.h"
 #include "engine/run.h"
 #include "model/phases.h"
 #include "sweeps/workload.h"
@@ -180,6 +184,49 @@ static void print_summary(FILE *f, const pascal_spec *spec, const pascal_run_opt
         print_sizing(f, spec, o, st, metric);
 }
 
+/* "0.12 s", "3.4 min", "5.1 h", "12 days", "3.2e+04 years". */
+static void format_duration(double s, char *buf, size_t len)
+{
+    if (s < 60)
+        snprintf(buf, len, "%.2g s", s);
+    else if (s < 3600)
+        snprintf(buf, len, "%.2g min", s / 60);
+    else if (s < 86400 * 2)
+        snprintf(buf, len, "%.2g h", s / 3600);
+    else if (s < 86400 * 365.25 * 2)
+        snprintf(buf, len, "%.3g days", s / 86400);
+    else
+        snprintf(buf, len, "%.3g years", s / (86400 * 365.25));
+}
+
+/* The plan, printed before the check pass when a person is watching, on
+ * --dry-run, or when the work is long enough to matter (stderr: stdout may
+ * carry CSV). */
+typedef struct estimate_show {
+    int always;
+    int threads;
+    const char *spec;
+} estimate_show;
+
+static void print_estimate(void *ctx, const pascal_plan_estimate *e)
+{
+    const estimate_show *w = ctx;
+    char check[32], run[32];
+    if (!w->always && e->check_seconds + e->run_seconds < 10)
+        return;
+    format_duration(e->check_seconds, check, sizeof check);
+    format_duration(e->run_seconds, run, sizeof run);
+    fprintf(stderr, "pascal: %s: %llu points\n", w->spec, (unsigned long long)e->raw_points);
+    if (e->per_point)
+        fprintf(stderr, "  check: every point, about %s\n", check);
+    else
+        fprintf(stderr, "  check: %llu points (the checks read only %s), about %s\n",
+                (unsigned long long)e->check_evals, e->axes[0] ? e->axes : "fixed values", check);
+    fprintf(stderr, "  run: about %.3g rows%s, about %s on %d thread%s (estimate)\n", e->rows,
+            e->kept_fraction < 1 ? " after `where`" : "", run, w->threads, w->threads == 1 ? "" : "s");
+    fflush(stderr);
+}
+
 /* Ctrl-C or SIGTERM: the run stops after its current batch and keeps its
  * finished rows for --resume; a second signal ends the process at once. */
 static volatile sig_atomic_t stop_requested;
@@ -226,16 +273,41 @@ static char *join_args(int argc, char **argv)
     return s;
 }
 
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n > k && strcasecmp(s + n - k, suffix) == 0;
+}
+
+/* -o NAME.csv writes CSV unless --format says otherwise; a --format that
+ * contradicts the name (.csv, .h5, .hdf5) is an error. */
+static int format_from_name(const cli_flag *format, pascal_run_opts *o)
+{
+    const char *p = o->out_path;
+    int csv_name = p && has_suffix(p, ".csv");
+    int h5_name = p && (has_suffix(p, ".h5") || has_suffix(p, ".hdf5"));
+    if (!format->given) {
+        if (csv_name)
+            o->format = PASCAL_SINK_CSV;
+        return CLI_OK;
+    }
+    if ((csv_name && o->format != PASCAL_SINK_CSV) || (h5_name && o->format == PASCAL_SINK_CSV)) {
+        fprintf(stderr, "pascal run: --format: expected %s for an output named \"%s\", got %s\n",
+                csv_name ? "csv" : "hdf5", p, format->value);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
 static int read_options(cli_flag *f, int nf, pascal_run_opts *o)
 {
     int64_t n;
     double r;
     cli_flag *x;
-    if ((x = cli_find(f, nf, "threads"))->given) {
-        if (cli_int("run", x, 1, &n) != CLI_OK)
-            return CLI_USAGE;
-        o->threads = (int)(n > 4096 ? 4096 : n);
-    }
+    if ((x = cli_find(f, nf, "threads"))->given && cli_threads("run", x, &o->threads) != CLI_OK)
+        return CLI_USAGE;
+    if ((x = cli_find(f, nf, "memory"))->given && cli_size("run", x, &o->memory_bytes) != CLI_OK)
+        return CLI_USAGE;
     if ((x = cli_find(f, nf, "compression"))->given) {
         if (cli_int("run", x, 0, &n) != CLI_OK || n > 9) {
             fprintf(stderr, "pascal run: --compression: expected a level 0..9, got \"%s\"\n",
@@ -267,7 +339,7 @@ static int read_options(cli_flag *f, int nf, pascal_run_opts *o)
         char tail = 0;
         if (sscanf(x->value, "%d/%d%c", &k, &count, &tail) != 2 || count < 1 || k < 1 ||
             k > count || count > 1000000) {
-            fprintf(stderr, "pascal run: --shard: expected K/N with 1 <= K <= N, like 2/8, "
+            fprintf(stderr, "pascal run: --shard: expected K/N with 1 <= K <= N <= 1000000, like 2/8, "
                             "got \"%s\"\n", x->value);
             return CLI_USAGE;
         }
@@ -275,20 +347,21 @@ static int read_options(cli_flag *f, int nf, pascal_run_opts *o)
     }
     o->dry_run = cli_find(f, nf, "dry-run")->given;
     o->resume = cli_find(f, nf, "resume")->given;
-    o->progress = !cli_find(f, nf, "quiet")->given && cli_stderr_is_terminal();
+    if (!cli_find(f, nf, "quiet")->given && cli_stderr_is_terminal())
+        o->progress = o->check_progress = cli_progress_update; /* ctx: cli_run's bar */
     o->out_path = cli_find(f, nf, "output")->value;
     if (!o->out_path && !o->dry_run) {
         fprintf(stderr, "pascal run: -o/--output: expected an output path, got nothing\n");
         return CLI_USAGE;
     }
-    return CLI_OK;
+    return format_from_name(cli_find(f, nf, "format"), o);
 }
 
 int cli_run(int argc, char **argv)
 {
     cli_flag flags[] = {
         {"output", "PATH", "output file (alias -o); written as PATH.tmp.PID, renamed when done", 0, 0},
-        {"format", "hdf5|csv", "output format (default hdf5)", 0, 0},
+        {"format", "hdf5|csv", "output format (default: csv for -o NAME.csv, else hdf5)", 0, 0},
         {"threads", "N", "OpenMP threads (default: all cores)", 0, 0},
         {"compression", "0-9", "deflate level, overriding the spec (0: none)", 0, 0},
         {"target", "RATE", "sizing target: a miss rate (default 0.05), or for a workload's "
@@ -297,12 +370,15 @@ int cli_run(int argc, char **argv)
         {"dry-run", NULL, "check every point and count them; write nothing", 0, 0},
         {"resume", NULL, "continue the run that Ctrl-C stopped (OUT.partial, HDF5 only)", 0, 0},
         {"quiet", NULL, "no progress bar", 0, 0},
+        {"memory", "SIZE", "memory the planned workspaces may use (default: this machine's)", 0, 0},
         {"batch", "N", "raw points evaluated between two checks for Ctrl-C (default 65536); "
                        "under mpirun also the largest piece a rank takes", 0, 0},
     };
     int nf = (int)(sizeof flags / sizeof flags[0]), npos, rc;
     char *pos[1], *cmdline;
     pascal_run_opts o = {0};
+    cli_progress bar = {0};
+    estimate_show show;
     pascal_run_stats st;
     pascal_spec *spec = NULL;
     pascal_error err = {0};
@@ -340,9 +416,17 @@ int cli_run(int argc, char **argv)
         kill_after_batch = atol(getenv("PASCAL_TEST_KILL_AFTER_BATCH"));
     if (getenv("PASCAL_TEST_SLOW_BATCH_MS"))
         slow_batch_ms = atol(getenv("PASCAL_TEST_SLOW_BATCH_MS"));
+    o.progress_ctx = &bar;
+    o.stop_flag = &stop_requested;
+    show.always = o.dry_run || o.progress;
+    show.threads = pascal_parallel_threads(o.threads);
+    show.spec = pascal_spec_filename(spec);
+    o.on_estimate = print_estimate;
+    o.estimate_ctx = &show;
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     rc = pascal_run(spec, &o, &st, &err);
+    cli_progress_finish(&bar);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     if (rc == 0)

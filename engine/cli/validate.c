@@ -31,11 +31,8 @@ static int read_flags(cli_flag *f, pascal_validate_opts *o)
             return CLI_USAGE;
         o->seed = (uint64_t)v;
     }
-    if (f[F_THREADS].given) {
-        if (cli_int("validate", &f[F_THREADS], 1, &v) != CLI_OK)
-            return CLI_USAGE;
-        o->threads = (int)(v > 4096 ? 4096 : v);
-    }
+    if (f[F_THREADS].given && cli_threads("validate", &f[F_THREADS], &o->threads) != CLI_OK)
+        return CLI_USAGE;
     if (f[F_FAULT].given) {
         int k = pascal_vcheck_from_name(f[F_FAULT].value);
         if (k < 0 || k == PASCAL_VCHECK_THM5 || k == PASCAL_VCHECK_THM5_SHARP) {

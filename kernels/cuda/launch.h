@@ -16,7 +16,7 @@ extern "C" {
 #endif
 
 /* Deepest TMA pipeline the open scan supports (mbarriers per CTA); the same
- * as PASCAL_SPOT_MAX_DEPTH in kernels/spot.h, which the CLI checks. */
+ * as PASCAL_SPOT_MAX_DEPTH in kernels/measure.h, which the CLI checks. */
 #define PASCAL_CU_MAX_DEPTH 16
 /* Threads per CTA of the open scan, both paths. */
 #define PASCAL_CU_OPEN_THREADS 256

@@ -2,6 +2,8 @@
  * CMake ran): every entry point says so, and nothing is ever measured. */
 #include "kernels/gpu.h"
 
+#include <stddef.h>
+
 #define NO_CUDA                                                                    \
     "this pascal was built without CUDA support (PASCAL_CUDA=OFF, or no nvcc when " \
     "it was configured); rebuild with -DPASCAL_CUDA=ON on a machine with the CUDA "  \

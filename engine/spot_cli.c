@@ -1,7 +1,7 @@
 /* Small helpers shared by the measuring commands (capacity-scan, spotcheck,
  * measure-refs): provenance command line, an early check that the output can
  * be written, and integer lists.  See spot.h. */
-#include "kernels/spot.h"
+#include "engine/spot.h"
 
 #include <errno.h>
 #include <fcntl.h>

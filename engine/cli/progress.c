@@ -1,23 +1,9 @@
 /* Progress bar for long sweeps; see progress.h. */
-#include "engine/progress.h"
+#include "engine/cli/progress.h"
 
 #include <stdio.h>
-#include <time.h>
 
-double pascal_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-void pascal_progress_start(pascal_progress *pr, int enabled, uint64_t total)
-{
-    pr->enabled = enabled;
-    pr->total = total;
-    pr->start = pascal_now();
-    pr->last_draw = 0;
-}
+#include "engine/clock.h"
 
 static void human(double v, char *buf, size_t len)
 {
@@ -31,7 +17,7 @@ static void human(double v, char *buf, size_t len)
         snprintf(buf, len, "%.0f", v);
 }
 
-static void draw(pascal_progress *pr, uint64_t done, double now)
+static void draw(cli_progress *pr, uint64_t done, double now)
 {
     enum { WIDTH = 30 };
     char bar[WIDTH + 1], d[16], t[16], r[16];
@@ -50,22 +36,33 @@ static void draw(pascal_progress *pr, uint64_t done, double now)
     fflush(stderr);
 }
 
-void pascal_progress_update(pascal_progress *pr, uint64_t done)
+void cli_progress_update(void *ctx, uint64_t done, uint64_t total)
 {
-    double now;
-    if (!pr->enabled)
-        return;
-    now = pascal_now();
+    cli_progress *pr = ctx;
+    double now = pascal_now();
+    /* done = 0 starts a stage: a per-point check pass, then the
+     * evaluation; the previous stage's line is ended. */
+    if (pr->started && done == 0) {
+        cli_progress_finish(pr);
+        pr->started = 0;
+    }
+    if (!pr->started) {
+        pr->started = 1;
+        pr->start = now;
+        pr->last_draw = 0;
+    }
+    pr->done = done;
+    pr->total = total;
     if (now - pr->last_draw < 0.1)
         return;
     pr->last_draw = now;
     draw(pr, done, now);
 }
 
-void pascal_progress_finish(pascal_progress *pr, uint64_t done)
+void cli_progress_finish(cli_progress *pr)
 {
-    if (!pr->enabled)
+    if (!pr->started)
         return;
-    draw(pr, done, pascal_now());
+    draw(pr, pr->done, pascal_now());
     fputc('\n', stderr);
 }

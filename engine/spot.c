@@ -1,7 +1,7 @@
 /* Spot-check arithmetic: bytes to the model's K, errors, the effective
  * capacity of a capacity scan, and the seeded choice of points.  See
  * spot.h; nothing here touches CUDA. */
-#include "kernels/spot.h"
+#include "engine/spot.h"
 
 #include <errno.h>
 #include <math.h>

@@ -3,7 +3,7 @@
  * model's predictions at each (what the measurement is compared with).
  * Points are numbered as `pascal run` numbers its rows: the kept points in
  * canonical order. */
-#include "kernels/spot.h"
+#include "engine/spot.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,8 @@
-/* Spot checks on a real GPU: the host-side arithmetic and tables, free of
- * CUDA so that they build and are tested on any machine.
+/* Spot checks on a real GPU: the host-side driver beside the engine (the
+ * arithmetic, the choice of points, the tables), free of CUDA so that it
+ * builds and is tested on any machine.  It uses the engine and output/; the
+ * GPU runner in kernels/ only fills the measurement types of
+ * kernels/measure.h, so no include or link runs from kernels/ up to here.
  *
  * The kernels (kernels/cuda/, docs/kernels.md) report the bytes read from
  * off-chip memory into L2 during one launch.  This module turns those bytes
@@ -14,12 +17,13 @@
  *     towards `passes` once it does not.
  * Every measurement records whether its launch started cold (L2 flushed just
  * before) or warm (an identical launch just before, no flush). */
-#ifndef PASCAL_KERNELS_SPOT_H
-#define PASCAL_KERNELS_SPOT_H
+#ifndef PASCAL_ENGINE_SPOT_H
+#define PASCAL_ENGINE_SPOT_H
 
 #include <stdint.h>
 
 #include "common/error.h"
+#include "kernels/measure.h"
 #include "output/sink.h"
 #include "sweeps/spec.h"
 
@@ -27,52 +31,8 @@
 extern "C" {
 #endif
 
-/* How the cache stood when a measured launch began. */
-typedef enum pascal_spot_start {
-    PASCAL_SPOT_COLD = 0,  /* L2 flushed by a scrub kernel just before */
-    PASCAL_SPOT_WARM = 1   /* the same launch ran just before, unmeasured */
-} pascal_spot_start;
-
+/* Names of pascal_spot_start values (kernels/measure.h). */
 extern const char *const pascal_spot_start_names[2]; /* "cold", "warm" */
-
-/* The load path of the open scan (Algorithm 2). */
-typedef enum pascal_spot_path {
-    PASCAL_SPOT_SYNC = 0,  /* __ldcg (ld.global.cg) loads by every thread */
-    PASCAL_SPOT_TMA = 1    /* bulk async copies into shared memory, mbarrier */
-} pascal_spot_path;
-
-
-/* The cache operator of every global load in the scan kernels.  .cg caches
- * at the global level (L2) and not in L1: it does not bypass L2, so repeated
- * reads of a block by other CTAs can hit in L2, which is what is modelled. */
-#define PASCAL_SPOT_CACHE_OPERATOR \
-    "ld.global.cg (__ldcg): cached in L2, not in L1; L2 is not bypassed"
-
-/* One measured launch. */
-typedef struct pascal_spot_measure {
-    double fill_bytes;    /* bytes read from off-chip memory into L2 */
-    double elapsed_ms;    /* launch time between device events */
-    pascal_spot_start start;
-    uint64_t checksum;    /* the kernel's anti-elimination result */
-} pascal_spot_measure;
-
-/* The GPU a table was measured on (provenance; strings may be empty). */
-typedef struct pascal_spot_device {
-    char name[256];
-    int index;                 /* CUDA device ordinal */
-    int cc_major, cc_minor;
-    int sms;
-    int64_t l2_bytes;          /* as reported by the runtime */
-    int sm_clock_khz;          /* peak SM clock, runtime attribute */
-    int mem_clock_khz;         /* peak memory clock, runtime attribute */
-    int sm_clock_now_mhz;      /* current SM clock from NVML, 0 if unknown */
-    int mem_clock_now_mhz;     /* current memory clock from NVML, 0 if unknown */
-    int driver_version;        /* cudaDriverGetVersion, e.g. 13000 */
-    int runtime_version;       /* cudaRuntimeGetVersion */
-    char driver_string[64];    /* NVML system driver version, "" if unknown */
-    char meter[32];            /* "cupti" or "ncu" */
-    char metric[128];          /* counter used for fill bytes */
-} pascal_spot_device;
 
 /* Static scan, Algorithm 1: fills per round.  NaN unless block_bytes > 0
  * and rounds >= 1. */
@@ -192,9 +152,6 @@ typedef struct pascal_spot_capacity {
 int pascal_spot_capacity_write(const char *path, const pascal_spot_capacity *cap,
                                const pascal_spot_device *dev, const char *command_line,
                                pascal_error *err);
-
-/* Deepest TMA pipeline of the open scan (mbarriers per CTA). */
-#define PASCAL_SPOT_MAX_DEPTH 16
 
 /* One reference run of the open scan (Algorithm 2) for the dynamic model. */
 typedef struct pascal_spot_ref {

@@ -1,20 +1,22 @@
-/* Reading columns of a sweep file in blocks of rows: each column is opened
- * once and read by hyperslab into caller buffers as float64 (HDF5 converts
- * integer and enum columns), so memory is bounded by the block size. */
-#include "report/report_internal.h"
+/* Reading 1-D datasets in blocks of rows: each is opened once and read by
+ * hyperslab into caller buffers as float64 (HDF5 converts integer and enum
+ * columns), so memory is bounded by the block size.  See h5_file.h. */
+#include "output/h5_file.h"
 
-#include <hdf5.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct rp_reader {
+#include "output/sink_internal.h"
+
+struct pascal_h5_columns {
     const char *path;
     hid_t file;
     int n;
     hid_t dset[];
 };
 
-void pascal_report_reader_close(rp_reader *r)
+void pascal_h5_columns_close(pascal_h5_columns *r)
 {
     if (!r)
         return;
@@ -26,37 +28,36 @@ void pascal_report_reader_close(rp_reader *r)
     free(r);
 }
 
-int pascal_report_reader_open(const rp_file *f, const rp_source *src, int n,
-                              rp_reader **out, pascal_error *err)
+int pascal_h5_columns_open(const char *path, const char *const *names, int n,
+                           pascal_h5_columns **out, pascal_error *err)
 {
-    rp_reader *r = calloc(1, sizeof *r + (size_t)(n > 0 ? n : 1) * sizeof(hid_t));
+    pascal_h5_columns *r = calloc(1, sizeof *r + (size_t)(n > 0 ? n : 1) * sizeof(hid_t));
     if (!r)
-        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", f->path);
-    r->path = f->path;
-    r->file = H5Fopen(f->path, H5F_ACC_RDONLY, H5P_DEFAULT);
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", path);
+    pascal_h5_quiet();
+    r->path = path;
+    r->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     for (int i = 0; i < n; i++)
         r->dset[i] = -1;
     if (r->file < 0) {
         free(r);
         H5Eclear2(H5E_DEFAULT);
-        return pascal_error_set(err, PASCAL_EIO, "%s: cannot open as HDF5", f->path);
+        return pascal_error_set(err, PASCAL_EIO, "%s: cannot open as HDF5", path);
     }
     for (int i = 0; i < n; i++, r->n++) {
-        char link[2 * RP_NAME + 8];
-        snprintf(link, sizeof link, "%s/%s", src[i].group, src[i].name);
-        if ((r->dset[i] = H5Dopen2(r->file, link, H5P_DEFAULT)) < 0) {
+        if ((r->dset[i] = H5Dopen2(r->file, names[i], H5P_DEFAULT)) < 0) {
             r->n++;
-            pascal_report_reader_close(r);
+            pascal_h5_columns_close(r);
             H5Eclear2(H5E_DEFAULT);
-            return pascal_error_set(err, PASCAL_EIO, "%s: cannot open /%s", f->path, link);
+            return pascal_error_set(err, PASCAL_EIO, "%s: cannot open /%s", path, names[i]);
         }
     }
     *out = r;
     return 0;
 }
 
-int pascal_report_reader_read(rp_reader *r, int64_t start, int64_t count,
-                              double *const *bufs, pascal_error *err)
+int pascal_h5_columns_read(pascal_h5_columns *r, int64_t start, int64_t count,
+                           double *const *bufs, pascal_error *err)
 {
     hsize_t off[1] = {(hsize_t)start}, cnt[1] = {(hsize_t)count};
     hid_t mem = H5Screate_simple(1, cnt, NULL);

@@ -2,7 +2,7 @@
  * the dynamic model's reference CSV and a provenance sidecar.  Rows go
  * through output/sink.h, so every file appears under its name only when
  * complete. */
-#include "kernels/spot.h"
+#include "engine/spot.h"
 
 #include <errno.h>
 #include <math.h>
@@ -15,6 +15,10 @@
 
 #include "engine/run.h"
 #include "model/phases.h"
+
+/* The reference tables write a measured load path under the table's name. */
+_Static_assert(PASCAL_SPOT_SYNC == 0 && PASCAL_SPOT_TMA == 1 && PASCAL_PATH_COUNT == 2,
+               "spot load paths use the codes of pascal_path_names");
 
 /* ---- provenance ---------------------------------------------------------- */
 

@@ -1,0 +1,21 @@
+/* The one OpenMP team launch; see parallel.h. */
+#include "engine/parallel.h"
+
+#include <omp.h>
+
+int pascal_parallel_threads(int requested)
+{
+    return requested > 0 ? requested : omp_get_max_threads();
+}
+
+int pascal_parallel_cores(void)
+{
+    return omp_get_num_procs();
+}
+
+void pascal_parallel(int threads, void (*body)(void *ctx), void *ctx)
+{
+    int n = pascal_parallel_threads(threads);
+#pragma omp parallel num_threads(n)
+    body(ctx);
+}

@@ -1,0 +1,66 @@
+/* What one measured launch of the scan kernels reports, and the device it
+ * ran on: the types the GPU runner (kernels/gpu.h, kernels/session.h, the
+ * meters) fills and the spot-check driver (engine/spot.h) turns into the
+ * model's quantities and tables.  Device-side vocabulary only: nothing here
+ * knows of sweeps, the engine or output files. */
+#ifndef PASCAL_KERNELS_MEASURE_H
+#define PASCAL_KERNELS_MEASURE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How the cache stood when a measured launch began. */
+typedef enum pascal_spot_start {
+    PASCAL_SPOT_COLD = 0,  /* L2 flushed by a scrub kernel just before */
+    PASCAL_SPOT_WARM = 1   /* the same launch ran just before, unmeasured */
+} pascal_spot_start;
+
+/* The load path of the open scan (Algorithm 2). */
+typedef enum pascal_spot_path {
+    PASCAL_SPOT_SYNC = 0,  /* __ldcg (ld.global.cg) loads by every thread */
+    PASCAL_SPOT_TMA = 1    /* bulk async copies into shared memory, mbarrier */
+} pascal_spot_path;
+
+/* The cache operator of every global load in the scan kernels.  .cg caches
+ * at the global level (L2) and not in L1: it does not bypass L2, so repeated
+ * reads of a block by other CTAs can hit in L2, which is what is modelled. */
+#define PASCAL_SPOT_CACHE_OPERATOR \
+    "ld.global.cg (__ldcg): cached in L2, not in L1; L2 is not bypassed"
+
+/* One measured launch. */
+typedef struct pascal_spot_measure {
+    double fill_bytes;    /* bytes read from off-chip memory into L2 */
+    double elapsed_ms;    /* launch time between device events */
+    pascal_spot_start start;
+    uint64_t checksum;    /* the kernel's anti-elimination result */
+} pascal_spot_measure;
+
+/* The GPU a table was measured on (provenance; strings may be empty). */
+typedef struct pascal_spot_device {
+    char name[256];
+    int index;                 /* CUDA device ordinal */
+    int cc_major, cc_minor;
+    int sms;
+    int64_t l2_bytes;          /* as reported by the runtime */
+    int sm_clock_khz;          /* peak SM clock, runtime attribute */
+    int mem_clock_khz;         /* peak memory clock, runtime attribute */
+    int sm_clock_now_mhz;      /* current SM clock from NVML, 0 if unknown */
+    int mem_clock_now_mhz;     /* current memory clock from NVML, 0 if unknown */
+    int driver_version;        /* cudaDriverGetVersion, e.g. 13000 */
+    int runtime_version;       /* cudaRuntimeGetVersion */
+    char driver_string[64];    /* NVML system driver version, "" if unknown */
+    char meter[32];            /* "cupti" or "ncu" */
+    char metric[128];          /* counter used for fill bytes */
+} pascal_spot_device;
+
+/* Deepest TMA pipeline of the open scan (mbarriers per CTA). */
+#define PASCAL_SPOT_MAX_DEPTH 16
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

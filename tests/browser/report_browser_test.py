@@ -1,0 +1,401 @@
+"""Browser test of `pascal report`: headless Chromium (Debian's chromium,
+/usr/bin/chromium) driven through chromedriver (Debian's chromium-driver) by
+Selenium (Debian's python3-selenium) loads generated reports with every
+network request refused, checks that every plot rendered with data (a Vega
+view whose dataset has rows and a canvas with drawn pixels), operates the
+cache-lab panel (capacity 4, stride 4, Reset, Step: 13 hits; capacity 2:
+0 hits), cross-checks the panel against `pascal lab --json`, and saves a
+full-page screenshot.
+
+Everything runs on Debian 12's own packages: no node and no npm package is
+needed to test the page (node is only used at build time, by npm, to fetch
+the plotting library that the binary embeds).
+
+usage: /usr/bin/python3 report_browser_test.py --pascal PASCAL --source SOURCE_DIR --out OUT_DIR
+Exit status: 0 pass, 1 fail, 77 skipped (no chromium, chromedriver or selenium)."""
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SKIP = 77
+CHROMIUM = os.environ.get("PASCAL_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("PASCAL_CHROMEDRIVER", "/usr/bin/chromedriver")
+WAIT_S = 30  # the longest any page condition may take to hold, seconds
+
+failures = []
+checks = 0
+
+
+def check(ok, what):
+    global checks
+    checks += 1
+    if not ok:
+        failures.append(what)
+    print(f"{'ok  ' if ok else 'FAIL'} {what}", flush=True)
+
+
+def skip(why):
+    print(f"report_browser: skipped: {why}")
+    sys.exit(SKIP)
+
+
+def parse_args(argv):
+    args = {}
+    for i in range(1, len(argv) - 1, 2):
+        args[argv[i].lstrip("-")] = argv[i + 1]
+    for k in ("pascal", "source", "out"):
+        if k not in args:
+            print(f"usage: missing --{k}")
+            sys.exit(1)
+    return args
+
+
+def run(argv):
+    return subprocess.run([str(a) for a in argv], check=True, capture_output=True, text=True).stdout
+
+
+def make_reports(args, out):
+    """The default sweep (capacity plot, heatmap, sizing) and a synthetic
+    file with dynamic columns (dynamic plot, occupancy x depth)."""
+    made = []
+    run([args["pascal"], "run", Path(args["source"], "configs/default.yaml"), "-o", out / "default.h5", "--quiet"])
+    run([args["pascal"], "report", out / "default.h5", "-o", out / "default.html"])
+    made.append({"name": "default", "html": out / "default.html", "plots": ["capacity", "heatmap"],
+                 "sizing": True, "heat": None})
+    try:
+        run(["/usr/bin/python3", Path(args["source"], "tests/browser/make_dynamic.py"), out / "dynamic.h5"])
+    except (OSError, subprocess.CalledProcessError):
+        print("note: /usr/bin/python3 with h5py is missing; the dynamic report is not checked")
+        return made
+    run([args["pascal"], "report", out / "dynamic.h5", "-o", out / "dynamic.html"])
+    made.append({"name": "dynamic", "html": out / "dynamic.html", "plots": ["heatmap", "dynamic"],
+                 "sizing": False, "heat": ["depth", "occupancy"]})
+    return made
+
+
+def wait_for(driver, script, what, *script_args):
+    """Polls a JavaScript predicate until it is true (WAIT_S at most)."""
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        try:
+            if driver.execute_script(script, *script_args):
+                return True
+        except Exception:  # a predicate that throws is not yet true
+            pass
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"waited {WAIT_S} s for {what}")
+        time.sleep(0.05)
+
+
+# Drawn pixels of the canvas in #plot-NAME (not white, not transparent).
+DRAWN_PIXELS = """
+const c = document.querySelector(`#plot-${arguments[0]} canvas`);
+if (!c) return 0;
+const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+let k = 0;
+for (let i = 0; i < d.length; i += 4)
+  if (d[i + 3] > 0 && (d[i] < 235 || d[i + 1] < 235 || d[i + 2] < 235)) k++;
+return k;
+"""
+
+
+def drawn_pixels(driver, name):
+    return driver.execute_script(DRAWN_PIXELS, name)
+
+
+def check_plots(driver, report):
+    state = driver.execute_script("""
+      const R = window.pascalReport;
+      return { plots: R.plots, errors: R.errors,
+               rows: Object.fromEntries(Object.entries(R.views).map(([k, v]) => [k, v.data('table').length])),
+               drawn: R.rows, heat: R.data.plots.heatmap };""")
+    name, plots = report["name"], state["plots"]
+    check(sorted(plots) == sorted(report["plots"]),
+          f"{name}: plots {', '.join(plots)} (expected {', '.join(report['plots'])})")
+    check(len(state["errors"]) == 0, f"{name}: no plot errors {'; '.join(state['errors'])}")
+    for p in plots:
+        rows, drawn = state["rows"].get(p, 0), state["drawn"].get(p, 0)
+        check(rows > 0 and drawn > 0, f"{name}: plot {p} has data ({rows} rows, {drawn} with values)")
+        px = drawn_pixels(driver, p)
+        check(px > 2000, f"{name}: plot {p} drew {px} pixels")
+    if report["heat"]:
+        heat = state["heat"] or {}
+        check(heat.get("x") == report["heat"][0] and heat.get("y") == report["heat"][1],
+              f"{name}: heatmap defaults to {' x '.join(report['heat'])}")
+
+
+def check_sizing(driver, report):
+    from selenium.webdriver.common.by import By
+    n = len(driver.find_elements(By.CSS_SELECTOR, "#sizing tr"))
+    shown = driver.find_element(By.CSS_SELECTOR, "#sec-sizing").is_displayed()
+    what = f"has {n - 1} rows" if report["sizing"] else "absent (no capacity axis)"
+    check(shown and n > 1 if report["sizing"] else not shown, f"{report['name']}: sizing table {what}")
+    if not report["sizing"]:
+        return
+    # aligned phases: every worker shares each block, so the smallest capacity meets any target
+    aligned = driver.execute_script("""
+      const r = Array.from(document.querySelectorAll('#sizing tr'))
+        .find((tr) => tr.textContent.toLowerCase().includes('aligned'));
+      return r ? r.innerText : '';""")
+    check("4 MiB" in aligned,
+          f"{report['name']}: aligned scenarios size at the smallest capacity ({' '.join(aligned.split())})")
+
+
+def labelled_select(driver, controls, label_text):
+    """The <select> inside the label of `controls` whose text holds label_text."""
+    from selenium.webdriver.support.ui import Select
+    el = driver.execute_script("""
+      const l = Array.from(document.querySelectorAll(`${arguments[0]} label`))
+        .find((x) => x.textContent.toLowerCase().includes(arguments[1]));
+      return l ? l.querySelector('select') : null;""", controls, label_text)
+    if el is None:
+        raise LookupError(f"no select labelled '{label_text}' in {controls}")
+    return Select(el)
+
+
+def select_option(sel, value):
+    """Selects by value, else by the visible label (as a person would)."""
+    from selenium.common.exceptions import NoSuchElementException
+    try:
+        sel.select_by_value(value)
+    except NoSuchElementException:
+        sel.select_by_visible_text(value)
+
+
+def check_selectors(driver, report):
+    """Changing a selector redraws with data."""
+    if "capacity" not in report["plots"]:
+        return
+    lines = labelled_select(driver, "#ctl-capacity", "lines by")
+    select_option(lines, "occupancy")
+    wait_for(driver, """return window.pascalReport.views.capacity &&
+      window.pascalReport.views.capacity.data('table').some((r) => r.series === '8');""",
+             "capacity lines by occupancy")
+    unit = labelled_select(driver, "#ctl-capacity", "capacity in")
+    select_option(unit, "blocks")
+    wait_for(driver, """return window.pascalReport.views.capacity.data('table')
+      .every((r) => r.x <= 8192);""", "capacity in blocks")
+    check(drawn_pixels(driver, "capacity") > 2000,
+          f"{report['name']}: capacity plot redrawn by occupancy, in blocks")
+    select_option(labelled_select(driver, "#ctl-capacity", "lines by"), "pattern")
+    select_option(labelled_select(driver, "#ctl-capacity", "capacity in"), "bytes")
+
+
+def lab_values(driver):
+    return driver.execute_script("""return ['requests', 'hits', 'misses'].map(
+      (k) => Number(document.getElementById(`lab-${k}`).textContent));""")
+
+
+def set_input(driver, css, value):
+    """Replaces the field's text as typed, then Tab commits it: the panel
+    acts on change."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    el = driver.find_element(By.CSS_SELECTOR, css)
+    el.send_keys(Keys.CONTROL, "a")
+    el.send_keys(str(value))
+    el.send_keys(Keys.TAB)
+
+
+def click(driver, css):
+    from selenium.webdriver.common.by import By
+    driver.find_element(By.CSS_SELECTOR, css).click()
+
+
+def inner_text(driver, css):
+    return driver.execute_script("return document.querySelector(arguments[0]).innerText;", css)
+
+
+def check_lab(driver, report):
+    name = report["name"]
+    warning = inner_text(driver, "#lab-warning")
+    check("not a gpu cache" in warning.lower() and all(w in warning for w in
+          ("sectors", "associativity", "cache operators", "replacement policy")),
+          f"{name}: lab says plainly it is not a GPU cache")
+    v = lab_values(driver)
+    check(v[0] == 16 and v[1] + v[2] == 16, f"{name}: lab starts with 16 requests counted ({v})")
+    set_input(driver, "#lab-capacity", 4)
+    set_input(driver, "#lab-stride", 4)
+    click(driver, "#lab-reset")
+    v = lab_values(driver)
+    check(v[0] == 16 and v[1] == 12, f"{name}: capacity 4, stride 4, Reset: 16 requests, 12 hits ({v})")
+    click(driver, "#lab-step")
+    v = lab_values(driver)
+    check(v[0] == 17 and v[1] == 13 and v[2] == 4, f"{name}: Step: 17 requests, 13 hits ({v})")
+    set_input(driver, "#lab-capacity", 2)
+    v = lab_values(driver)
+    check(v[0] == 17 and v[1] == 0 and v[2] == 17, f"{name}: capacity 2: 17 requests replayed, 0 hits ({v})")
+    cache = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#lab-cache div')).map((d) => d.innerText);")
+    check(" ".join(cache) == "0 3", f"{name}: capacity 2 holds [0 3], most recent first ({' '.join(cache)})")
+    set_input(driver, "#lab-capacity", 0)
+    err = inner_text(driver, "#lab-error")
+    v = lab_values(driver)
+    check("expected an integer 1..64" in err and v[0] == 17 and v[1] == 0,
+          f"{name}: capacity 0 is refused and changes nothing ({err})")
+
+
+def check_lab_against_cli(driver, pascal):
+    """The panel and `pascal lab --json` agree on seeded random settings."""
+    seed = 2385
+
+    def rand(n):
+        nonlocal seed
+        seed = (seed * 1103515245 + 12345) % 2147483648
+        return 1 + seed % n
+
+    agree = 0
+    for _ in range(12):
+        c, s, k = rand(9), rand(12), rand(40) - 1
+        cli = json.loads(run([pascal, "lab", "--capacity", c, "--stride", s, "--steps", k, "--json"]))
+        web = driver.execute_script("""
+          const [c, s, k] = arguments;
+          const L = window.pascalReport.data.lab;
+          const lab = new PascalLab.Lab(Object.assign({}, L, { capacity: c, stride: s }));
+          lab.step(k);
+          return { requests: lab.requests, hits: lab.hits, misses: lab.misses, cache: lab.lines };""", c, s, k)
+        if all(cli[key] == web[key] for key in ("requests", "hits", "misses", "cache")):
+            agree += 1
+        else:
+            print(f"  differs at capacity {c} stride {s} steps {k}: {json.dumps(cli)} vs {json.dumps(web)}")
+    check(agree == 12, f"lab panel agrees with pascal lab --json on {agree}/12 random settings")
+
+
+def full_page_screenshot(driver, path):
+    """The whole page, not only the viewport (Chromium's DevTools capture)."""
+    size = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
+        "format": "png", "captureBeyondViewport": True,
+        "clip": {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1}})
+    Path(path).write_bytes(base64.b64decode(shot["data"]))
+
+
+# Every request a page may make without the network; the rest are refused.
+LOCAL_SCHEMES = ("file:", "data:", "blob:", "about:", "chrome:", "devtools:")
+BLOCKED = ["http://*", "https://*", "ws://*", "wss://*", "ftp://*"]
+
+
+def page_requests(driver):
+    """URLs the page asked for since the last call (DevTools network log)."""
+    urls = []
+    for entry in driver.get_log("performance"):
+        msg = json.loads(entry["message"])["message"]
+        if msg.get("method") == "Network.requestWillBeSent":
+            urls.append(msg["params"]["request"]["url"])
+    return [u for u in urls if not u.startswith(LOCAL_SCHEMES)]
+
+
+def page_errors(driver):
+    """Uncaught exceptions and console errors since the last call."""
+    return [e["message"] for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+
+
+def loopback_service():
+    """chromedriver reached at 127.0.0.1 rather than at "localhost", which a
+    bare root without /etc/hosts (debootstrap's minbase) cannot resolve."""
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common import utils
+
+    class LoopbackService(Service):
+        @property
+        def service_url(self):
+            return f"http://127.0.0.1:{self.port}"
+
+        def is_connectable(self):
+            return utils.is_connectable(self.port, "127.0.0.1")
+
+    return LoopbackService(executable_path=CHROMEDRIVER)
+
+
+def start_browser(profile):
+    from selenium import webdriver
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    # DevTools over a pipe, not a TCP port that chromedriver would reach at
+    # "localhost" (unresolvable without /etc/hosts).
+    for a in ("--headless", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu",
+              "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
+              "--disable-background-networking", "--disable-component-update",
+              "--disable-sync", "--window-size=1280,900", f"--user-data-dir={profile}"):
+        opts.add_argument(a)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    driver = webdriver.Chrome(service=loopback_service(), options=opts)
+    driver.set_script_timeout(WAIT_S)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": BLOCKED})
+    driver.get("about:blank")
+    page_requests(driver)  # the browser's own start page is not a report's doing
+    page_errors(driver)
+    return driver
+
+
+def check_report(driver, report, args, out, network):
+    driver.get(report["html"].resolve().as_uri())
+    wait_for(driver, "return !!(window.pascalReport && window.pascalReport.ready);", "the report to start")
+    ready = driver.execute_async_script("""const done = arguments[arguments.length - 1];
+      window.pascalReport.ready.then(() => done(true), (e) => done(String(e)));""")
+    if ready is not True:
+        raise RuntimeError(f"{report['name']}: the page's plots failed: {ready}")
+    check_plots(driver, report)
+    check_sizing(driver, report)
+    check_selectors(driver, report)
+    check_lab(driver, report)
+    if report["name"] == "default":
+        check_lab_against_cli(driver, args["pascal"])
+        set_input(driver, "#lab-capacity", 4)
+        click(driver, "#lab-reset")
+        click(driver, "#lab-step")
+        driver.execute_script("window.scrollTo(0, 0);")
+        shot = out / "report-screenshot.png"
+        full_page_screenshot(driver, shot)
+        check(shot.stat().st_size > 10000, f"screenshot saved to {shot}")
+    errors = page_errors(driver)
+    check(len(errors) == 0, f"{report['name']}: no page errors {'; '.join(errors)}")
+    network.extend(page_requests(driver))
+
+
+def main(argv):
+    args = parse_args(argv)
+    if not os.path.exists(CHROMIUM):
+        skip(f"{CHROMIUM} not found (apt-get install chromium)")
+    if not os.path.exists(CHROMEDRIVER):
+        skip(f"{CHROMEDRIVER} not found (apt-get install chromium-driver)")
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        skip(f"{sys.executable} has no selenium (apt-get install python3-selenium)")
+    out = Path(args["out"])
+    out.mkdir(parents=True, exist_ok=True)
+    reports = make_reports(args, out)
+    profile = tempfile.mkdtemp(prefix="pascal-chromium-")
+    network = []
+    driver = None
+    try:
+        driver = start_browser(profile)
+        for report in reports:
+            check_report(driver, report, args, out, network)
+    finally:
+        if driver is not None:
+            driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+    check(len(network) == 0, f"no network requests ({', '.join(network)})")
+    print(f"report_browser: {checks - len(failures)}/{checks} checks passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv))
+    except Exception as e:  # any error is a failure with its reason, not a skip
+        import traceback
+        traceback.print_exc(file=sys.stdout)
+        print(f"report_browser: error: {e}")
+        sys.exit(1)

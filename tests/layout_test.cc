@@ -1,0 +1,227 @@
+// The structure DESIGN.md describes, checked on the sources themselves, so
+// that a change that breaks it fails here rather than in an embedding
+// program:
+//   - include arrows run one way: common <- model <- sweeps <- engine, output
+//     below engine, report over the core, kernels/ over common only (the
+//     engine may read kernels/measure.h, the device-side types); only the
+//     CLI (engine/cli, engine/main.c) reaches everything;
+//   - HDF5 is reached only in output/;
+//   - one OpenMP team launch, in engine/parallel.c;
+//   - the libraries never print, exit or abort;
+//   - load path names are spelled only in the table (sweeps/params.c).
+// Comments and string literals are blanked before the code is searched
+// (include lines are read first).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "test_util.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Source {
+    std::string rel;              // path from the source root
+    std::string folder;           // "engine", "engine/cli", "kernels", ...
+    std::vector<std::string> includes; // quoted includes
+    std::vector<std::string> system_includes;
+    std::string code;             // comments and string literals blanked
+};
+
+// Blanks comments and the contents of string and character literals.
+std::string strip(const std::string &s)
+{
+    std::string out = s;
+    enum { CODE, LINE, BLOCK, STR, CHR } st = CODE;
+    for (size_t i = 0; i < s.size(); i++) {
+        char c = s[i], n = i + 1 < s.size() ? s[i + 1] : 0;
+        switch (st) {
+        case CODE:
+            if (c == '/' && n == '/')
+                st = LINE, out[i] = ' ';
+            else if (c == '/' && n == '*')
+                st = BLOCK, out[i] = ' ';
+            else if (c == '"')
+                st = STR;
+            else if (c == '\'')
+                st = CHR;
+            break;
+        case LINE:
+            if (c == '\n')
+                st = CODE;
+            else
+                out[i] = ' ';
+            break;
+        case BLOCK:
+            if (c == '*' && n == '/') {
+                out[i] = out[i + 1] = ' ';
+                i++;
+                st = CODE;
+            } else if (c != '\n')
+                out[i] = ' ';
+            break;
+        case STR:
+        case CHR:
+            if (c == '\\') {
+                out[i] = ' ';
+                if (i + 1 < s.size())
+                    out[++i] = ' ';
+            } else if (c == (st == STR ? '"' : '\''))
+                st = CODE;
+            else if (c != '\n')
+                out[i] = ' ';
+            break;
+        }
+    }
+    return out;
+}
+
+std::vector<Source> sources()
+{
+    static const std::set<std::string> exts = {".c", ".h", ".cu", ".cuh", ".cpp"};
+    static const std::regex quoted(R"(^\s*#\s*include\s*"([^"]+)\")"),
+        angled(R"(^\s*#\s*include\s*<([^>]+)>)");
+    std::vector<Source> out;
+    const fs::path root = PASCAL_SOURCE_DIR;
+    for (const char *top : {"common", "model", "sweeps", "engine", "output", "report", "kernels"}) {
+        for (const auto &e : fs::recursive_directory_iterator(root / top)) {
+            if (!e.is_regular_file() || !exts.count(e.path().extension().string()))
+                continue;
+            Source s;
+            s.rel = fs::relative(e.path(), root).generic_string();
+            s.folder = fs::relative(e.path().parent_path(), root).generic_string();
+            std::string text = pascal_test::slurp(e.path().string());
+            std::istringstream lines(text);
+            std::string line;
+            std::smatch m;
+            while (std::getline(lines, line)) {
+                if (std::regex_search(line, m, quoted))
+                    s.includes.push_back(m[1]);
+                else if (std::regex_search(line, m, angled))
+                    s.system_includes.push_back(m[1]);
+            }
+            s.code = strip(text);
+            out.push_back(s);
+        }
+    }
+    return out;
+}
+
+bool is_cli(const Source &s)
+{
+    return s.folder == "engine/cli" || s.rel == "engine/main.c";
+}
+
+// Top folder of an include ("model/static.h" -> "model").
+std::string top_of(const std::string &inc)
+{
+    size_t slash = inc.find('/');
+    return slash == std::string::npos ? "" : inc.substr(0, slash);
+}
+
+TEST(Layout, IncludeArrowsRunOneWay)
+{
+    const std::map<std::string, std::set<std::string>> allowed = {
+        {"common", {"common"}},
+        {"model", {"model"}},
+        {"sweeps", {"common", "model", "sweeps"}},
+        {"output", {"common", "output"}},
+        {"engine", {"common", "model", "sweeps", "output", "engine"}},
+        {"report", {"common", "model", "sweeps", "output", "report"}},
+        {"kernels", {"common", "kernels"}},
+    };
+    std::vector<Source> all = sources();
+    ASSERT_GT(all.size(), 100u);
+    for (const Source &s : all) {
+        if (is_cli(s))
+            continue;
+        const std::string top = top_of(s.rel);
+        for (const std::string &inc : s.includes) {
+            const std::string to = top_of(inc);
+            if (to.empty()) // a file beside this one, or a generated one
+                continue;
+            // The spot-check driver reads the measurement types, nothing else of kernels/.
+            if (top == "engine" && inc == "kernels/measure.h")
+                continue;
+            EXPECT_TRUE(allowed.at(top).count(to)) << s.rel << " includes " << inc;
+        }
+    }
+}
+
+TEST(Layout, Hdf5OnlyThroughOutput)
+{
+    static const std::regex call(R"(\bH5[A-Z][A-Za-z0-9_]*\s*\()"), type(R"(\b(hid_t|herr_t|hsize_t)\b)");
+    for (const Source &s : sources()) {
+        if (top_of(s.rel) == "output")
+            continue;
+        for (const std::string &inc : s.system_includes)
+            EXPECT_EQ(inc.rfind("hdf5", 0), std::string::npos) << s.rel << " includes <" << inc << ">";
+        EXPECT_FALSE(std::regex_search(s.code, call)) << s.rel << " calls HDF5";
+        EXPECT_FALSE(std::regex_search(s.code, type)) << s.rel << " uses HDF5 types";
+    }
+}
+
+TEST(Layout, OneOpenMpLaunch)
+{
+    static const std::regex launch(R"(#\s*pragma\s+omp\s+parallel\b)"),
+        runtime(R"(\bomp_(set|get)_[a-z_]+\s*\()");
+    int launches = 0;
+    for (const Source &s : sources()) {
+        bool here = s.rel == "engine/parallel.c";
+        auto begin = std::sregex_iterator(s.code.begin(), s.code.end(), launch);
+        int n = (int)std::distance(begin, std::sregex_iterator());
+        launches += n;
+        if (!here) {
+            EXPECT_EQ(n, 0) << s.rel << " starts an OpenMP team";
+            EXPECT_FALSE(std::regex_search(s.code, runtime)) << s.rel << " calls the OpenMP runtime";
+            for (const std::string &inc : s.system_includes)
+                EXPECT_NE(inc, "omp.h") << s.rel;
+        }
+    }
+    EXPECT_EQ(launches, 1);
+}
+
+TEST(Layout, LibrariesNeverPrintExitOrAbort)
+{
+    static const std::regex print(R"((^|[^A-Za-z0-9_])(printf|puts|putchar|perror|exit|abort|_Exit)\s*\()"),
+        stdio_streams(R"(\bstd(err|out)\b)");
+    // Only the CSV sink writes rows to stdout (`-o -`).
+    static const std::set<std::string> stdout_ok = {"output/sink.c", "output/csv_sink.c"};
+    for (const Source &s : sources()) {
+        // The CUDA runner is checked by its own tests; report/tools is a build tool.
+        if (is_cli(s) || s.folder == "kernels/cuda" || s.folder == "report/tools")
+            continue;
+        EXPECT_FALSE(std::regex_search(s.code, print)) << s.rel << " prints or ends the process";
+        std::smatch m;
+        if (std::regex_search(s.code, m, stdio_streams))
+            EXPECT_TRUE(m[1] == "out" && stdout_ok.count(s.rel)) << s.rel << " uses std" << m[1];
+    }
+}
+
+TEST(Layout, LoadPathNamesOnlyInTheTable)
+{
+    // Literals are blanked in `code`, so search the raw text of each line
+    // that is not a comment for a quoted path name.
+    static const std::regex literal(R"re("(sync|tma)")re");
+    for (const Source &s : sources()) {
+        std::string raw = pascal_test::slurp(std::string(PASCAL_SOURCE_DIR) + "/" + s.rel);
+        std::istringstream lines(raw), code(s.code);
+        std::string line, stripped;
+        int n = 0;
+        while (std::getline(lines, line) && std::getline(code, stripped)) {
+            n++;
+            if (stripped.find_first_not_of(" \t") == std::string::npos)
+                continue; // a comment line
+            if (std::regex_search(line, literal))
+                EXPECT_EQ(s.rel, "sweeps/params.c") << s.rel << ":" << n << ": " << line;
+        }
+    }
+}
+
+} // namespace

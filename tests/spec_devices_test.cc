@@ -1,0 +1,180 @@
+// Device profiles by name (sweeps/devices.h): the search order (beside the
+// spec, configs/ beside it, the source tree, the share folder), paths as
+// before, the figures of the shipped profiles as their YAML files state
+// them, and the messages for names that exist nowhere.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <sys/stat.h>
+
+#include "sweeps/devices.h"
+#include "sweeps/spec.h"
+#include "test_util.h"
+
+namespace {
+
+const std::string kSrc = PASCAL_SOURCE_DIR;
+const double MiB = 1048576.0;
+
+class Devices : public pascal_test::TempDirTest {
+protected:
+    // A profile at dir/rel with the given sms (distinct from any shipped one).
+    void profile(const std::string &rel, int sms)
+    {
+        std::string path = dir + "/" + rel;
+        for (size_t s = path.find('/', dir.size() + 1); s != std::string::npos; s = path.find('/', s + 1))
+            mkdir(path.substr(0, s).c_str(), 0755);
+        pascal_test::write_file(path.substr(0, path.rfind('/')), path.substr(path.rfind('/') + 1),
+                                "name: test device\nsms: " + std::to_string(sms) + "\nl2_bytes: 3MiB\n");
+    }
+    std::string resolve(const std::string &ref, std::string *msg = nullptr)
+    {
+        char out[PASCAL_DEVICE_PATH_MAX];
+        pascal_error err{};
+        int rc = pascal_device_resolve(ref.c_str(), dir.c_str(), out, sizeof out, &err);
+        if (msg)
+            *msg = err.msg;
+        return rc ? "error " + std::to_string(rc) : std::string(out);
+    }
+    // sms that a spec in dir naming `device: ref` gets.
+    double spec_sms(const std::string &ref)
+    {
+        std::string yaml = "name: d\ndevice: " + ref + "\nmodels: [che]\nfixed: {N: 64, occupancy: 1, C: 8}\n"
+                           "axes: {seed: [1]}\n";
+        pascal_spec *s = nullptr;
+        pascal_error err{};
+        std::string file = dir + "/spec.yaml";
+        EXPECT_EQ(pascal_spec_parse(yaml.data(), yaml.size(), file.c_str(), &s, &err), 0) << err.msg;
+        double sms = s ? pascal_spec_fixed(s)->v[PASCAL_P_SMS] : NAN;
+        pascal_spec_free(s);
+        return sms;
+    }
+};
+
+TEST_F(Devices, SearchFoldersInOrder)
+{
+    char dirs[PASCAL_DEVICE_DIRS][PASCAL_DEVICE_PATH_MAX];
+    int n = pascal_device_dirs(dir.c_str(), dirs);
+    ASSERT_EQ(n, 4);
+    EXPECT_EQ(std::string(dirs[0]), dir + "/devices");
+    EXPECT_EQ(std::string(dirs[1]), dir + "/configs/devices");
+    EXPECT_EQ(std::string(dirs[2]), kSrc + "/configs/devices");
+    std::string share = dirs[3];
+    EXPECT_EQ(share.substr(share.size() - std::string("/pascal/devices").size()), "/pascal/devices") << share;
+    n = pascal_device_dirs("", dirs);  // the working directory
+    EXPECT_EQ(std::string(dirs[0]), "devices");
+    EXPECT_EQ(std::string(dirs[1]), "configs/devices");
+}
+
+TEST_F(Devices, ANameFindsTheShippedProfile)
+{
+    EXPECT_EQ(resolve("gb10"), kSrc + "/configs/devices/gb10.yaml");
+    EXPECT_EQ(resolve("h200"), kSrc + "/configs/devices/h200.yaml");
+    EXPECT_EQ(spec_sms("gb10"), 48);  // configs/devices/gb10.yaml: sms: 48
+}
+
+TEST_F(Devices, EarlierFoldersHideLaterOnes)
+{
+    profile("configs/devices/gb10.yaml", 7);
+    EXPECT_EQ(resolve("gb10"), dir + "/configs/devices/gb10.yaml");
+    EXPECT_EQ(spec_sms("gb10"), 7);
+    profile("devices/gb10.yaml", 5);
+    EXPECT_EQ(resolve("gb10"), dir + "/devices/gb10.yaml");
+    EXPECT_EQ(spec_sms("gb10"), 5);
+    EXPECT_EQ(spec_sms("h100"), 132);  // not hidden: still the shipped one
+}
+
+TEST_F(Devices, PathsWorkAsBefore)
+{
+    profile("devices/mine.yaml", 9);
+    profile("plain", 11);
+    EXPECT_EQ(resolve("devices/mine.yaml"), dir + "/devices/mine.yaml");
+    EXPECT_EQ(spec_sms("devices/mine.yaml"), 9);
+    EXPECT_EQ(resolve("plain"), dir + "/plain");  // a file of that name is a path
+    EXPECT_EQ(spec_sms("plain"), 11);
+    std::string abs = kSrc + "/configs/devices/h100.yaml";
+    EXPECT_EQ(resolve(abs), abs);
+    // a path that is not there stays a path, and reading it says why
+    EXPECT_EQ(resolve("nope.yaml"), dir + "/nope.yaml");
+}
+
+TEST_F(Devices, UnknownNamesSuggestTheNearest)
+{
+    std::string msg;
+    EXPECT_EQ(resolve("gb11", &msg), "error " + std::to_string(PASCAL_EINPUT));
+    EXPECT_EQ(msg.find("expected a device profile path or the name of a shipped profile (gb10, h100, h200), "
+                       "got \"gb11\" (did you mean 'gb10'?); names are looked up in " + dir + "/devices, " + dir +
+                       "/configs/devices, " + kSrc + "/configs/devices, "),
+              0u)
+        << msg;
+    resolve("zzzz", &msg);
+    EXPECT_NE(msg.find("got \"zzzz\"; names are looked up in"), std::string::npos) << msg;
+    resolve("gb 10", &msg);
+    EXPECT_EQ(msg, "expected a device profile path or name (letters, digits, '_', '-', '.'), got \"gb 10\"");
+    resolve("", &msg);
+    EXPECT_EQ(msg, "expected a device profile path or name, got nothing");
+}
+
+TEST_F(Devices, SpecMessageForAnUnknownName)
+{
+    std::string yaml = "name: d\ndevice: H100\nmodels: [che]\nfixed: {N: 64, M: 4, C: 8}\naxes: {seed: [1]}\n";
+    pascal_spec *s = nullptr;
+    pascal_error err{};
+    std::string file = dir + "/spec.yaml";
+    EXPECT_EQ(pascal_spec_parse(yaml.data(), yaml.size(), file.c_str(), &s, &err), PASCAL_EINPUT);
+    EXPECT_EQ(s, nullptr);
+    std::string msg = err.msg;
+    EXPECT_EQ(msg.find(file + ":2:9: device: expected a device profile path or the name of a shipped profile"), 0u)
+        << msg;
+    EXPECT_NE(msg.find("got \"H100\" (did you mean 'h100'?)"), std::string::npos) << msg;
+}
+
+// Figures as configs/devices/*.yaml write them.
+TEST_F(Devices, LoadReadsEveryKey)
+{
+    pascal_device_profile d;
+    pascal_error err{};
+    ASSERT_EQ(pascal_device_load((kSrc + "/configs/devices/gb10.yaml").c_str(), &d, &err), 0) << err.msg;
+    EXPECT_STREQ(d.name, "gb10");
+    EXPECT_STREQ(d.title, "NVIDIA GB10");
+    EXPECT_EQ(d.sms, 48);
+    EXPECT_EQ(d.l2_bytes, 24 * MiB);
+    EXPECT_EQ(d.effective_l2_bytes, 20 * MiB);
+    EXPECT_STREQ(d.compute_capability, "12.1");
+    EXPECT_EQ(std::string(d.notes).find("Effective L2 from the PASCAL paper's"), 0u) << d.notes;
+    ASSERT_EQ(pascal_device_load((kSrc + "/configs/devices/h100.yaml").c_str(), &d, &err), 0) << err.msg;
+    EXPECT_EQ(d.sms, 132);
+    EXPECT_EQ(d.l2_bytes, 50 * MiB);
+    EXPECT_TRUE(std::isnan(d.effective_l2_bytes));
+}
+
+TEST_F(Devices, LoadRejectsABadProfileNamingIt)
+{
+    std::string path = write("bad.yaml", "name: x\nsms: many\n");
+    pascal_device_profile d;
+    pascal_error err{};
+    EXPECT_EQ(pascal_device_load(path.c_str(), &d, &err), PASCAL_EINPUT);
+    EXPECT_EQ(std::string(err.msg).find(path + ":2:6: sms: expected a positive integer"), 0u) << err.msg;
+    EXPECT_EQ(pascal_device_load((dir + "/none.yaml").c_str(), &d, &err), PASCAL_EIO);
+}
+
+TEST_F(Devices, ListInSearchOrderWithoutHiddenNames)
+{
+    profile("devices/zz.yaml", 3);
+    profile("devices/gb10.yaml", 5);
+    pascal_device_profile *list = nullptr;
+    pascal_error err{};
+    int n = 0;
+    ASSERT_EQ(pascal_device_list(dir.c_str(), &list, &n, &err), 0) << err.msg;
+    ASSERT_EQ(n, 4);
+    EXPECT_STREQ(list[0].name, "gb10");
+    EXPECT_EQ(list[0].sms, 5);  // the one beside the spec, not the shipped one
+    EXPECT_STREQ(list[1].name, "zz");
+    EXPECT_STREQ(list[2].name, "h100");
+    EXPECT_EQ(std::string(list[2].path), kSrc + "/configs/devices/h100.yaml");
+    EXPECT_STREQ(list[3].name, "h200");
+    free(list);
+}
+
+} // namespace
