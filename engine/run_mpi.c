@@ -199,7 +199,7 @@ static int eval_piece(pascal_mpi_run *r, writer *wr, const window *w, int64_t k,
         rc = make_room(wr, n, err);
     if (rc)
         return rc;
-    for (int j = 0; j < wr->ncols; j++)
+    for (int j = 0; n > 0 && j < wr->ncols; j++) /* n = 0: the arrays may not exist yet */
         memcpy((char *)wr->cols[j] + (size_t)wr->held * 8,
                j < wr->npc ? pts[j] : (const void *)res[j - wr->npc], (size_t)n * 8);
     if (wr->nranges == wr->ranges_cap) {
