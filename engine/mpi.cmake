@@ -118,14 +118,18 @@ set(PASCAL_MPIRUN_FLAGS "--allow-run-as-root --oversubscribe --mca mpi_yield_whe
 # leaks too; Open MPI keeps allocations of its own until exit, so the ranks
 # ignore leaks whose stack passes through its libraries, and only those
 # (tests/sanitizers/openmpi-lsan.supp; the slow unwinder lets a stack reach
-# into them).
+# into them).  PASCAL_MPI_RANK_ENV goes into every app context of a test's
+# mpirun line: a -x before the first context reaches that context only.
 set(pascal_mpirun_sanitizer "")
 if(CMAKE_C_FLAGS MATCHES "-fsanitize=[^ ]*address")
   set(pascal_mpirun_sanitizer " -x LSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/sanitizers/openmpi-lsan.supp:fast_unwind_on_malloc=0")
 endif()
+# Only the MPI tests' source is told (so a change of flags recompiles it
+# alone).
 if(PASCAL_TESTS AND TARGET pascal_tests AND PASCAL_MPIRUN)
-  target_compile_definitions(pascal_tests PRIVATE
-    PASCAL_MPI_CLI="$<TARGET_FILE:pascal-mpi>"
-    PASCAL_MPIRUN="${PASCAL_MPIRUN} ${PASCAL_MPIRUN_FLAGS}${pascal_mpirun_sanitizer}")
+  set_property(SOURCE ${CMAKE_SOURCE_DIR}/tests/mpi_run_test.cc APPEND PROPERTY
+    COMPILE_DEFINITIONS PASCAL_MPI_CLI="$<TARGET_FILE:pascal-mpi>"
+    PASCAL_MPIRUN="${PASCAL_MPIRUN} ${PASCAL_MPIRUN_FLAGS}"
+    PASCAL_MPI_RANK_ENV="${pascal_mpirun_sanitizer}")
   add_dependencies(pascal_tests pascal-mpi)
 endif()

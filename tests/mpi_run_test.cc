@@ -25,9 +25,14 @@ namespace {
 #ifdef PASCAL_MPI_CLI
 const char *kMpiCli = PASCAL_MPI_CLI;
 const char *kMpirun = PASCAL_MPIRUN;
+// What every app context of an mpirun line passes its ranks (Open MPI gives
+// a -x before the first context to that context only): in a sanitized
+// build, the leak suppressions for Open MPI (engine/mpi.cmake).
+const char *kRankEnv = PASCAL_MPI_RANK_ENV;
 #else
 const char *kMpiCli = nullptr;
 const char *kMpirun = nullptr;
+const char *kRankEnv = nullptr;
 #endif
 
 // A where filter, an enum axis and explicit phase lists (so /axes/phases and
@@ -293,13 +298,20 @@ protected:
         return in(sub, "OMP_NUM_THREADS=" + std::to_string(threads) + " timeout 120 " +
                            PASCAL_CLI + " " + args);
     }
+    // One app context of an mpirun line: "-np P -x ... pascal-mpi ARGS",
+    // `threads` threads per rank, extra env ("-x NAME=VALUE ...").
+    static std::string context(int ranks, int threads, const std::string &args,
+                               const std::string &env = "")
+    {
+        return " -np " + std::to_string(ranks) + kRankEnv + " -x OMP_NUM_THREADS=" +
+               std::to_string(threads) + (env.empty() ? "" : " " + env) + " " + kMpiCli + " " +
+               args;
+    }
     // `mpirun -np P pascal-mpi ARGS`, `threads` threads per rank, extra env.
     std::string mpirun(int ranks, int threads, const std::string &args,
                        const std::string &env = "")
     {
-        return std::string("timeout 120 ") + kMpirun + " -np " + std::to_string(ranks) +
-               " -x OMP_NUM_THREADS=" + std::to_string(threads) + env + " " + kMpiCli + " " +
-               args;
+        return std::string("timeout 120 ") + kMpirun + context(ranks, threads, args, env);
     }
     pascal_test::CliResult mpi(const std::string &sub, int ranks, int threads,
                                const std::string &args, const std::string &env = "")
@@ -310,13 +322,17 @@ protected:
     {
         return dir + "/" + sub + "/" + name;
     }
-    // mpirun in the background; after `seconds`, SIGTERM to every rank (the
-    // children of mpirun), as a scheduler or mpirun itself sends on Ctrl-C.
+    // mpirun in the background; `seconds` after the output's journal
+    // appears (the evaluation starts then, however long the ranks took to
+    // start and plan: a sanitized build takes seconds), SIGTERM to every
+    // rank (the children of mpirun), as a scheduler or mpirun itself sends
+    // on Ctrl-C.
     pascal_test::CliResult signal_ranks(const std::string &sub, const std::string &mpirun_cmd,
                                         double seconds)
     {
-        std::string script = mpirun_cmd + " & M=$!; sleep " + std::to_string(seconds) +
-                             "; kill -TERM $(pgrep -P $M); wait $M";
+        std::string script = mpirun_cmd + " & M=$!; for i in $(seq 600); do "
+                             "[ -e out.h5.journal ] && break; sleep 0.1; done; sleep " +
+                             std::to_string(seconds) + "; kill -TERM $(pgrep -P $M); wait $M";
         write(sub + ".sh", script);
         return in(sub, "timeout 120 sh ../" + sub + ".sh");
     }
@@ -365,9 +381,9 @@ TEST_F(Mpi, ASlowRankGetsLessWork)
     auto ref = one("ref", "run ../s.yaml -o out.h5 --batch 50");
     ASSERT_EQ(ref.status, 0) << ref.err;
     std::string args = "run ../s.yaml -o out.h5 --batch 50";
-    auto r = in("slow", "timeout 120 " + std::string(kMpirun) + " -np 1 -x OMP_NUM_THREADS=1 "
-                            "-x PASCAL_TEST_SLOW_BATCH_MS=60 " + kMpiCli + " " + args +
-                            " : -np 1 -x OMP_NUM_THREADS=1 " + kMpiCli + " " + args);
+    auto r = in("slow", "timeout 120 " + std::string(kMpirun) +
+                            context(1, 1, args, "-x PASCAL_TEST_SLOW_BATCH_MS=60") + " :" +
+                            context(1, 1, args));
     ASSERT_EQ(r.status, 0) << r.err;
     std::smatch m;
     ASSERT_TRUE(std::regex_search(r.out, m, std::regex("2 MPI ranks x 1 threads: (\\d+) to "
@@ -388,10 +404,10 @@ TEST_F(Mpi, StopAndResumeAcrossRanksAndBuilds)
     ASSERT_EQ(ref.status, 0) << ref.err;
     for (const char *resume_with : {"mpi", "one"}) {
         std::string sub = std::string("stop-") + resume_with;
-        std::string cmd = std::string(kMpirun) + " -np 2 -x OMP_NUM_THREADS=1 -x "
-                          "PASCAL_TEST_SLOW_BATCH_MS=100 " + kMpiCli +
-                          " run ../s.yaml -o out.h5 --batch 20";
-        auto r = signal_ranks(sub, cmd, 1.5);
+        std::string cmd = std::string(kMpirun) +
+                          context(2, 1, "run ../s.yaml -o out.h5 --batch 20",
+                                  "-x PASCAL_TEST_SLOW_BATCH_MS=100");
+        auto r = signal_ranks(sub, cmd, 1.0);
         ASSERT_EQ(r.status, 130) << r.out << r.err;
         EXPECT_NE(r.err.find("continue with: pascal run ../s.yaml --output out.h5 --batch 20 "
                              "--resume"), std::string::npos) << r.err;
@@ -448,10 +464,9 @@ TEST_F(Mpi, AHardKillIsRecoveredFromTheJournal)
         // chunks): rank 1 takes nearly all (rank 0 is slowed down), so it
         // writes a window or more before it is killed after its 100th.
         std::string args = "run ../" + sub + ".yaml -o out.h5 --batch 10";
-        auto r = in(sub, "timeout 120 " + std::string(kMpirun) + " -np 1 -x OMP_NUM_THREADS=1 " +
-                             "-x PASCAL_TEST_SLOW_BATCH_MS=20 " + kMpiCli + " " + args +
-                             " : -np 1 -x OMP_NUM_THREADS=1 -x PASCAL_TEST_KILL_AFTER_BATCH=100 " +
-                             kMpiCli + " " + args);
+        auto r = in(sub, "timeout 120 " + std::string(kMpirun) +
+                             context(1, 1, args, "-x PASCAL_TEST_SLOW_BATCH_MS=20") + " :" +
+                             context(1, 1, args, "-x PASCAL_TEST_KILL_AFTER_BATCH=100"));
         ASSERT_NE(r.status, 0);
         ASSERT_TRUE(pascal_test::exists(at(sub, "out.h5.journal"))) << r.err;
         // The recovered file (written in one process, by rank 0) is one
@@ -492,7 +507,7 @@ TEST_F(Mpi, RefusalsSpeakOnceAndCreateNothing)
     EXPECT_EQ(count(got.err, want.err), 1u) << got.err;
     EXPECT_FALSE(pascal_test::exists(at("x2", "out.h5")));
     // The one-process pascal under mpirun would run the sweep once per rank.
-    r = in("x5", "timeout 120 " + std::string(kMpirun) + " -np 2 " + PASCAL_CLI +
+    r = in("x5", "timeout 120 " + std::string(kMpirun) + " -np 2" + kRankEnv + " " + PASCAL_CLI +
                      " run ../s.yaml -o out.h5");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("expected one process, got one of 2 ranks of mpirun"),
