@@ -268,6 +268,14 @@ size_t count(const std::string &text, const std::string &what)
     return n;
 }
 
+// pascal info's text without the lines that differ by design (the file's
+// name, creation time, command line, threads).
+std::string without_provenance(const std::string &info)
+{
+    static const std::regex drop(R"((^|\n)(out\.h5:|  created |  command_line |  threads )[^\n]*)");
+    return std::regex_replace(info, drop, "$1");
+}
+
 // The summary from its "wrote" line on: the headline and the sizing rows.
 std::string findings(const std::string &out)
 {
@@ -360,6 +368,14 @@ TEST_F(Mpi, OneFileAsOneProcessWhateverRanksAndThreads)
                                        << diffs.size() << " differences, first "
                                        << (diffs.empty() ? "" : diffs[0]);
             EXPECT_EQ(findings(ref.out), findings(r.out)) << sub;
+            // pascal info reads it as the one-process file (digests, axes,
+            // columns, the /cube view), apart from the provenance lines.
+            auto info_ref = one("ref", "info out.h5"), info = one(sub, "info out.h5");
+            ASSERT_EQ(info.status, 0) << info.err;
+            EXPECT_NE(info.out.find("complete: "), std::string::npos) << info.out;
+            EXPECT_NE(info.out.find("sha256"), std::string::npos) << info.out;
+            EXPECT_EQ(without_provenance(info.out).find("created"), std::string::npos);
+            EXPECT_EQ(without_provenance(info_ref.out), without_provenance(info.out)) << sub;
             EXPECT_EQ(pascal_test::list_dir(dir + "/" + sub),
                       (std::vector<std::string>{"out.h5", "stderr", "stdout"}))
                 << sub << ": a temporary, lock or journal file was left";
