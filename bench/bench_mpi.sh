@@ -95,7 +95,7 @@ for _ in $(seq "$reps"); do
   once tp2 $mpirun -np 2 "$pascal_mpi" run "$work/tiny.yaml" --dry-run
 done
 printf 'starting: one process %s s, mpirun -n 2 %s s\n' "$(wall tone)" "$(wall tp2)"
-rows=$("$pascal" run "$work/static.yaml" --dry-run | awk '/^pascal:/ {print $2}')
+rows=$("$pascal" run "$work/static.yaml" --dry-run 2>/dev/null | awk '/^pascal:/ {print $2}')
 for level in 0 1; do
   for _ in $(seq "$reps"); do
     once one$level env OMP_NUM_THREADS=2 "$pascal" run "$work/static.yaml" \
@@ -137,7 +137,7 @@ for _ in $(seq "$reps"); do
   once ushard bash "$work/shards.sh"
 done
 echo
-echo "uneven work (Belady, cost grows with N), $("$pascal" run "$work/uneven.yaml" --dry-run |
+echo "uneven work (Belady, cost grows with N), $("$pascal" run "$work/uneven.yaml" --dry-run 2>/dev/null |
       awk '/^pascal:/ {print $2}') points (wall seconds; ratio to one process):"
 printf '  one process, 2 threads              %s\n' "$(wall uone)"
 printf '  mpirun -n 2, pieces from a counter  %s   x %s\n' "$(wall up2)" "$(ratio up2 uone)"
