@@ -105,6 +105,13 @@ typedef struct pascal_sink_meta {
      * a zip group share one), non-decreasing; NULL gives each axis its own
      * dimension.  With it, finish writes the /cube view (output/h5_cube.c). */
     const int *axis_dims;
+    /* HDF5: the `created` attribute (ISO 8601 UTC); NULL: now.  The ranks
+     * of an MPI run write one file and must record the same time. */
+    const char *created;
+    /* HDF5: allocate compressed chunks when the extent grows, as parallel
+     * HDF5 needs to continue the file under mpirun (uncompressed ones always
+     * are); costs a deflated fill chunk per chunk. */
+    int early_chunks;
 } pascal_sink_meta;
 
 /* Opens a sink; the temporary file is created now, so an unwritable

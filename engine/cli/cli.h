@@ -49,5 +49,12 @@ int cli_info(int argc, char **argv);           /* engine/cli/info.c */
 int cli_simulate(int argc, char **argv);       /* engine/cli/simulate.c */
 /* measure-refs --simulate, with measure-refs' parsed flags. */
 int cli_measure_refs_simulated(cli_flag *flags, int nflags, int argc, char **argv);
+int cli_run_mpi(int argc, char **argv);        /* engine/cli/run_mpi.c (pascal-mpi) */
+
+/* Whether a progress bar may go to stderr: it is a terminal, or this is a
+ * rank of an MPI job started from a terminal (engine/cli/flags.c). */
+int cli_stderr_is_terminal(void);
+/* The number of ranks when started by mpirun (Open MPI or PMI), else 0. */
+int cli_mpi_ranks(void);
 
 #endif
