@@ -36,12 +36,9 @@ void pascal_sim_free(pascal_sim *w)
 {
     if (!w)
         return;
-    free(w->cache.prev), free(w->cache.next), free(w->cache.ready), free(w->cache.set);
+    free(w->cache.line), free(w->cache.set);
     free(w->cache.head), free(w->cache.tail), free(w->cache.count);
-    free(w->cta), free(w->j), free(w->sm), free(w->kind), free(w->ovh), free(w->arr);
-    free(w->sm_free);
-    free(w->port_free), free(w->tx_port);
-    free(w->queue.head), free(w->queue.bits), free(w->queue.next), free(w->queue.t);
+    free(w->slots), free(w->arr), free(w->smx), free(w->queue.buf);
     free(w);
 }
 
@@ -58,9 +55,7 @@ pascal_sim *pascal_sim_create(int64_t max_blocks, int64_t max_slots, int64_t max
         return NULL;
     w->max_blocks = max_blocks, w->max_slots = max_slots, w->max_depth = max_depth;
     w->max_sets = max_sets;
-    w->cache.prev = malloc(nb * sizeof(int32_t));
-    w->cache.next = malloc(nb * sizeof(int32_t));
-    w->cache.ready = malloc(nb * sizeof(double));
+    w->cache.line = malloc(nb * sizeof *w->cache.line);
     w->cache.set = malloc(nb * sizeof(int32_t));
     w->cache.head = malloc(nsets * sizeof(int32_t));
     w->cache.tail = malloc(nsets * sizeof(int32_t));
@@ -68,27 +63,15 @@ pascal_sim *pascal_sim_create(int64_t max_blocks, int64_t max_slots, int64_t max
     w->ring = 1;
     while (w->ring < max_depth)
         w->ring *= 2;
-    w->cta = malloc(ns * sizeof *w->cta);
-    w->j = malloc(ns * sizeof *w->j);
-    w->sm = malloc(ns * sizeof *w->sm);
-    w->kind = malloc(ns);
-    w->ovh = malloc(ns * sizeof *w->ovh);
+    w->slots = malloc(ns * sizeof *w->slots);
     w->arr = malloc(ns * (size_t)w->ring * sizeof *w->arr);
-    w->sm_free = malloc(ns * sizeof *w->sm_free);
-    w->port_free = malloc(ns * sizeof *w->port_free);
-    w->tx_port = malloc(ns * sizeof *w->tx_port);
-    /* Eight buckets per slot (sim_scan.c chooses the width). */
-    w->max_buckets = 64;
-    while (w->max_buckets < 8 * max_slots)
-        w->max_buckets *= 2;
-    w->queue.head = malloc((size_t)w->max_buckets * sizeof *w->queue.head);
-    w->queue.bits = malloc((size_t)(w->max_buckets / 64) * sizeof *w->queue.bits);
-    w->queue.next = malloc(ns * sizeof *w->queue.next);
-    w->queue.t = malloc(ns * sizeof *w->queue.t);
-    if (!w->cache.prev || !w->cache.next || !w->cache.ready || !w->cache.set || !w->cache.head ||
-        !w->cache.tail || !w->cache.count || !w->cta || !w->j || !w->sm || !w->kind || !w->ovh ||
-        !w->arr || !w->sm_free || !w->port_free || !w->tx_port || !w->queue.head || !w->queue.bits ||
-        !w->queue.next || !w->queue.t) {
+    w->smx = malloc(ns * sizeof *w->smx);
+    /* The queue: at most one entry per slot, in a buffer eight times longer,
+     * moved back to its start when its end is reached. */
+    w->queue.cap = 8 * (int64_t)ns;
+    w->queue.buf = malloc(8 * ns * sizeof *w->queue.buf);
+    if (!w->cache.line || !w->cache.set || !w->cache.head || !w->cache.tail ||
+        !w->cache.count || !w->slots || !w->arr || !w->smx || !w->queue.buf) {
         pascal_sim_free(w);
         return NULL;
     }
@@ -130,9 +113,9 @@ void sim_cache_reset(sim_cache *c, int64_t nblocks, int64_t S, int64_t A, uint64
     c->S = S;
     c->A = A;
     for (int64_t b = 0; b < nblocks; b++) {
-        c->prev[b] = SIM_ABSENT;
-        c->next[b] = -1;
-        c->ready[b] = 0;
+        c->line[b].prev = SIM_ABSENT;
+        c->line[b].next = -1;
+        c->line[b].ready = 0;
     }
     if (S > 1)
         for (int64_t b = 0; b < nblocks; b++)
@@ -199,8 +182,9 @@ void sim_setup(pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim_conf
     w->mem.tx_dram = c->block_bytes / tm->dram_bytes_per_ns;
     for (int64_t s = 0; s < c->sms; s++) {
         double u = pascal_rng_uniform(c->seed, SM_KEY, (uint64_t)s);
-        w->sm_free[s] = w->port_free[s] = 0;
-        w->tx_port[s] = c->block_bytes / (tm->sm_bytes_per_ns * (1 + tm->sm_spread * (u - 0.5)));
+        w->smx[s].issue_free = w->smx[s].port_free = 0;
+        w->smx[s].tx_port =
+            c->block_bytes / (tm->sm_bytes_per_ns * (1 + tm->sm_spread * (u - 0.5)));
     }
 }
 
