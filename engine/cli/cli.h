@@ -49,5 +49,12 @@ int cli_info(int argc, char **argv);           /* engine/cli/info.c */
 int cli_simulate(int argc, char **argv);       /* engine/cli/simulate.c */
 /* measure-refs --simulate, with measure-refs' parsed flags. */
 int cli_measure_refs_simulated(cli_flag *flags, int nflags, int argc, char **argv);
+/* simulate --spec FILE [--point I]: one point of a sweep spec, with
+ * simulate's parsed flags; should_stop is polled during the run. */
+int cli_simulate_spec(cli_flag *flags, int nflags, int (*should_stop)(void *ctx));
+/* simulate --timing KEY=V,...: overrides of a profile's sim values, checked
+ * as the profile is (engine/cli/simulate.c). */
+struct pascal_sim_timing;
+int cli_sim_timing(const cli_flag *f, struct pascal_sim_timing *tm);
 
 #endif
