@@ -5,7 +5,8 @@
 // at every capacity, for attention with KV-head transitions and GEMM in
 // every raster order with split-K, aligned and spread phases.  The open
 // scan's columns are those of its own run: traffic_sim = fill_bytes_sim /
-// ideal_bytes, K_sim counts the workload's waves N rounds.
+// ideal_bytes, K_sim counts the workload's waves N rounds.  The planner
+// counts the simulation's requests and the simulator's memory.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,6 +17,7 @@
 
 #include "engine/eval.h"
 #include "engine/eval_sim.h"
+#include "engine/plan.h"
 #include "model/sim.h"
 #include "sweeps/spec.h"
 
@@ -175,6 +177,49 @@ TEST(SimWorkload, SweepColumnsAreTheKernelRun)
     ASSERT_EQ(pascal_eval_point(bare, &p, cols + 3, 2, out), 0);
     EXPECT_TRUE(std::isnan(out[0]) && std::isnan(out[1]));
     pascal_eval_free(bare);
+}
+
+// The planner prices a workload simulation at 35 ns per block request (one
+// CTA per SM; 60 above) on top of the timed rest, and bounds the
+// simulator's workspace: a cache entry per block of every stream.
+TEST(SimWorkload, PlannerCountsTheKernelSimulation)
+{
+    // 64 x 64 query heads over 8 KV heads: 4096 CTAs x 2 requests x N steps.
+    auto text = [](const char *models, const char *seq) {
+        return std::string("name: t\nmodels: [") + models +
+               "]\nworkload:\n  attention: {batch: 64, q_heads: 64, kv_heads: 8, seq_q: 1, "
+               "seq_kv: 8192, head_dim: 128, dtype: bf16, tile_q: 64, tile_kv: 64}\n"
+               "fixed: {sms: 132, occupancy: 1, path: tma, depth: 3, compute: 0}\n"
+               "axes:\n  seq_kv: [" + seq + "]\n  capacity_bytes: [50MiB]\n";
+    };
+    pascal_plan_opts o{};
+    o.threads = 2;
+    o.memory_bytes = 1e12;
+    pascal_plan_estimate with{};
+    std::string a = text("traffic, simulate", "8192");
+    pascal_spec *sa = nullptr, *sb = nullptr;
+    pascal_error err{};
+    ASSERT_EQ(pascal_spec_parse(a.data(), a.size(), "a.yaml", &sa, &err), 0) << err.msg;
+    pascal_plan_estimate_run(sa, 0, 1, &o, &with);
+    double requests = 4096.0 * 2 * 128;
+    EXPECT_GE(with.run_seconds, 35e-9 * requests / o.threads);
+    pascal_spec_free(sa);
+    // 1024 streams of 2^14 blocks: the simulator's cache entries alone are
+    // 24 bytes x 2^24 = 384 MiB, over a 300 MB budget.
+    std::string big = text("traffic, simulate", "1048576");
+    ASSERT_EQ(pascal_spec_parse(big.data(), big.size(), "c.yaml", &sa, &err), 0) << err.msg;
+    o.threads = 1;
+    o.memory_bytes = 300e6;
+    pascal_plan_result r{};
+    EXPECT_EQ(pascal_plan_check(sa, 0, 1, &o, &r, &err), PASCAL_EINPUT);
+    EXPECT_NE(std::string(err.msg).find("expected the models' workspaces to fit in memory"),
+              std::string::npos) << err.msg;
+    pascal_spec_free(sa);
+    // The static waves alone fit.
+    std::string waves = text("traffic", "1048576");
+    ASSERT_EQ(pascal_spec_parse(waves.data(), waves.size(), "d.yaml", &sb, &err), 0) << err.msg;
+    EXPECT_EQ(pascal_plan_check(sb, 0, 1, &o, &r, &err), 0) << err.msg;
+    pascal_spec_free(sb);
 }
 
 } // namespace
