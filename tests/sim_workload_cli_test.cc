@@ -134,4 +134,46 @@ TEST_F(SimWorkloadCli, RejectsBadInput)
     EXPECT_FALSE(pascal_test::exists(dir + "/c.h5"));
 }
 
+// The shipped examples run.  Llama 3.1 8B decode at 16k (hand: 2 x 16 x 8
+// = 256 streams of 16384 / 64 = 256 blocks of 64 x 128 x 2 bytes, 1 GiB
+// ideal; 16 x 32 = 512 CTAs, 6 waves of 96): every block is fetched at
+// least once.  The 1024-query chunk: each KV head's 64 CTAs span two waves
+// of 48 (head h: CTAs 64 h .. 64 h + 63), and between them the head's
+// 64 MiB of K and V cycles through a 20 MiB L2, so the exact replay reads
+// every head twice (2.0x); the dynamic view is 8 heads x K_dyn x W N blocks
+// of 16 KiB with W = 64 / 48, N = 4096, against 512 MiB: 4/3 K_dyn.
+TEST_F(SimWorkloadCli, ShippedExamplesRun)
+{
+    std::string src = std::string(PASCAL_SOURCE_DIR) + "/configs/";
+    auto r = run("run " + src + "llama8b-decode-attention-gb10-simulated.yaml -o " + dir +
+                 "/d.csv --format csv");
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto rows = pascal_test::read_csv(dir + "/d.csv");
+    ASSERT_EQ(rows.size(), 12u);
+    for (auto &row : rows) {
+        EXPECT_EQ(std::stod(row["ideal_bytes"]), 1073741824.0);
+        EXPECT_EQ(std::stod(row["ctas"]), 512);
+        EXPECT_EQ(std::stod(row["waves"]), 6);
+        EXPECT_GE(std::stod(row["traffic_sim"]), 1.0);
+        EXPECT_EQ(std::fmod(std::stod(row["fill_bytes_sim"]), 16384.0), 0.0);
+    }
+    // The chunk study reads its calibration next to it: both copied here.
+    std::string text = pascal_test::slurp(src + "calibration/gb10-chunk-simulated-vs-dynamic.yaml");
+    text.replace(text.find("../devices/gb10.yaml"), 20, src + "devices/gb10.yaml");
+    std::string spec = write("chunk.yaml", text);
+    r = run("calibrate " + src + "calibration/simulated-gb10-refs.csv --device " + src +
+            "devices/gb10.yaml -o " + dir + "/simulated-gb10.h5");
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = run("run " + spec + " -o " + dir + "/c.csv --format csv");
+    ASSERT_EQ(r.status, 0) << r.err;
+    rows = pascal_test::read_csv(dir + "/c.csv");
+    ASSERT_EQ(rows.size(), 12u);
+    for (auto &row : rows) {
+        EXPECT_EQ(std::stod(row["traffic_replay"]), 2.0);
+        EXPECT_NE(std::stod(row["fallback"]), 14); // the view applies
+        EXPECT_NEAR(std::stod(row["traffic_dyn"]), 4.0 / 3.0 * std::stod(row["K_dyn"]), 1e-12);
+        EXPECT_GE(std::stod(row["traffic_sim"]), 1.0);
+    }
+}
+
 } // namespace
