@@ -126,10 +126,12 @@ double pascal_wl_sim_bytes(const double *v)
     double req = (double)w.ctas * (double)w.units;
     double table = 8 * (3 * req + M + (double)pascal_sim_work_scratch(&w, (int64_t)M));
     /* The simulator's workspace (model/sim.c): a link pair, a fill time
-     * and a set index per block; per slot its state, arrival ring and
-     * servers, and the event queue's places (bounded generously). */
-    double blocks = (double)w.streams * (double)w.blocks;
-    return (double)sizeof(pascal_wl_sim) + table + 24 * blocks + (256 + 8 * ring) * M;
+     * and a set index per block; per set its list ends and count; per slot
+     * its state, arrival ring, SM servers and eight event-queue places of
+     * 16 bytes (bounded generously). */
+    double blocks = (double)w.streams * (double)w.blocks, C = v[PASCAL_P_C];
+    double sets = v[PASCAL_P_ASSOC] >= 1 && C >= 1 ? floor(C / v[PASCAL_P_ASSOC]) : 1;
+    return (double)sizeof(pascal_wl_sim) + table + 24 * blocks + 12 * sets + (256 + 8 * ring) * M;
 }
 
 void pascal_wl_sim_columns(const pascal_workload *w, int64_t M, const pascal_sim_result *r,
