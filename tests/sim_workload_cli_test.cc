@@ -176,4 +176,29 @@ TEST_F(SimWorkloadCli, ShippedExamplesRun)
     }
 }
 
+// A plain point through --spec is the sweep's open scan of one ring; with
+// --barrier, Algorithm 1 on the point's phases, whose K_steady is `pascal
+// point`'s exact LRU K (symbolic reuse distances, eq. 15).
+TEST_F(SimWorkloadCli, PlainPointBySpec)
+{
+    std::string s = write("p.yaml", "name: p\ndevice: " + gb10 +
+                                        "\nmodels: [simulate]\nfixed: {N: 700, C: 140, occupancy: 1, "
+                                        "path: tma, depth: 3, compute: 2, W: 2, pattern: gaussian, "
+                                        "sigma: 40.5}\naxes: {seed: [8]}\n");
+    auto r = run("run " + s + " -o " + dir + "/p.csv --format csv");
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto rows = pascal_test::read_csv(dir + "/p.csv");
+    ASSERT_EQ(rows.size(), 1u);
+    auto one = run("simulate --spec " + s + " --json");
+    ASSERT_EQ(one.status, 0) << one.err;
+    EXPECT_EQ(json_num(one.out, "K_sim"), std::stod(rows[0]["K_sim"]));
+    EXPECT_TRUE(std::isnan(json_num(one.out, "fill_bytes_sim")));
+    EXPECT_EQ(pascal_test::json_str(one.out, "workload"), "null");
+    auto bar = run("simulate --spec " + s + " --barrier --json");
+    ASSERT_EQ(bar.status, 0) << bar.err;
+    auto pt = run("point --N 700 --C 140 --M 48 --pattern gaussian --sigma 40.5 --seed 8 --json");
+    ASSERT_EQ(pt.status, 0) << pt.err;
+    EXPECT_EQ(json_num(bar.out, "K_steady"), json_num(pt.out, "K_lru"));
+}
+
 } // namespace
