@@ -89,10 +89,16 @@ static int64_t sets_of(const pascal_sim_config *c)
     return c->assoc > 0 ? c->C / c->assoc : 1;
 }
 
+/* Cache ids in use: the one ring's N, or the work table's. */
+static int64_t blocks_of(const pascal_sim_config *c)
+{
+    return c->work ? c->work->blocks : c->N;
+}
+
 int pascal_sim_fit(pascal_sim **ws, const pascal_sim_config *cfg)
 {
     pascal_sim *w = *ws;
-    int64_t nb = cfg->N, ns = slots_of(cfg), nd = cfg->depth > 0 ? cfg->depth : 1;
+    int64_t nb = blocks_of(cfg), ns = slots_of(cfg), nd = cfg->depth > 0 ? cfg->depth : 1;
     int64_t nc = sets_of(cfg);
     if (w && nb <= w->max_blocks && ns <= w->max_slots && nd <= w->max_depth && nc <= w->max_sets)
         return 0;
@@ -139,6 +145,20 @@ static int timing_ok(const pascal_sim_timing *t)
            finite_nonneg(t->barrier_ns) && finite_nonneg(t->jitter_ns);
 }
 
+/* A work table (model/sim.h): every request's stream within [0, blocks). */
+static int work_ok(const pascal_sim_work *k)
+{
+    if (k->ctas < 1 || k->units < 1 || k->units > PASCAL_SIM_MAX_UNITS ||
+        k->ctas > INT64_MAX / k->units || k->blocks < 1 || k->blocks > INT32_MAX || !k->base ||
+        !k->len || !k->phase)
+        return 0;
+    for (int64_t i = 0; i < k->ctas * k->units; i++)
+        if (k->base[i] < 0 || k->len[i] < 1 || k->len[i] > k->blocks - k->base[i] ||
+            k->phase[i] < 0 || k->phase[i] >= k->len[i])
+            return 0;
+    return 1;
+}
+
 int sim_check(const pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim_config *c)
 {
     int64_t M;
@@ -150,7 +170,10 @@ int sim_check(const pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim
         (c->assoc > 0 && c->C % c->assoc != 0) || c->sms > INT32_MAX / c->occupancy)
         return PASCAL_SIM_EINVAL;
     M = slots_of(c);
-    if (c->barrier) {
+    if (c->work) {
+        if (!work_ok(c->work))
+            return PASCAL_SIM_EINVAL;
+    } else if (c->barrier) {
         if (!c->phases)
             return PASCAL_SIM_EINVAL;
         for (int64_t m = 0; m < M; m++)
@@ -168,7 +191,7 @@ int sim_check(const pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim
         for (int64_t m = 0; m < M; m++)
             if (!finite_nonneg(c->slot_extra_ns[m]))
                 return PASCAL_SIM_EINVAL;
-    if (!w || c->N > w->max_blocks || M > w->max_slots || sets_of(c) > w->max_sets ||
+    if (!w || blocks_of(c) > w->max_blocks || M > w->max_slots || sets_of(c) > w->max_sets ||
         (c->path == PASCAL_SIM_TMA && c->depth > w->max_depth))
         return PASCAL_SIM_ESIZE;
     return PASCAL_SIM_OK;
@@ -176,7 +199,7 @@ int sim_check(const pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim
 
 void sim_setup(pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim_config *c)
 {
-    sim_cache_reset(&w->cache, c->N, sets_of(c), c->assoc > 0 ? c->assoc : c->C, c->seed);
+    sim_cache_reset(&w->cache, blocks_of(c), sets_of(c), c->assoc > 0 ? c->assoc : c->C, c->seed);
     w->mem.l2_free = w->mem.dram_free = 0;
     w->mem.tx_l2 = c->block_bytes / tm->l2_bytes_per_ns;
     w->mem.tx_dram = c->block_bytes / tm->dram_bytes_per_ns;
@@ -197,7 +220,9 @@ int pascal_sim_run(pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim_
     if (rc != PASCAL_SIM_OK)
         return rc;
     sim_setup(w, tm, cfg);
-    return cfg->barrier ? sim_barrier_scan(w, tm, cfg, out) : sim_open_scan(w, tm, cfg, out);
+    if (cfg->barrier)
+        return cfg->work ? sim_barrier_work(w, tm, cfg, out) : sim_barrier_scan(w, tm, cfg, out);
+    return sim_open_scan(w, tm, cfg, out);
 }
 
 static int cmp_i32(const void *a, const void *b)

@@ -244,5 +244,8 @@ int sim_open_scan(pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim_c
                   pascal_sim_result *out);
 int sim_barrier_scan(pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim_config *cfg,
                      pascal_sim_result *out);
+/* The barrier scan over a work table (several streams, waves of M CTAs). */
+int sim_barrier_work(pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim_config *cfg,
+                     pascal_sim_result *out);
 
 #endif

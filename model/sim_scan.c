@@ -23,6 +23,11 @@
  * is handled early only when it is the SM's earliest event at the moment it
  * is set (as the trajectory has always been taken), otherwise at its time.
  *
+ * Several streams (a work table, model/sim.h): a CTA's "block j" is its
+ * step j, whose requests request_step issues together and whose arrival is
+ * the last of theirs; everything else is the one-ring scan, unchanged (a
+ * table describing one ring gives the same run bit for bit).
+ *
  * Speed: a slot's state is one record, an SM's slots side by side, with its
  * SM and overhead precomputed; the arrival ring has a power-of-two length;
  * the event loop has its own copy for each path at occupancy 1, 2, 4 and 8. */
@@ -62,6 +67,8 @@ typedef struct scan {
     int compute;                /* m > 0 */
     int eager;                  /* a WAIT is handled when its SM's earliest */
     int jitter, traj;           /* jitter_ns > 0, traj_max > 0 */
+    const pascal_sim_work *work; /* several streams, or NULL: the one ring */
+    int64_t units;              /* requests per CTA per step */
 } scan;
 
 static inline double *ring_of(const scan *x, int64_t s)
@@ -69,18 +76,11 @@ static inline double *ring_of(const scan *x, int64_t s)
     return x->arr + (s << x->ring_shift);
 }
 
-/* Requests block j for the CTA of slot index s at time t; its arrival goes
- * to the slot's ring. */
-static ALWAYS_INLINE void request(scan *x, int64_t s, int64_t j, double t)
+/* Counts a request of CTA cta to cache id b with outcome o (and logs it). */
+static ALWAYS_INLINE void tally(scan *x, int64_t cta, int32_t b, int o)
 {
-    sim_slot *sl = &x->sl[s];
-    int o;
-    double a = sim_serve(x->w, x->tm, (int32_t)j, sl->sm, t, &o);
-    if (x->jitter)
-        a += x->tm->jitter_ns * pascal_rng_uniform(x->c->seed, (uint64_t)sl->cta, (uint64_t)j);
-    ring_of(x, s)[j & x->mask] = a;
     if (x->requests < x->req_max) {
-        x->c->req_block[x->requests] = (int32_t)j;
+        x->c->req_block[x->requests] = b;
         x->c->req_outcome[x->requests] = (uint8_t)o;
     }
     x->requests++;
@@ -89,11 +89,52 @@ static ALWAYS_INLINE void request(scan *x, int64_t s, int64_t j, double t)
     } else if (o == SIM_MERGE) {
         x->merged++;
     } else {
-        int64_t v = sl->cta / x->M;
+        int64_t v = cta / x->M;
         x->fills++;
         if (x->c->K_wave && v < x->c->max_waves)
             x->c->K_wave[v] += 1; /* a count until scan_finish */
     }
+}
+
+/* Step j of the CTA of slot index s over a work table (several streams):
+ * its requests in order, all issued at t, request i reading cache id
+ * base + (j + phase) mod len; the step's data is in when the last request's
+ * is (one pipeline stage holds a step).  Jitter is keyed by (CTA,
+ * j units + i): with one request per step, the one ring's key. */
+static void request_step(scan *x, int64_t s, int64_t j, double t)
+{
+    const pascal_sim_work *k = x->work;
+    sim_slot *sl = &x->sl[s];
+    int64_t u = x->units, e = sl->cta * u;
+    double step = -INFINITY;
+    for (int64_t i = 0; i < u; i++, e++) {
+        int32_t b = (int32_t)(k->base[e] + (j + k->phase[e]) % k->len[e]);
+        int o;
+        double a = sim_serve(x->w, x->tm, b, sl->sm, t, &o);
+        if (x->jitter)
+            a += x->tm->jitter_ns *
+                 pascal_rng_uniform(x->c->seed, (uint64_t)sl->cta, (uint64_t)(j * u + i));
+        step = a > step ? a : step;
+        tally(x, sl->cta, b, o);
+    }
+    ring_of(x, s)[j & x->mask] = step;
+}
+
+/* Requests block j (step j of a work table) for the CTA of slot index s at
+ * time t; its arrival goes to the slot's ring. */
+static ALWAYS_INLINE void request(scan *x, int64_t s, int64_t j, double t)
+{
+    sim_slot *sl = &x->sl[s];
+    int o;
+    if (x->work) {
+        request_step(x, s, j, t);
+        return;
+    }
+    double a = sim_serve(x->w, x->tm, (int32_t)j, sl->sm, t, &o);
+    if (x->jitter)
+        a += x->tm->jitter_ns * pascal_rng_uniform(x->c->seed, (uint64_t)sl->cta, (uint64_t)j);
+    ring_of(x, s)[j & x->mask] = a;
+    tally(x, sl->cta, (int32_t)j, o);
 }
 
 static inline double arrival(const scan *x, int64_t s, int64_t j)
@@ -300,8 +341,11 @@ static void scan_init(scan *x, pascal_sim *w, const pascal_sim_timing *tm,
     x->mask = w->ring - 1;
     while (((int64_t)1 << x->ring_shift) < w->ring)
         x->ring_shift++;
-    x->ctas = llround(c->W * (double)x->M);
-    x->consume_ns = tm->consume_ns * scale;
+    x->work = c->work;
+    x->units = c->work ? c->work->units : 1;
+    x->ctas = c->work ? c->work->ctas : llround(c->W * (double)x->M);
+    /* A step of a work table is consumed whole: units blocks. */
+    x->consume_ns = tm->consume_ns * scale * (c->work ? (double)x->units : 1.0);
     x->cmp_work = m * tm->wmma_sm_ns;
     x->cmp_lat = m * tm->wmma_ns;
     x->compute = c->compute > 0;
