@@ -2,17 +2,21 @@
  * profile's timing (configs/devices/gb10.yaml, or the profile given as
  * argv[1]):
  *   1. block requests per second on one core for the paper's configurations
- *      (N 4096, C 1280): tma d = 4 at occupancy 1 (one event per block), sync
- *      and tma at occupancy 2 and 4 (two events per block), diverging and
- *      aligned; both wall-clock and this thread's CPU time (the machine is
- *      shared: CPU time is the per-core figure);
+ *      (N 4096, C 1280) at occupancy 1, 2, 4 and 8, diverging and aligned;
+ *      wall-clock and this thread's CPU time (the machine is shared: CPU
+ *      time is the per-core figure), and the baseline in the same process:
+ *      the simulator's former implementation (tests/sim_reference, kept as
+ *      the tests' regression oracle) on the same configuration, its CPU
+ *      time over the new one's (the speed-up), runs alternating; a line says
+ *      whether both gave the same fills, hits, merges and makespan;
  *   2. how the cost grows with W M N: ns per request over W, M and N;
- *   3. the baseline in the same process: exact LRU replay (model/replay.h,
+ *   3. the baseline of the cache alone: exact LRU replay (model/replay.h,
  *      a Fenwick tree, no timing) of as many requests of a ring scan, and
  *      the ratio;
  *   4. the paper's reference set through `measure-refs --simulate`'s engine
  *      (engine/simrefs.h) at 60 keys, on 1 and 2 threads.
- * Medians of REPS runs.  Figures only: nothing here passes or fails. */
+ * argv[2] picks sections (digits, default 1234).  Medians of REPS runs.
+ * Figures only: nothing here passes or fails. */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -25,8 +29,17 @@
 #include "model/replay.h"
 #include "model/sim.h"
 #include "sweeps/device.h"
+#include "tests/sim_reference/ref_sim.h"
 
 #define REPS 5
+
+/* CPU time of every thread of the process, s. */
+static double process_cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static double cpu_now(void)
 {
@@ -37,31 +50,54 @@ static double cpu_now(void)
 
 typedef struct figure {
     double wall, cpu;      /* requests per second */
+    double ref_cpu;        /* the former implementation, requests per CPU second */
+    double speedup;        /* median over runs of its CPU time / the new one's */
     double K;
     int64_t requests;
+    int same;              /* both gave the same counts and makespan */
 } figure;
 
-static figure measure(const pascal_sim_timing *tm, pascal_sim_config c)
+static int same_result(const pascal_sim_result *a, const pascal_sim_result *b)
 {
-    double w[REPS], u[REPS];
+    return a->requests == b->requests && a->fills == b->fills && a->hits == b->hits &&
+           a->merged == b->merged && a->makespan_ns == b->makespan_ns;
+}
+
+/* Runs c REPS times; with_ref: each run followed by the former
+ * implementation's run of the same configuration. */
+static figure measure(const pascal_sim_timing *tm, pascal_sim_config c, int with_ref)
+{
+    double w[REPS], u[REPS], ru[REPS], sp[REPS];
     pascal_sim *ws = NULL;
-    pascal_sim_result r = {0};
+    ref_sim *rs = NULL;
+    pascal_sim_result r = {0}, rr = {0};
     figure f = {0};
-    if (pascal_sim_fit(&ws, &c) != 0) {
+    if (pascal_sim_fit(&ws, &c) != 0 || (with_ref && ref_sim_fit(&rs, &c) != 0)) {
         fprintf(stderr, "bench_sim: out of memory\n");
         exit(1);
     }
+    f.same = 1;
     for (int k = 0; k < REPS; k++) {
-        double t0 = omp_get_wtime(), c0 = cpu_now();
+        double t0 = omp_get_wtime(), c0 = cpu_now(), c1;
         if (pascal_sim_run(ws, tm, &c, &r) != PASCAL_SIM_OK) {
             fprintf(stderr, "bench_sim: the simulator refused a configuration\n");
             exit(1);
         }
-        u[k] = (double)r.requests / (cpu_now() - c0);
+        c1 = cpu_now();
+        u[k] = (double)r.requests / (c1 - c0);
         w[k] = (double)r.requests / (omp_get_wtime() - t0);
+        if (with_ref) {
+            ref_sim_run(rs, tm, &c, &rr);
+            ru[k] = (double)rr.requests / (cpu_now() - c1);
+            sp[k] = u[k] / ru[k];
+            f.same &= same_result(&r, &rr);
+        }
     }
     pascal_sim_free(ws);
+    ref_sim_free(rs);
     f.wall = median(w, REPS), f.cpu = median(u, REPS), f.K = r.K_H, f.requests = r.requests;
+    if (with_ref)
+        f.ref_cpu = median(ru, REPS), f.speedup = median(sp, REPS);
     return f;
 }
 
@@ -85,18 +121,28 @@ static void section_configs(const pascal_sim_timing *tm)
         {"tma o1 d4 m0 W32 (diverges)", 1, PASCAL_SIM_TMA, 4, 0, 32},
         {"tma o1 d2 m8 W16", 1, PASCAL_SIM_TMA, 2, 8, 16},
         {"sync o1 m0 W16 (aligned)", 1, PASCAL_SIM_SYNC, 1, 0, 16},
+        {"sync o2 m0 W16", 2, PASCAL_SIM_SYNC, 1, 0, 16},
         {"tma o2 d3 m0 W16", 2, PASCAL_SIM_TMA, 3, 0, 16},
+        {"tma o2 d6 m16 W16", 2, PASCAL_SIM_TMA, 6, 16, 16},
         {"sync o4 m0 W8", 4, PASCAL_SIM_SYNC, 1, 0, 8},
+        {"tma o4 d2 m8 W8", 4, PASCAL_SIM_TMA, 2, 8, 8},
+        {"tma o8 d3 m0 W4", 8, PASCAL_SIM_TMA, 3, 0, 4},
     };
-    printf("1. one core, GB10 timing, N 4096, C 1280 (median of %d)\n", REPS);
-    printf("   %-30s %12s %14s %14s %8s\n", "configuration", "requests", "M req/s wall",
-           "M req/s CPU", "K_H");
+    int same = 1;
+    printf("1. one core, GB10 timing, N 4096, C 1280 (median of %d); baseline: the former\n"
+           "   implementation in the same process\n", REPS);
+    printf("   %-28s %9s %10s %10s %10s %8s %7s\n", "configuration", "requests", "Mreq/s wall",
+           "Mreq/s CPU", "former CPU", "speed-up", "K_H");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         figure f = measure(tm, paper(cases[i].o, cases[i].path, cases[i].d, cases[i].m, 4096,
-                                     cases[i].W));
-        printf("   %-30s %12lld %14.2f %14.2f %8.3f\n", cases[i].what, (long long)f.requests,
-               f.wall / 1e6, f.cpu / 1e6, f.K);
+                                     cases[i].W), 1);
+        printf("   %-28s %9lld %10.2f %10.2f %10.2f %7.2fx %7.3f%s\n", cases[i].what,
+               (long long)f.requests, f.wall / 1e6, f.cpu / 1e6, f.ref_cpu / 1e6, f.speedup, f.K,
+               f.same ? "" : "  DIFFERENT RESULTS");
+        same &= f.same;
     }
+    printf("   fills, hits, merges and makespan %s the former implementation's\n",
+           same ? "equal" : "DIFFER FROM");
 }
 
 static void section_scaling(const pascal_sim_timing *tm)
@@ -109,7 +155,7 @@ static void section_scaling(const pascal_sim_timing *tm)
     printf("\n2. cost against W M N (tma d 3, m 0, one core, CPU time)\n");
     printf("   %4s %6s %4s %14s %12s\n", "M", "N", "W", "W M N", "ns/request");
     for (size_t i = 0; i < sizeof grid / sizeof grid[0]; i++) {
-        figure f = measure(tm, paper(grid[i].o, PASCAL_SIM_TMA, 3, 0, grid[i].N, grid[i].W));
+        figure f = measure(tm, paper(grid[i].o, PASCAL_SIM_TMA, 3, 0, grid[i].N, grid[i].W), 0);
         printf("   %4lld %6lld %4g %14lld %12.1f\n", (long long)(48 * grid[i].o),
                (long long)grid[i].N, grid[i].W, (long long)f.requests, 1e9 / f.cpu);
     }
@@ -122,7 +168,7 @@ static void section_baseline(const pascal_sim_timing *tm)
     int64_t *trace = malloc((size_t)n * sizeof *trace);
     double r[REPS];
     static volatile int64_t sink;
-    figure f = measure(tm, paper(1, PASCAL_SIM_TMA, 4, 0, N, 4));
+    figure f = measure(tm, paper(1, PASCAL_SIM_TMA, 4, 0, N, 4), 0);
     for (int64_t m = 0; m < M; m++)
         ph[m] = (m * 37) % 64; /* a tight group, as aligned workers drift */
     pascal_trace_phases(ph, M, N, 0, rounds, trace);
@@ -139,6 +185,43 @@ static void section_baseline(const pascal_sim_timing *tm)
            (long long)n, median(r, REPS) / 1e6, f.cpu / 1e6, median(r, REPS) / f.cpu);
     pascal_lru_free(ws);
     free(trace);
+}
+
+/* The set's keys at one horizon (N 4096, W 8), one thread, each run by the
+ * simulator and then by its former implementation: the speed-up on the
+ * set's mix of configurations, in the same process. */
+static void section_refset_former(const pascal_sim_timing *tm, const pascal_simref *runs,
+                                  int64_t n)
+{
+    double cpu_new = 0, cpu_old = 0, req = 0;
+    int same = 1;
+    pascal_sim *ws = NULL;
+    ref_sim *rs = NULL;
+    for (int64_t k = 0; k < n; k++) {
+        pascal_sim_result a, b;
+        pascal_sim_config c;
+        double c0, c1;
+        if (runs[k].N != 4096 || runs[k].W != 8)
+            continue;
+        c = paper(runs[k].o, runs[k].path, runs[k].d, runs[k].m, 4096, 8);
+        c.seed = runs[k].seed;
+        if (pascal_sim_fit(&ws, &c) != 0 || ref_sim_fit(&rs, &c) != 0) {
+            fprintf(stderr, "bench_sim: out of memory\n");
+            exit(1);
+        }
+        c0 = cpu_now();
+        pascal_sim_run(ws, tm, &c, &a);
+        c1 = cpu_now();
+        ref_sim_run(rs, tm, &c, &b);
+        cpu_new += c1 - c0, cpu_old += cpu_now() - c1, req += (double)a.requests;
+        same &= same_result(&a, &b);
+    }
+    pascal_sim_free(ws);
+    ref_sim_free(rs);
+    printf("   its keys at N 4096, W 8 (%.3g requests), one thread: %.2f M req/s CPU, the former\n"
+           "   implementation %.2f M req/s CPU: %.2fx; results %s\n",
+           req, req / cpu_new / 1e6, req / cpu_old / 1e6, cpu_old / cpu_new,
+           same ? "equal" : "DIFFER");
 }
 
 /* 60 keys of the paper's test-set shape (section 5.4): sync at occupancy
@@ -165,32 +248,40 @@ static void section_refset(const pascal_sim_timing *tm)
             }
     printf("\n4. a 60-key reference set of the paper's size (%lld runs, %.3g requests), GB10\n",
            (long long)n, req);
+    section_refset_former(tm, runs, n);
     for (int threads = 1; threads <= 2; threads++) {
-        pascal_simrefs_opts o = {tm, 48, 1280, 16384, threads, 0, NULL, NULL};
+        pascal_simrefs_opts o = {
+            .tm = tm, .sms = 48, .C = 1280, .block_bytes = 16384, .threads = threads};
         pascal_error err = {0};
-        double t0 = omp_get_wtime();
+        double t0 = omp_get_wtime(), c0 = process_cpu_now();
         if (pascal_simrefs_run(&o, runs, n, &err) != 0) {
             fprintf(stderr, "bench_sim: %s\n", err.msg);
             exit(1);
         }
-        double dt = omp_get_wtime() - t0;
-        printf("   %d thread%s: %.1f s wall, %.2f M req/s\n", threads, threads > 1 ? "s" : "", dt,
-               req / dt / 1e6);
+        double dt = omp_get_wtime() - t0, dc = process_cpu_now() - c0;
+        printf("   %d thread%s: %.1f s wall, %.2f M req/s; %.1f s CPU, %.2f M req/s per CPU "
+               "second\n",
+               threads, threads > 1 ? "s" : "", dt, req / dt / 1e6, dc, req / dc / 1e6);
     }
 }
 
 int main(int argc, char **argv)
 {
     const char *profile = argc > 1 ? argv[1] : "configs/devices/gb10.yaml";
+    const char *sections = argc > 2 ? argv[2] : "1234";
     pascal_sim_timing tm;
     pascal_error err = {0};
     if (pascal_device_sim_load(profile, &tm, &err) != 0) {
         fprintf(stderr, "bench_sim: %s (run from the source folder, or give a profile)\n", err.msg);
         return 1;
     }
-    section_configs(&tm);
-    section_scaling(&tm);
-    section_baseline(&tm);
-    section_refset(&tm);
+    if (strchr(sections, '1'))
+        section_configs(&tm);
+    if (strchr(sections, '2'))
+        section_scaling(&tm);
+    if (strchr(sections, '3'))
+        section_baseline(&tm);
+    if (strchr(sections, '4'))
+        section_refset(&tm);
     return 0;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/calibrate.h"
+#include "engine/eval_sim.h"
 #include "engine/eval_workload.h"
 #include "model/progress.h"
 #include "model/replay.h"
@@ -46,6 +47,7 @@ struct pascal_eval {
      * on demand, polled stop request. */
     const pascal_sim_timing *sim_tm;
     pascal_sim *sim;
+    pascal_wl_sim *wl_sim;  /* a workload point's work table */
     int (*should_stop)(void *ctx);
     void *stop_ctx;
 };
@@ -73,6 +75,7 @@ void pascal_eval_free(pascal_eval *ev)
     pascal_replay_free(ev->rp);
     free(ev->rd_sorted);
     pascal_sim_free(ev->sim);
+    pascal_wl_sim_free(ev->wl_sim);
     free(ev);
 }
 
@@ -356,36 +359,6 @@ void pascal_eval_set_sim(pascal_eval *ev, const pascal_sim_timing *tm,
     ev->stop_ctx = stop_ctx;
 }
 
-/* An integer parameter that is set: 1, else 0. */
-static int whole(double v)
-{
-    return !isnan(v) && v == floor(v);
-}
-
-/* The simulator's configuration at point v; -1 when the point is not one
- * the simulator can run (the columns are then NaN). */
-static int sim_config(const double *v, pascal_sim_config *c)
-{
-    double o = v[PASCAL_P_OCCUPANCY], path = v[PASCAL_P_PATH], sms = v[PASCAL_P_SMS];
-    *c = pascal_sim_default_config();
-    if (!whole(o) || !whole(sms) || !(path == 0 || path == 1) || !whole(v[PASCAL_P_COMPUTE]) ||
-        (path == 1 && !whole(v[PASCAL_P_DEPTH])) || v[PASCAL_P_M] != sms * o ||
-        !whole(v[PASCAL_P_N]) || !whole(v[PASCAL_P_C]))
-        return -1;
-    c->sms = (int64_t)sms;
-    c->occupancy = (int64_t)o;
-    c->path = (int)path;
-    c->depth = path == 1 ? (int64_t)v[PASCAL_P_DEPTH] : 1;
-    c->compute = (int64_t)v[PASCAL_P_COMPUTE];
-    c->N = (int64_t)v[PASCAL_P_N];
-    c->W = v[PASCAL_P_W];
-    c->C = (int64_t)v[PASCAL_P_C];
-    c->assoc = whole(v[PASCAL_P_ASSOC]) ? (int64_t)v[PASCAL_P_ASSOC] : 0;
-    c->block_bytes = or_default(v[PASCAL_P_BLOCK_BYTES], 16384);
-    c->seed = (uint64_t)or_default(v[PASCAL_P_SEED], 1);
-    return 0;
-}
-
 /* K_sim, rho_sim, ns_per_round_sim at one point; returns 1 when the stop
  * request interrupted the run, -1 when memory ran out, else 0. */
 static int sim_columns(pascal_eval *ev, const double *v, double *out)
@@ -394,7 +367,7 @@ static int sim_columns(pascal_eval *ev, const double *v, double *out)
     pascal_sim_result r;
     int rc;
     out[0] = out[1] = out[2] = NAN;
-    if (!ev->sim_tm || sim_config(v, &c) != 0)
+    if (!ev->sim_tm || pascal_eval_sim_config(v, &c) != 0)
         return 0;
     c.should_stop = ev->should_stop;
     c.stop_ctx = ev->stop_ctx;
@@ -409,6 +382,48 @@ static int sim_columns(pascal_eval *ev, const double *v, double *out)
         out[2] = r.ns_per_round;
     }
     return 0;
+}
+
+/* The simulate columns of workload point p (pascal_wl_sim_columns' order);
+ * returns as sim_columns does. */
+static int wl_sim_columns(pascal_eval *ev, const pascal_point *p, double *out)
+{
+    pascal_sim_config c;
+    pascal_sim_result r;
+    pascal_workload w;
+    int rc;
+    for (int k = 0; k < PASCAL_WL_SIM_NCOLS; k++)
+        out[k] = NAN;
+    if (!ev->sim_tm)
+        return 0;
+    if (!ev->wl_sim && !(ev->wl_sim = pascal_wl_sim_create()))
+        return -1;
+    if ((rc = pascal_wl_sim_config(ev->wl_sim, p, &c, &w)) != 0)
+        return rc == -2 ? -1 : 0;
+    c.should_stop = ev->should_stop;
+    c.stop_ctx = ev->stop_ctx;
+    if (pascal_sim_fit(&ev->sim, &c) != 0)
+        return -1;
+    rc = pascal_sim_run(ev->sim, ev->sim_tm, &c, &r);
+    if (rc == PASCAL_SIM_STOPPED)
+        return 1;
+    if (rc == PASCAL_SIM_OK)
+        pascal_wl_sim_columns(&w, r.M, &r, out);
+    return 0;
+}
+
+/* Slot of a workload's simulate or traffic-by-simulation column in
+ * pascal_wl_sim_columns' order, or -1. */
+static int wl_sim_slot(int col)
+{
+    switch (col) {
+    case PASCAL_COL_K_SIM: return 0;
+    case PASCAL_COL_RHO_SIM: return 1;
+    case PASCAL_COL_NS_PER_ROUND_SIM: return 2;
+    case PASCAL_COL_FILL_BYTES_SIM: return 3;
+    case PASCAL_COL_TRAFFIC_SIM: return 4;
+    default: return -1;
+    }
 }
 
 static int needs_phases(int col)
@@ -449,8 +464,8 @@ void pascal_eval_dynamic(const struct pascal_dyn_model *dyn, unsigned flags, con
 static int workload_point(pascal_eval *ev, const pascal_point *p, const int *cols,
                           int ncols, double *out)
 {
-    double dyn[PASCAL_CALIBRATE_NCOLS], view[PASCAL_NPARAM], scans = NAN;
-    int dyn_done = 0;
+    double dyn[PASCAL_CALIBRATE_NCOLS], view[PASCAL_NPARAM], scans = NAN, sim[PASCAL_WL_SIM_NCOLS];
+    int dyn_done = 0, sim_done = 0, sim_rc = 0;
     if (!ev->wl && !(ev->wl = pascal_wl_eval_create(ev->models)))
         return -1;
     int rc = pascal_wl_eval_point(ev->wl, p, ev->dyn, cols, ncols, out);
@@ -458,6 +473,18 @@ static int workload_point(pascal_eval *ev, const pascal_point *p, const int *col
         int m = pascal_columns[cols[j]].model, c = cols[j];
         int dyn_col = m == PASCAL_MODEL_DYNAMIC || c == PASCAL_COL_FILL_BYTES_DYN ||
                       c == PASCAL_COL_TRAFFIC_DYN;
+        if (wl_sim_slot(c) >= 0) {
+            /* One simulation of the kernel per point; the traffic columns
+             * by simulation are NaN without the simulate model. */
+            if (!(ev->models >> PASCAL_MODEL_SIMULATE & 1u)) {
+                out[j] = NAN;
+                continue;
+            }
+            if (!sim_done++)
+                sim_rc = wl_sim_columns(ev, p, sim);
+            out[j] = sim[wl_sim_slot(c)];
+            continue;
+        }
         /* Each KV head's CTAs as one open scan of W = sharers / M. */
         if (dyn_col && !dyn_done++)
             dynamic_at(ev->dyn, ev->dyn_flags, p->v, view, &scans, dyn);
@@ -475,7 +502,7 @@ static int workload_point(pascal_eval *ev, const pascal_point *p, const int *col
             out[j] = progress_column(c, p->v);
         }
     }
-    return rc;
+    return sim_rc != 0 ? sim_rc : rc;
 }
 
 int pascal_eval_point(pascal_eval *ev, const pascal_point *p, const int *cols,

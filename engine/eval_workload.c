@@ -326,7 +326,8 @@ static int prepare(pascal_wl_eval *we, const pascal_point *p)
 unsigned pascal_wl_wave_models(unsigned models)
 {
     return models & ~((1u << PASCAL_MODEL_WORKLOAD) | (1u << PASCAL_MODEL_DYNAMIC) |
-                      (1u << PASCAL_MODEL_SHARING) | (1u << PASCAL_MODEL_CATCHUP));
+                      (1u << PASCAL_MODEL_SHARING) | (1u << PASCAL_MODEL_CATCHUP) |
+                      (1u << PASCAL_MODEL_SIMULATE));
 }
 
 /* What grow, build_waves, class_of and kernel_replay allocate, each at its
@@ -600,7 +601,9 @@ static int needs_waves(int col)
     int m = pascal_columns[col].model;
     return m != PASCAL_MODEL_WORKLOAD && m != PASCAL_MODEL_DYNAMIC &&
            m != PASCAL_MODEL_SHARING && m != PASCAL_MODEL_CATCHUP &&
-           col != PASCAL_COL_FILL_BYTES_DYN && col != PASCAL_COL_TRAFFIC_DYN;
+           m != PASCAL_MODEL_SIMULATE && col != PASCAL_COL_FILL_BYTES_DYN &&
+           col != PASCAL_COL_TRAFFIC_DYN && col != PASCAL_COL_FILL_BYTES_SIM &&
+           col != PASCAL_COL_TRAFFIC_SIM;
 }
 
 int pascal_wl_eval_point(pascal_wl_eval *we, const pascal_point *p,

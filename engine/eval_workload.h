@@ -43,7 +43,8 @@ int pascal_wl_eval_point(pascal_wl_eval *we, const pascal_point *p,
                          double *out);
 
 /* Models whose columns build a workload point's waves: all but workload,
- * dynamic, sharing and catchup. */
+ * dynamic, sharing, catchup and simulate (its kernel is simulated:
+ * engine/eval_sim.h). */
 unsigned pascal_wl_wave_models(unsigned models);
 
 /* At most the bytes one pascal_wl_eval for `models` holds after a workload

@@ -89,6 +89,11 @@ int main(int argc, char **argv)
             printf("%s\n", commands[i].name);
         return CLI_OK;
     }
+#ifdef PASCAL_MPI
+    /* pascal-mpi: `run` is one rank of an MPI job (docs/scale.md). */
+    if (strcmp(argv[1], "run") == 0)
+        return cli_run_mpi(argc - 2, argv + 2);
+#endif
     for (int i = 0; i < NCOMMANDS; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].fn(argc - 2, argv + 2);

@@ -11,12 +11,14 @@
 
 #include "engine/calibrate.h"
 #include "engine/eval.h"
+#include "engine/eval_sim.h"
 #include "engine/eval_workload.h"
 #include "engine/clock.h"
 #include "engine/parallel.h"
 #include "model/phases.h"
 #include "model/replay.h"
 #include "sweeps/sample.h"
+#include "sweeps/workload.h"
 
 #define BIT(p) ((uint64_t)1 << (p))
 #define CHUNK_PER_THREAD 65536 /* points between two reads of the stop flag */
@@ -119,7 +121,8 @@ static int check_bounds(const plan_ctx *c, const pascal_point *p, uint64_t i, pa
     double N = p->v[PASCAL_P_N], M = p->v[PASCAL_P_M], need;
     uint64_t nm = BIT(PASCAL_P_N) | BIT(PASCAL_P_M);
     int wl = !isnan(p->v[PASCAL_P_WORKLOAD]);
-    if (!(wl ? pascal_wl_wave_models(c->models) : phased_models(c->models)))
+    int wl_sim = wl && (c->models & (1u << PASCAL_MODEL_SIMULATE));
+    if (!(wl ? pascal_wl_wave_models(c->models) || wl_sim : phased_models(c->models)))
         return 0;
     if (M > PASCAL_PLAN_MAX_M)
         return pascal_spec_point_error(c->spec, PASCAL_P_M, p, i, BIT(PASCAL_P_M), err,
@@ -142,7 +145,8 @@ static int check_bounds(const plan_ctx *c, const pascal_point *p, uint64_t i, pa
                                        p, i, nm | BIT(PASCAL_P_ROUNDS), err,
                                        "expected rounds * M <= 2^62 (belady's request times), got "
                                        "%lld * %.0f", (long long)belady_rounds(p->v), M);
-    need = wl ? pascal_eval_bytes(0, 0, 0) + pascal_wl_eval_bytes(c->models, p->v)
+    need = wl ? pascal_eval_bytes(0, 0, 0) + pascal_wl_eval_bytes(c->models, p->v) +
+                    (wl_sim ? pascal_wl_sim_bytes(p->v) : 0)
               : pascal_eval_bytes(c->models, (int64_t)N, (int64_t)M);
     if (need * c->o->threads + c->o->reserved_bytes > c->memory)
         return fail_memory(c, p, i, need, err);
@@ -459,6 +463,18 @@ static double point_cost_ns(const plan_ctx *c, const pascal_point *p, double ppv
     return ns;
 }
 
+/* The simulation of a workload point's kernel, every block request at the
+ * simulator's cost per request (point_cost_ns); the timed sample below
+ * runs without the simulator's timing, so it leaves this out. */
+static double workload_sim_ns(const plan_ctx *c, const pascal_point *p)
+{
+    pascal_workload w;
+    double o = p->v[PASCAL_P_OCCUPANCY];
+    if (!(c->models & (1u << PASCAL_MODEL_SIMULATE)) || pascal_workload_of_point(p->v, &w) != 0)
+        return 0;
+    return (isnan(o) || o <= 1 ? 35 : 60) * (double)w.requests;
+}
+
 /* A workload point's waves are not modelled but timed (docs/limits.md): at
  * up to WL_SAMPLE sampled points within the bounds, one evaluation builds
  * the waves and a second at the same point reuses them, as the evaluator
@@ -542,6 +558,7 @@ void pascal_plan_estimate_run(const pascal_spec *spec, uint64_t begin, uint64_t 
         if (rc == 1 && !isnan(p.v[PASCAL_P_WORKLOAD])) {
             kept++;
             kept_wl++;
+            cost += workload_sim_ns(&c, &p);
             if (nwl < 8)
                 wl[nwl++] = i;
         } else if (rc == 1) {

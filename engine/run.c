@@ -14,11 +14,15 @@
 #include "engine/parallel.h"
 #include "engine/plan.h"
 #include "engine/run_guard.h"
+#include "engine/run_internal.h"
 #include "engine/run_sizing.h"
 #include "model/phases.h"
 #include "model/sim.h"
 #include "sweeps/device.h"
 #include "sweeps/sample.h"
+#ifdef PASCAL_MPI
+#include "engine/run_mpi.h"
+#endif
 
 #define DEFAULT_BATCH 65536
 #define SCHED_CHUNK 512
@@ -59,6 +63,19 @@ static pascal_coltype param_coltype(int id)
     }
 }
 
+/* The checks of the whole run once its points are counted: a shard may
+ * hold no kept point, the whole sweep must hold one; a dynamic sweep needs
+ * a supported point. */
+static int plan_whole(const pascal_spec *spec, const pascal_plan_opts *po,
+                      const pascal_dyn_model *dyn, const pascal_run_stats *st, pascal_error *err)
+{
+    int whole = st->raw_begin == 0 && st->raw_end == pascal_spec_size(spec);
+    if (st->rows == 0 && whole)
+        return pascal_spec_where_error(spec, err, "expected at least one point to pass `where`, got "
+                                       "none of the %llu points", (unsigned long long)st->raw_points);
+    return pascal_plan_check_dynamic(spec, dyn, po, err);
+}
+
 /* Pass 1 (engine/plan.c): the estimate, then every check before any output
  * exists.  The reported error is the one at the smallest index, whatever
  * the thread count. */
@@ -69,7 +86,7 @@ static int plan(const pascal_spec *spec, int threads, const pascal_run_opts *o,
                            pascal_run_buffer_bytes(spec, o, st->raw_begin, st->raw_end)};
     pascal_plan_estimate e;
     pascal_plan_result r;
-    int rc, whole = st->raw_begin == 0 && st->raw_end == pascal_spec_size(spec);
+    int rc;
     if (o->on_estimate) {
         pascal_plan_estimate_run(spec, st->raw_begin, st->raw_end, &po, &e);
         o->on_estimate(o->estimate_ctx, &e);
@@ -79,11 +96,7 @@ static int plan(const pascal_spec *spec, int threads, const pascal_run_opts *o,
     st->raw_points = st->raw_end - st->raw_begin;
     st->rows = r.rows;
     st->max_M = r.max_M;
-    /* A shard may hold no kept point; the whole sweep must hold one. */
-    if (r.rows == 0 && whole)
-        return pascal_spec_where_error(spec, err, "expected at least one point to pass `where`, got "
-                                       "none of the %llu points", (unsigned long long)st->raw_points);
-    return pascal_plan_check_dynamic(spec, dyn, &po, err);
+    return plan_whole(spec, &po, dyn, st, err);
 }
 
 /* Per-batch slot storage, indexed by (raw index - batch start). */
@@ -327,6 +340,7 @@ static void headline_finish(headline *h, const pascal_spec *spec, pascal_run_sta
     if (h->z)
         run_sizing_finish(h->z, spec, st);
     run_sizing_free(h->z);
+    h->z = NULL;
     free(h->worst);
     free(h->worst_at);
 }
@@ -429,41 +443,50 @@ static int sample_attrs(const pascal_spec *spec, pascal_attr *a, int n, char s[4
     return n;
 }
 
-static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
-                     pascal_run_stats *st, sink_plan *sp, pascal_sink **sink,
+/* The sink's description, with the storage its strings and arrays live in
+ * (so that it can outlive the function that makes it). */
+typedef struct run_meta {
+    pascal_sink_meta m;
+    char shard[64], range[64];
+    pascal_attr attrs[6 + 5 + 5];  /* provenance, digests, sampling */
+    char sample[4][64], intervals[512];
+    pascal_run_digests dg;
+    const int64_t **lists;
+    int64_t *lens;
+} run_meta;
+
+/* Provenance attributes, input digests, axes and phase lists of the output;
+ * rm->lists and rm->lens are the caller's to free. */
+static int make_meta(const pascal_spec *spec, const pascal_run_opts *o,
+                     const pascal_run_stats *st, sink_plan *sp, run_meta *rm,
                      pascal_error *err)
 {
-    char shard[64], range[64];
     pascal_spec_output so = pascal_spec_output_options(spec);
-    pascal_sink_meta m;
-    pascal_run_digests dg;
+    pascal_sink_meta *m = &rm->m;
     int64_t nl = pascal_spec_nphase_lists(spec);
-    const int64_t **lists = NULL;
-    int64_t *lens = NULL;
-    int rc, resume = o->resume, nres = pascal_spec_ncolumns(spec);
-    pascal_attr attrs[6 + 5] = {
-        {"shard", shard},
-        {"raw_range", range},
+    int rc, nres = pascal_spec_ncolumns(spec);
+    pascal_attr attrs[6] = {
+        {"shard", rm->shard},
+        {"raw_range", rm->range},
         {"spec_name", pascal_spec_name(spec)},
         {"device", pascal_spec_device_text(spec)},
         {"calibration", pascal_spec_calibration(spec, NULL, NULL)},
         {"row_order", "canonical: mixed-radix over /axes in listed order, last fastest; "
                       "capacity-like axes innermost; `where` drops rows"},
     };
-    char sample[4][64], intervals[512];
-    pascal_attr all[sizeof attrs / sizeof attrs[0] + 5];
     int nattrs;
+    rm->lists = NULL;
+    rm->lens = NULL;
     /* Shard k/n of the raw indices [begin, end): pascal_h5_merge checks these. */
-    snprintf(shard, sizeof shard, "%d/%d", o->shard_count > 1 ? o->shard_index : 1,
+    snprintf(rm->shard, sizeof rm->shard, "%d/%d", o->shard_count > 1 ? o->shard_index : 1,
              o->shard_count > 1 ? o->shard_count : 1);
-    snprintf(range, sizeof range, "%llu %llu", (unsigned long long)st->raw_begin,
+    snprintf(rm->range, sizeof rm->range, "%llu %llu", (unsigned long long)st->raw_begin,
              (unsigned long long)st->raw_end);
-    if ((rc = pascal_run_digests_make(spec, sp->pcols, sp->npc, sp->rcols, nres, &dg, err)))
+    if ((rc = pascal_run_digests_make(spec, sp->pcols, sp->npc, sp->rcols, nres, &rm->dg, err)))
         return rc;
-    memcpy(attrs + 6, dg.attrs, sizeof dg.attrs);
-    memcpy(all, attrs, sizeof attrs);
-    nattrs = sample_attrs(spec, all, (int)(sizeof attrs / sizeof attrs[0]), sample, intervals,
-                          sizeof intervals);
+    memcpy(rm->attrs, attrs, sizeof attrs);
+    memcpy(rm->attrs + 6, rm->dg.attrs, sizeof rm->dg.attrs);
+    nattrs = sample_attrs(spec, rm->attrs, 6 + 5, rm->sample, rm->intervals, sizeof rm->intervals);
     for (int a = 0; a < pascal_spec_naxes(spec); a++) {
         const pascal_axis *ax = pascal_spec_axis(spec, a);
         pascal_column_desc d;
@@ -473,41 +496,51 @@ static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
         sp->axis_dims[a] = pascal_spec_axis_sampled(spec, a) ? -1 : ax->dim;
     }
     if (nl > 0) {
-        lists = malloc((size_t)nl * sizeof *lists);
-        lens = malloc((size_t)nl * sizeof *lens);
-        if (!lists || !lens) {
-            free(lists), free(lens);
+        rm->lists = malloc((size_t)nl * sizeof *rm->lists);
+        rm->lens = malloc((size_t)nl * sizeof *rm->lens);
+        if (!rm->lists || !rm->lens)
             return pascal_error_set(err, PASCAL_ENOMEM, "out of memory");
-        }
         for (int64_t i = 0; i < nl; i++)
-            lists[i] = pascal_spec_phase_list(spec, i, &lens[i]);
+            rm->lists[i] = pascal_spec_phase_list(spec, i, &rm->lens[i]);
     }
-    memset(&m, 0, sizeof m);
-    m.format = o->format;
-    m.path = o->out_path;
-    m.compression = o->compression >= 0 ? o->compression : so.compression;
-    m.shuffle = so.shuffle;
-    m.chunk_rows = so.chunk_rows;
-    m.spec_text = pascal_spec_text(spec);
-    m.spec_path = pascal_spec_filename(spec);
-    m.command_line = o->command_line ? o->command_line : "";
-    m.threads = st->threads;
-    m.attrs = all;
-    m.nattrs = nattrs;
-    m.axes = sp->axes;
-    m.naxes = pascal_spec_naxes(spec);
-    m.nphase_lists = nl;
-    m.phase_lists = lists;
-    m.phase_list_lens = lens;
-    m.parallel_for = team_parallel_for;
-    m.expected_rows = (int64_t)st->rows;
-    m.axis_dims = sp->axis_dims;
-    m.journal = o->format == PASCAL_SINK_HDF5;
-    rc = pascal_run_prepare_output(&m, sp->pcols, sp->npc, sp->rcols, nres, &resume, st, err);
+    memset(m, 0, sizeof *m);
+    m->format = o->format;
+    m->path = o->out_path;
+    m->compression = o->compression >= 0 ? o->compression : so.compression;
+    m->shuffle = so.shuffle;
+    m->chunk_rows = so.chunk_rows;
+    m->spec_text = pascal_spec_text(spec);
+    m->spec_path = pascal_spec_filename(spec);
+    m->command_line = o->command_line ? o->command_line : "";
+    m->threads = st->threads;
+    m->attrs = rm->attrs;
+    m->nattrs = nattrs;
+    m->axes = sp->axes;
+    m->naxes = pascal_spec_naxes(spec);
+    m->nphase_lists = nl;
+    m->phase_lists = rm->lists;
+    m->phase_list_lens = rm->lens;
+    m->parallel_for = team_parallel_for;
+    m->expected_rows = (int64_t)st->rows;
+    m->axis_dims = sp->axis_dims;
+    m->journal = o->format == PASCAL_SINK_HDF5;
+    return 0;
+}
+
+static int open_sink(const pascal_spec *spec, const pascal_run_opts *o,
+                     pascal_run_stats *st, sink_plan *sp, pascal_sink **sink,
+                     pascal_error *err)
+{
+    run_meta rm;
+    int rc, resume = o->resume, nres = pascal_spec_ncolumns(spec);
+    rc = make_meta(spec, o, st, sp, &rm, err);
     if (rc == 0)
-        rc = attach_sink(&m, sp, nres, resume, st, sink, err);
-    free(lists);
-    free(lens);
+        rc = pascal_run_prepare_output(&rm.m, sp->pcols, sp->npc, sp->rcols, nres, &resume, st,
+                                       err);
+    if (rc == 0)
+        rc = attach_sink(&rm.m, sp, nres, resume, st, sink, err);
+    free(rm.lists);
+    free(rm.lens);
     return rc;
 }
 
@@ -685,6 +718,19 @@ static int sim_should_stop(void *ctx)
     return o->should_stop && o->should_stop(o->stop_ctx);
 }
 
+/* A thread's evaluator, with the run's calibration and the simulator's
+ * timing (NULL without model simulate); NULL: out of memory. */
+static pascal_eval *make_eval(const pascal_spec *spec, const pascal_dyn_model *dyn,
+                              const pascal_sim_timing *tm, const pascal_run_opts *o)
+{
+    pascal_eval *ev = pascal_eval_create(pascal_spec_models(spec));
+    if (ev) {
+        pascal_eval_set_dynamic(ev, dyn);
+        pascal_eval_set_dynamic_flags(ev, pascal_spec_extrapolation_nan(spec) ? PASCAL_DYN_NO_HOLD : 0);
+        pascal_eval_set_sim(ev, tm, sim_should_stop, (void *)o);
+    }
+    return ev;
+}
 
 static void batch_range(const batch_team *t, uint64_t k, uint64_t *b0, uint64_t *b1)
 {
@@ -722,12 +768,7 @@ static void write_batch(batch_team *t, uint64_t k)
 static void batch_body(void *ctx)
 {
     batch_team *t = ctx;
-    pascal_eval *ev = pascal_eval_create(pascal_spec_models(t->spec));
-    if (ev) {
-        pascal_eval_set_dynamic(ev, t->dyn);
-        pascal_eval_set_dynamic_flags(ev, pascal_spec_extrapolation_nan(t->spec) ? PASCAL_DYN_NO_HOLD : 0);
-        pascal_eval_set_sim(ev, t->tm, sim_should_stop, (void *)t->o);
-    }
+    pascal_eval *ev = make_eval(t->spec, t->dyn, t->tm, t->o);
     if (!ev) {
 #pragma omp atomic write
         t->nomem = 1;
@@ -854,6 +895,11 @@ int pascal_run(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_sta
     pascal_sim_timing tm;
     int rc, have_tm;
     memset(st, 0, sizeof *st);
+#ifdef PASCAL_MPI
+    /* Started by mpirun: the ranks share the run (engine/run_mpi.c). */
+    if (pascal_run_mpi_active())
+        return pascal_run_mpi(spec, o, st, err);
+#endif
     if ((rc = load_sim_timing(spec, &tm, &have_tm, err)) != 0)
         return rc;
     /* Before any work: the output is not an input and no one else writes it. */
@@ -922,4 +968,182 @@ static int run_loaded(const pascal_spec *spec, const pascal_run_opts *o, pascal_
     rc = sink ? pascal_sink_finish(sink, err) : 0;
     st->total_seconds = pascal_now() - t0;
     return rc;
+}
+
+/* ---- the pieces the MPI driver puts together (engine/run_internal.h) ---- */
+
+struct pascal_run_work {
+    const pascal_spec *spec;
+    const pascal_run_opts *o;
+    pascal_run_stats *st;
+    pascal_dyn_model *dyn;
+    pascal_sim_timing tm;
+    int have_tm;
+    sink_plan sp;
+    run_meta rm;
+    int have_meta;
+    batch b;
+    headline h;
+    uint64_t bsize;
+    int threads;
+    pascal_eval **ev;  /* a pool of one per thread, made on first use */
+};
+
+int pascal_run_work_create(const pascal_spec *spec, const pascal_run_opts *o,
+                           pascal_run_stats *st, pascal_run_work **out, pascal_error *err)
+{
+    pascal_run_work *w = calloc(1, sizeof *w);
+    int rc;
+    *out = w;
+    if (!w || !(w->ev = calloc((size_t)st->threads, sizeof *w->ev)))
+        return pascal_error_set(err, PASCAL_ENOMEM, "out of memory");
+    w->spec = spec, w->o = o, w->st = st;
+    w->threads = st->threads;
+    w->bsize = o->batch_points > 0 ? (uint64_t)o->batch_points
+               : slow_spec(spec) ? SLOW_POINTS_PER_THREAD * (uint64_t)w->threads
+                                 : DEFAULT_BATCH;
+    plan_columns(spec, &w->sp);
+    headline_init(&w->h, spec, st);
+    /* Each rank searches the scenarios of its pieces; the ranks' answers
+     * are combined as the extremes are (pascal_run_work_sizing). */
+    w->h.z = run_sizing_create(spec, o->target > 0 ? o->target : pascal_run_default_target(st->metric),
+                               w->h.cap_axis, w->h.cap_stride, w->h.cap_size, w->h.group_axis,
+                               w->h.group_stride, w->h.ngroups, (int64_t)w->bsize, st);
+    if ((rc = load_sim_timing(spec, &w->tm, &w->have_tm, err)) != 0 ||
+        (rc = load_calibration(spec, &w->dyn, err)) != 0)
+        return rc;
+    if (batch_alloc(&w->b, (int64_t)w->bsize, w->sp.npc, pascal_spec_ncolumns(spec)) != 0)
+        return pascal_error_set(err, PASCAL_ENOMEM, "out of memory for a batch of %llu points",
+                                (unsigned long long)w->bsize);
+    return 0;
+}
+
+void pascal_run_work_free(pascal_run_work *w)
+{
+    if (!w)
+        return;
+    for (int t = 0; w->ev && t < w->threads; t++)
+        pascal_eval_free(w->ev[t]);
+    free(w->ev);
+    batch_free(&w->b);
+    free(w->h.worst);
+    free(w->h.worst_at);
+    run_sizing_free(w->h.z);
+    free(w->rm.lists);
+    free(w->rm.lens);
+    pascal_dyn_model_free(w->dyn);
+    free(w);
+}
+
+uint64_t pascal_run_work_batch(const pascal_run_work *w)
+{
+    return w->bsize;
+}
+
+int pascal_run_work_check(pascal_run_work *w, pascal_error *err)
+{
+    pascal_plan_opts po = {w->threads, w->o->memory_bytes, NULL, NULL, w->o->stop_flag, 0};
+    return plan_whole(w->spec, &po, w->dyn, w->st, err);
+}
+
+int pascal_run_work_meta(pascal_run_work *w, pascal_sink_meta **meta,
+                         const pascal_column_desc **points, int *npoint,
+                         const pascal_column_desc **results, int *nresult, pascal_error *err)
+{
+    int rc = w->have_meta ? 0 : make_meta(w->spec, w->o, w->st, &w->sp, &w->rm, err);
+    w->have_meta = rc == 0;
+    *meta = &w->rm.m;
+    *points = w->sp.pcols, *npoint = w->sp.npc;
+    *results = w->sp.rcols, *nresult = pascal_spec_ncolumns(w->spec);
+    return rc;
+}
+
+/* One piece on a team (pascal_parallel): each thread takes an evaluator of
+ * the pool (which one does not matter: they keep no results) and its
+ * share of the points. */
+typedef struct work_team {
+    pascal_run_work *w;
+    uint64_t b0, b1;
+    int next, failed, nomem, halt;
+} work_team;
+
+static void work_body(void *ctx)
+{
+    work_team *t = ctx;
+    pascal_run_work *w = t->w;
+    pascal_eval **ev = NULL;
+    int k;
+#pragma omp atomic capture
+    k = t->next++;
+    if (k < w->threads && !*(ev = &w->ev[k]))
+        *ev = make_eval(w->spec, w->dyn, w->have_tm ? &w->tm : NULL, w->o);
+    if (!ev || !*ev) {
+#pragma omp atomic write
+        t->nomem = 1;
+    }
+#pragma omp barrier
+    if (!t->nomem)
+        eval_batch(w->spec, *ev, &w->sp, &w->b, t->b0, t->b1, w->h.z, 0, &t->failed, w->o, &t->halt);
+}
+
+int pascal_run_work_eval(pascal_run_work *w, uint64_t b0, uint64_t b1, int64_t *rows,
+                         const void *const **points, const double *const **results,
+                         pascal_error *err)
+{
+    work_team t = {.w = w, .b0 = b0, .b1 = b1};
+    double **res;
+    *rows = 0;
+    if (b1 - b0 > w->bsize)
+        return pascal_error_set(err, PASCAL_EINTERNAL, "a batch of %llu points, at most %llu",
+                                (unsigned long long)(b1 - b0), (unsigned long long)w->bsize);
+    pascal_parallel(w->threads, work_body, &t);
+    if (t.nomem || t.failed)
+        return pascal_error_set(err, t.nomem ? PASCAL_ENOMEM : PASCAL_EINTERNAL,
+                                t.nomem ? "out of memory for the evaluator"
+                                        : "a planned point could not be evaluated");
+    if (t.halt) /* the unfinished piece is dropped */
+        return pascal_error_set(err, PASCAL_EINTR, "stopped within a piece");
+    *rows = compact_batch(&w->sp, &w->b, b0, b1, &w->h, w->st, 0, &res);
+    *points = (const void *const *)w->b.out_p;
+    *results = (const double *const *)res;
+    return 0;
+}
+
+int pascal_run_work_replay(pascal_run_work *w, pascal_sink *sink, pascal_error *err)
+{
+    uint64_t start;
+    int rc = replay_resumed(w->spec, sink, &w->h, w->st, &start, err);
+    if (rc == 0 && w->h.z &&
+        run_sizing_range(w->h.z, w->spec, w->st->raw_begin, start, w->threads, w->dyn) != 0)
+        pascal_run_work_sizing_off(w, "the resumed rows could not be searched");
+    return rc;
+}
+
+run_sizing_best *pascal_run_work_sizing(pascal_run_work *w, int64_t *n)
+{
+    *n = 0;
+    return w->h.z ? run_sizing_bests(w->h.z, n) : NULL;
+}
+
+void pascal_run_work_sizing_off(pascal_run_work *w, const char *why)
+{
+    run_sizing_free(w->h.z);   /* optional, like the headline */
+    w->h.z = NULL;
+    snprintf(w->st->sizing_note, sizeof w->st->sizing_note, "%s", why);
+}
+
+void pascal_run_work_extremes(pascal_run_work *w, pascal_run_extremes *x)
+{
+    x->min = &w->st->min, x->max = &w->st->max;
+    x->imin = &w->h.imin, x->imax = &w->h.imax;
+    x->worst = w->h.worst, x->worst_at = w->h.worst_at;
+    x->nworst = w->h.worst ? w->h.ngroups * w->h.cap_size : 0;
+}
+
+void pascal_run_work_finish(pascal_run_work *w)
+{
+    pascal_run_stats *st = w->st;
+    st->target = w->o->target > 0 ? w->o->target : pascal_run_default_target(st->metric);
+    headline_finish(&w->h, w->spec, st, st->target);
+    w->h.worst = NULL, w->h.worst_at = NULL; /* freed by headline_finish */
 }

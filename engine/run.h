@@ -122,12 +122,26 @@ typedef struct pascal_run_stats {
     uint64_t rows_recovered;    /* rows a killed run's journal gave back */
     uint64_t temporaries_removed; /* files of killed runs removed */
     int resumed_nothing;        /* --resume found nothing: ran from the start */
+    /* A run shared by the ranks of an MPI job (the MPI build under mpirun,
+     * docs/scale.md); ranks is 0 in one process. */
+    int ranks;
+    uint64_t rows_rank_min, rows_rank_max; /* rows evaluated by the least and
+                                              the most busy rank */
+    double write_seconds;       /* rank 0's time in collective writes */
+    uint64_t write_bytes;       /* row bytes handed to those writes (all ranks) */
+    double rank_rows_per_s;     /* rows a rank evaluates per second of
+                                   evaluating (mean over the ranks) */
+    double rank_cpu_min, rank_cpu_max; /* CPU seconds a rank (all its
+                                   threads) spent evaluating: the balance */
     int sizing_exact;           /* 1: sizing[].exact_* are set (engine/run_sizing.h) */
     pascal_target sizing_target;/* what they answer: the spec's search: target, else
                                    metric <= opts.target */
     char sizing_note[PASCAL_ERROR_MAX]; /* why not, when sizing_exact is 0 ("" if no capacity axis) */
 } pascal_run_stats;
 
+/* In the MPI build, a process started by mpirun (MPI initialised) shares
+ * the run with the other ranks: the same file, bit for bit, apart from the
+ * `created`, `threads` and `ranks` attributes (engine/run_mpi.h). */
 int pascal_run(const pascal_spec *spec, const pascal_run_opts *opts,
                pascal_run_stats *stats, pascal_error *err);
 

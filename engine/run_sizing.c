@@ -12,11 +12,6 @@
 
 #define RANGE_BATCH 4096
 
-typedef struct group_best {
-    int have;
-    pascal_size_result r;       /* the scenario that needs the most capacity */
-} group_best;
-
 struct run_sizing {
     const pascal_spec *spec;
     pascal_target target;
@@ -26,7 +21,7 @@ struct run_sizing {
     int64_t nslots;
     pascal_size_result *slot;   /* per batch slot: the search of its scenario */
     unsigned char *searched;    /* per slot: 1 when slot[] holds a search */
-    group_best best[PASCAL_RUN_MAX_GROUPS];
+    run_sizing_best best[PASCAL_RUN_MAX_GROUPS];
 };
 
 void run_sizing_free(run_sizing *z)
@@ -128,9 +123,24 @@ static int needs_more(const pascal_size_result *a, const pascal_size_result *b)
 static void fold_result(run_sizing *z, uint64_t i, const pascal_size_result *r)
 {
     int64_t g = z->group_axis >= 0 ? (int64_t)((i / z->group_stride) % (uint64_t)z->ngroups) : 0;
-    group_best *b = &z->best[g];
+    run_sizing_best *b = &z->best[g];
     if (!b->have || needs_more(r, &b->r))
         b->r = *r, b->have = 1;
+}
+
+run_sizing_best *run_sizing_bests(run_sizing *z, int64_t *n)
+{
+    *n = z->ngroups < PASCAL_RUN_MAX_GROUPS ? z->ngroups : PASCAL_RUN_MAX_GROUPS;
+    return z->best;
+}
+
+void run_sizing_pick(const run_sizing_best *from, run_sizing_best *into)
+{
+    if (!from->have)
+        return;
+    if (!into->have || needs_more(&from->r, &into->r) ||
+        (!needs_more(&into->r, &from->r) && from->r.index < into->r.index))
+        *into = *from;
 }
 
 void run_sizing_fold(run_sizing *z, uint64_t i, int64_t s)
@@ -213,7 +223,7 @@ void run_sizing_finish(run_sizing *z, const pascal_spec *spec, pascal_run_stats 
     (void)spec;
     for (int64_t g = 0; g < z->ngroups && g < PASCAL_RUN_MAX_GROUPS; g++) {
         pascal_run_sizing *out = &st->sizing[g];
-        const group_best *b = &z->best[g];
+        const run_sizing_best *b = &z->best[g];
         out->exact_C = b->have ? b->r.C : -1;
         out->exact_bytes = b->have ? b->r.capacity_bytes : NAN;
         out->exact_value = b->have ? b->r.value : NAN;

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "engine/eval.h"
+#include "engine/size.h"
 #include "engine/run.h"
 
 typedef struct run_sizing run_sizing;
@@ -43,6 +44,18 @@ void run_sizing_fold(run_sizing *z, uint64_t i, int64_t s);
  * them in order: the rows a resumed run keeps from its partial file. */
 int run_sizing_range(run_sizing *z, const pascal_spec *spec, uint64_t begin, uint64_t end, int threads,
                      const struct pascal_dyn_model *dyn);
+/* A group's answer so far: the scenario that needs the most capacity. */
+typedef struct run_sizing_best {
+    int have;
+    pascal_size_result r;
+} run_sizing_best;
+/* The groups' answers (n of them), to combine with those of other
+ * processes (MPI ranks) before run_sizing_finish. */
+run_sizing_best *run_sizing_bests(run_sizing *z, int64_t *n);
+/* Keeps in *into whichever of the two a process folding both in index
+ * order would keep: the one that needs more capacity (no answer beats
+ * all), on a tie the one of the smaller raw index.  Commutative. */
+void run_sizing_pick(const run_sizing_best *from, run_sizing_best *into);
 /* Writes the groups' answers into st->sizing[] and sets st->sizing_exact. */
 void run_sizing_finish(run_sizing *z, const pascal_spec *spec, pascal_run_stats *st);
 

@@ -36,12 +36,9 @@ void pascal_sim_free(pascal_sim *w)
 {
     if (!w)
         return;
-    free(w->cache.prev), free(w->cache.next), free(w->cache.ready), free(w->cache.set);
+    free(w->cache.line), free(w->cache.set);
     free(w->cache.head), free(w->cache.tail), free(w->cache.count);
-    free(w->cta), free(w->j), free(w->sm), free(w->kind), free(w->ovh), free(w->arr);
-    free(w->sm_free);
-    free(w->port_free), free(w->tx_port);
-    free(w->queue.head), free(w->queue.bits), free(w->queue.next), free(w->queue.t);
+    free(w->slots), free(w->arr), free(w->smx), free(w->queue.buf);
     free(w);
 }
 
@@ -58,9 +55,7 @@ pascal_sim *pascal_sim_create(int64_t max_blocks, int64_t max_slots, int64_t max
         return NULL;
     w->max_blocks = max_blocks, w->max_slots = max_slots, w->max_depth = max_depth;
     w->max_sets = max_sets;
-    w->cache.prev = malloc(nb * sizeof(int32_t));
-    w->cache.next = malloc(nb * sizeof(int32_t));
-    w->cache.ready = malloc(nb * sizeof(double));
+    w->cache.line = malloc(nb * sizeof *w->cache.line);
     w->cache.set = malloc(nb * sizeof(int32_t));
     w->cache.head = malloc(nsets * sizeof(int32_t));
     w->cache.tail = malloc(nsets * sizeof(int32_t));
@@ -68,27 +63,15 @@ pascal_sim *pascal_sim_create(int64_t max_blocks, int64_t max_slots, int64_t max
     w->ring = 1;
     while (w->ring < max_depth)
         w->ring *= 2;
-    w->cta = malloc(ns * sizeof *w->cta);
-    w->j = malloc(ns * sizeof *w->j);
-    w->sm = malloc(ns * sizeof *w->sm);
-    w->kind = malloc(ns);
-    w->ovh = malloc(ns * sizeof *w->ovh);
+    w->slots = malloc(ns * sizeof *w->slots);
     w->arr = malloc(ns * (size_t)w->ring * sizeof *w->arr);
-    w->sm_free = malloc(ns * sizeof *w->sm_free);
-    w->port_free = malloc(ns * sizeof *w->port_free);
-    w->tx_port = malloc(ns * sizeof *w->tx_port);
-    /* Eight buckets per slot (sim_scan.c chooses the width). */
-    w->max_buckets = 64;
-    while (w->max_buckets < 8 * max_slots)
-        w->max_buckets *= 2;
-    w->queue.head = malloc((size_t)w->max_buckets * sizeof *w->queue.head);
-    w->queue.bits = malloc((size_t)(w->max_buckets / 64) * sizeof *w->queue.bits);
-    w->queue.next = malloc(ns * sizeof *w->queue.next);
-    w->queue.t = malloc(ns * sizeof *w->queue.t);
-    if (!w->cache.prev || !w->cache.next || !w->cache.ready || !w->cache.set || !w->cache.head ||
-        !w->cache.tail || !w->cache.count || !w->cta || !w->j || !w->sm || !w->kind || !w->ovh ||
-        !w->arr || !w->sm_free || !w->port_free || !w->tx_port || !w->queue.head || !w->queue.bits ||
-        !w->queue.next || !w->queue.t) {
+    w->smx = malloc(ns * sizeof *w->smx);
+    /* The queue: at most one entry per slot, in a buffer eight times longer,
+     * moved back to its start when its end is reached. */
+    w->queue.cap = 8 * (int64_t)ns;
+    w->queue.buf = malloc(8 * ns * sizeof *w->queue.buf);
+    if (!w->cache.line || !w->cache.set || !w->cache.head || !w->cache.tail ||
+        !w->cache.count || !w->slots || !w->arr || !w->smx || !w->queue.buf) {
         pascal_sim_free(w);
         return NULL;
     }
@@ -106,10 +89,16 @@ static int64_t sets_of(const pascal_sim_config *c)
     return c->assoc > 0 ? c->C / c->assoc : 1;
 }
 
+/* Cache ids in use: the one ring's N, or the work table's. */
+static int64_t blocks_of(const pascal_sim_config *c)
+{
+    return c->work ? c->work->blocks : c->N;
+}
+
 int pascal_sim_fit(pascal_sim **ws, const pascal_sim_config *cfg)
 {
     pascal_sim *w = *ws;
-    int64_t nb = cfg->N, ns = slots_of(cfg), nd = cfg->depth > 0 ? cfg->depth : 1;
+    int64_t nb = blocks_of(cfg), ns = slots_of(cfg), nd = cfg->depth > 0 ? cfg->depth : 1;
     int64_t nc = sets_of(cfg);
     if (w && nb <= w->max_blocks && ns <= w->max_slots && nd <= w->max_depth && nc <= w->max_sets)
         return 0;
@@ -130,9 +119,9 @@ void sim_cache_reset(sim_cache *c, int64_t nblocks, int64_t S, int64_t A, uint64
     c->S = S;
     c->A = A;
     for (int64_t b = 0; b < nblocks; b++) {
-        c->prev[b] = SIM_ABSENT;
-        c->next[b] = -1;
-        c->ready[b] = 0;
+        c->line[b].prev = SIM_ABSENT;
+        c->line[b].next = -1;
+        c->line[b].ready = 0;
     }
     if (S > 1)
         for (int64_t b = 0; b < nblocks; b++)
@@ -156,6 +145,20 @@ static int timing_ok(const pascal_sim_timing *t)
            finite_nonneg(t->barrier_ns) && finite_nonneg(t->jitter_ns);
 }
 
+/* A work table (model/sim.h): every request's stream within [0, blocks). */
+static int work_ok(const pascal_sim_work *k)
+{
+    if (k->ctas < 1 || k->units < 1 || k->units > PASCAL_SIM_MAX_UNITS ||
+        k->ctas > INT64_MAX / k->units || k->blocks < 1 || k->blocks > INT32_MAX || !k->base ||
+        !k->len || !k->phase)
+        return 0;
+    for (int64_t i = 0; i < k->ctas * k->units; i++)
+        if (k->base[i] < 0 || k->len[i] < 1 || k->len[i] > k->blocks - k->base[i] ||
+            k->phase[i] < 0 || k->phase[i] >= k->len[i])
+            return 0;
+    return 1;
+}
+
 int sim_check(const pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim_config *c)
 {
     int64_t M;
@@ -167,7 +170,10 @@ int sim_check(const pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim
         (c->assoc > 0 && c->C % c->assoc != 0) || c->sms > INT32_MAX / c->occupancy)
         return PASCAL_SIM_EINVAL;
     M = slots_of(c);
-    if (c->barrier) {
+    if (c->work) {
+        if (!work_ok(c->work))
+            return PASCAL_SIM_EINVAL;
+    } else if (c->barrier) {
         if (!c->phases)
             return PASCAL_SIM_EINVAL;
         for (int64_t m = 0; m < M; m++)
@@ -185,7 +191,7 @@ int sim_check(const pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim
         for (int64_t m = 0; m < M; m++)
             if (!finite_nonneg(c->slot_extra_ns[m]))
                 return PASCAL_SIM_EINVAL;
-    if (!w || c->N > w->max_blocks || M > w->max_slots || sets_of(c) > w->max_sets ||
+    if (!w || blocks_of(c) > w->max_blocks || M > w->max_slots || sets_of(c) > w->max_sets ||
         (c->path == PASCAL_SIM_TMA && c->depth > w->max_depth))
         return PASCAL_SIM_ESIZE;
     return PASCAL_SIM_OK;
@@ -193,14 +199,15 @@ int sim_check(const pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim
 
 void sim_setup(pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim_config *c)
 {
-    sim_cache_reset(&w->cache, c->N, sets_of(c), c->assoc > 0 ? c->assoc : c->C, c->seed);
+    sim_cache_reset(&w->cache, blocks_of(c), sets_of(c), c->assoc > 0 ? c->assoc : c->C, c->seed);
     w->mem.l2_free = w->mem.dram_free = 0;
     w->mem.tx_l2 = c->block_bytes / tm->l2_bytes_per_ns;
     w->mem.tx_dram = c->block_bytes / tm->dram_bytes_per_ns;
     for (int64_t s = 0; s < c->sms; s++) {
         double u = pascal_rng_uniform(c->seed, SM_KEY, (uint64_t)s);
-        w->sm_free[s] = w->port_free[s] = 0;
-        w->tx_port[s] = c->block_bytes / (tm->sm_bytes_per_ns * (1 + tm->sm_spread * (u - 0.5)));
+        w->smx[s].issue_free = w->smx[s].port_free = 0;
+        w->smx[s].tx_port =
+            c->block_bytes / (tm->sm_bytes_per_ns * (1 + tm->sm_spread * (u - 0.5)));
     }
 }
 
@@ -213,7 +220,9 @@ int pascal_sim_run(pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim_
     if (rc != PASCAL_SIM_OK)
         return rc;
     sim_setup(w, tm, cfg);
-    return cfg->barrier ? sim_barrier_scan(w, tm, cfg, out) : sim_open_scan(w, tm, cfg, out);
+    if (cfg->barrier)
+        return cfg->work ? sim_barrier_work(w, tm, cfg, out) : sim_barrier_scan(w, tm, cfg, out);
+    return sim_open_scan(w, tm, cfg, out);
 }
 
 static int cmp_i32(const void *a, const void *b)

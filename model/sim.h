@@ -42,9 +42,15 @@
  * from the counter generator keyed by (seed, CTA, block).  A run depends only
  * on its inputs: bit-identical on every run and thread count.
  *
- * Streams.  A block's cache id is stream base + block index; this version
- * simulates one stream (base 0).  The cache and the service layer take global
- * ids, so several streams of disjoint id ranges can share them later.
+ * Streams.  A block's cache id is stream base + block index.  Without a
+ * work table every CTA reads one ring, blocks 0..N-1 (base 0).  With one
+ * (pascal_sim_work, docs/workloads.md "For the progress simulator") each
+ * CTA reads several streams: at step k (0..N-1) it issues its `units`
+ * requests in order, request i reading cache id
+ * base[i] + (k + phase[i]) mod len[i], and a step is what one pipeline
+ * stage holds: the tma path's depth counts steps, a step's requests are
+ * issued together, waited for together and consumed together (consume time
+ * scaled by units block_bytes, m WMMA per step).
  *
  * Pure model code: no I/O, no globals; a workspace from pascal_sim_create is
  * sized once and the run never allocates.  The stop callback, when given, is
@@ -81,15 +87,31 @@ typedef struct pascal_sim_timing {
 
 enum { PASCAL_SIM_SYNC = 0, PASCAL_SIM_TMA = 1 };
 
+/* Several streams: the grid's CTAs in launch order and what each reads.
+ * CTA c's requests are entries c units .. c units + units - 1 of the three
+ * arrays, in the order it issues them in every step; at step k request i
+ * reads cache id base[i] + (k + phase[i]) mod len[i].  Every CTA issues the
+ * same number of requests per step (a workload's CTAs do). */
+typedef struct pascal_sim_work {
+    int64_t ctas;             /* CTAs of the grid >= 1 */
+    int64_t units;            /* requests per CTA per step, 1 .. PASCAL_SIM_MAX_UNITS */
+    int64_t blocks;           /* cache ids in use: base + len <= blocks <= INT32_MAX */
+    const int64_t *base;      /* ctas units entries: the cache id of the stream's block 0 */
+    const int64_t *len;       /* ... the stream's ring, blocks >= 1 */
+    const int64_t *phase;     /* ... 0 <= phase < len */
+} pascal_sim_work;
+
+#define PASCAL_SIM_MAX_UNITS 64
+
 typedef struct pascal_sim_config {
     int64_t sms;              /* SMs >= 1 */
     int64_t occupancy;        /* resident CTAs per SM >= 1; M = sms * occupancy */
     int path;                 /* PASCAL_SIM_SYNC or PASCAL_SIM_TMA */
     int64_t depth;            /* tma: stages d >= 1 (sync: ignored) */
     int64_t compute;          /* m: WMMA operations per block, >= 0 */
-    int64_t N;                /* blocks per scan >= 1 */
+    int64_t N;                /* blocks per scan >= 1 (with work: steps per CTA) */
     double W;                 /* CTA scans per resident worker > 0; the grid has
-                                 round(W M) >= 1 CTAs */
+                                 round(W M) >= 1 CTAs (with work: ignored) */
     int64_t C;                /* cache capacity in blocks >= 1 */
     int64_t assoc;            /* 0: fully associative; A >= 1: A ways, C / A sets
                                  (C must be a multiple of A) */
@@ -100,6 +122,15 @@ typedef struct pascal_sim_config {
      * in round r; rounds 0..N-1 warm up, rounds N..2N-1 are measured. */
     int barrier;
     const int64_t *phases;
+    /* Optional: several streams (borrowed; NULL: the one ring above).  The
+     * open scan runs work->ctas CTAs of N steps each.  With `barrier`
+     * (phases unused) the CTAs run in waves of M, wave v being CTAs
+     * v M .. v M + M - 1 in slots 0..M-1, each wave N rounds with a grid
+     * barrier per round and its requests reaching the cache in CTA order,
+     * then request order; K_steady and ns_per_round measure the last wave's
+     * rounds floor(N / 2) .. N - 1 (one wave of N = 2 Nmax rounds: the
+     * steady state of model/replay_streams.h). */
+    const pascal_sim_work *work;
     /* Optional: per-slot extra overhead added to loop_ns (M entries), for
      * heterogeneous workers (Theorem 6's two-worker test); NULL: none. */
     const double *slot_extra_ns;
@@ -130,7 +161,8 @@ typedef struct pascal_sim_result {
     int64_t hits;             /* resident and filled */
     int64_t merged;           /* allocated, fill in flight: waited, no fill */
     int64_t fills;            /* misses: A(H) of eq. 14 */
-    double H;                 /* work in rounds: ctas N / M (= W N) */
+    double H;                 /* work in rounds: ctas N / M (= W N); barrier:
+                                 the rounds run */
     double K_H;               /* fills / H (eq. 14) */
     double makespan_ns;
     double ns_per_round;      /* makespan / H */
@@ -167,6 +199,30 @@ int pascal_sim_run(pascal_sim *ws, const pascal_sim_timing *tm, const pascal_sim
 /* A configuration with every optional field empty and the paper's defaults
  * (block 16 KiB, fully associative, seed 1, W 1). */
 pascal_sim_config pascal_sim_default_config(void);
+
+/* A work table from a multi-stream instance (model/streams.h): one CTA per
+ * distinct owner (each request its own CTA when owner is NULL), CTAs in the
+ * order of their first request, stream s's block b at cache id
+ * off_s + b (pascal_streams_offsets).  Each CTA's requests must be adjacent
+ * in the within-round order, and every CTA must issue the same number, at
+ * most PASCAL_SIM_MAX_UNITS.  base, len and phase hold R entries, off S;
+ * returns 0, or -1 when st is malformed or its owners do not fit. */
+struct pascal_streams;
+int pascal_sim_work_of_streams(const struct pascal_streams *st, int64_t *base, int64_t *len,
+                               int64_t *phase, int64_t *off, pascal_sim_work *out);
+
+/* The whole kernel of a workload (model/workload.h) on R resident slots:
+ * wave v (pascal_workload_wave) holds CTAs v R .. v R + R - 1, CTA
+ * c = v R + q taking slot q's phase slot_phase[q] (R entries) for all its
+ * requests, and stream s's block b is cache id s N + b (N = w->blocks), as
+ * the kernel replay numbers them.  base, len and phase hold ctas units
+ * entries; scratch pascal_sim_work_scratch(w, R) entries.  Returns 0, or -1
+ * when the kernel has more than INT32_MAX blocks or R < 1. */
+struct pascal_workload;
+int64_t pascal_sim_work_scratch(const struct pascal_workload *w, int64_t R);
+int pascal_sim_work_of_workload(const struct pascal_workload *w, int64_t R,
+                                const int64_t *slot_phase, int64_t *base, int64_t *len,
+                                int64_t *phase, int64_t *scratch, pascal_sim_work *out);
 
 /* Phase groups (paper section 5.3): positions pos[0..n-1] in [0, N) (entries
  * < 0 are skipped) merged when cyclically at most `gap` blocks apart; the

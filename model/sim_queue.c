@@ -1,105 +1,48 @@
-/* The simulator's event queue (model/sim_internal.h): a calendar queue.
- * Every slot has at most one pending event, so lists thread through a
- * per-slot `next` array and nothing is allocated.  Taking the earliest event
- * walks the bitmap of non-empty buckets from the current bucket; a bucket
- * whose first event belongs to a later turn of the calendar is passed over.
- * Ties in time go to the smaller slot, as the heap it replaces did, so the
+/* The simulator's event queue (model/sim_internal.h): the pending events
+ * that touch shared state, at most one per slot, in a sorted array.  Taking
+ * the earliest is a step of the start index.  A slot's next event is
+ * usually later than most of the others' (the slots take turns), so it is
+ * placed by walking a few entries from the back; when that walk runs long,
+ * by binary search and one move from the nearer end.  The order is (time,
+ * slot), ties to the smaller slot, as in a heap over the slots, so the
  * simulation is the same event for event. */
-#include <math.h>
+#include <string.h>
 
 #include "model/sim_internal.h"
 
-static inline int earlier(double ta, int32_t sa, double tb, int32_t sb)
+void sim_queue_reset(sim_queue *q)
 {
-    return ta < tb || (ta == tb && sa < sb);
+    q->h = 0, q->n = 0;
 }
 
-static inline int64_t bucket_of(const sim_queue *q, double t)
+void sim_queue_compact(sim_queue *q)
 {
-    return (int64_t)(t * q->inv_width);
+    memmove(q->buf, q->buf + q->h, (size_t)q->n * sizeof *q->buf);
+    q->h = 0;
 }
 
-void sim_queue_reset(sim_queue *q, int64_t nb, double width, int64_t slots)
+void sim_queue_insert_far(sim_queue *q, int64_t hole, sim_key k)
 {
-    q->nb = nb;
-    q->mask = nb - 1;
-    q->width = width;
-    q->inv_width = 1 / width;
-    q->cur = 0;
-    q->n = 0;
-    for (int64_t b = 0; b < nb; b++)
-        q->head[b] = -1;
-    for (int64_t k = 0; k < nb / 64; k++)
-        q->bits[k] = 0;
-    for (int64_t s = 0; s < slots; s++)
-        q->t[s] = INFINITY;
-}
-
-void sim_queue_push(sim_queue *q, int32_t s, double t)
-{
-    int64_t b = bucket_of(q, t) & q->mask;
-    int32_t *p = &q->head[b];
-    while (*p >= 0 && !earlier(t, s, q->t[*p], *p))
-        p = &q->next[*p];
-    q->next[s] = *p;
-    *p = s;
-    q->t[s] = t;
-    q->bits[b >> 6] |= 1ULL << (b & 63);
+    sim_key *b = q->buf + q->h;
+    int64_t n = q->n, lo = 0, len = hole - 1;
+    /* The walk left b[hole] free and moved b[hole .. n) up by one; k belongs
+     * before b[hole - 1].  Branch-free lower bound over b[0 .. hole - 1):
+     * where k falls among them is close to random. */
+    while (len > 0) {
+        int64_t half = len / 2;
+        lo = b[lo + half] < k ? lo + len - half : lo;
+        len = half;
+    }
+    if (lo < hole - lo && q->h > 0) {
+        /* Nearer the front: close the walk's hole, move the entries before
+         * k down by one. */
+        memmove(b + hole, b + hole + 1, (size_t)(n - hole) * sizeof *b);
+        memmove(b - 1, b, (size_t)lo * sizeof *b);
+        b[lo - 1] = k;
+        q->h--;
+    } else {
+        memmove(b + lo + 1, b + lo, (size_t)(hole - lo) * sizeof *b);
+        b[lo] = k;
+    }
     q->n++;
-}
-
-/* The first non-empty bucket at or after bucket i, cyclically (n > 0). */
-static int64_t next_nonempty(const sim_queue *q, int64_t i)
-{
-    int64_t w = i >> 6, nw = q->nb >> 6;
-    uint64_t word = q->bits[w] & (~0ULL << (i & 63));
-    while (!word) {
-        w = (w + 1) & (nw - 1);
-        word = q->bits[w];
-    }
-    return (w << 6) | __builtin_ctzll(word);
-}
-
-/* Every bucket was passed over: the calendar jumps to the earliest event's
- * turn (rare: only when all events lie a whole turn ahead). */
-static void jump(sim_queue *q)
-{
-    int64_t best = -1;
-    for (int64_t b = 0; b < q->nb; b++)
-        if (q->head[b] >= 0) {
-            int64_t a = bucket_of(q, q->t[q->head[b]]);
-            if (best < 0 || a < best)
-                best = a;
-        }
-    q->cur = best;
-}
-
-int32_t sim_queue_pop(sim_queue *q, double *t)
-{
-    int64_t passed = 0;
-    if (q->n == 0)
-        return -1;
-    for (;;) {
-        int64_t i = q->cur & q->mask, j = next_nonempty(q, i);
-        int32_t h;
-        passed += (j - i) & q->mask;
-        q->cur += (j - i) & q->mask;
-        h = q->head[j];
-        if (bucket_of(q, q->t[h]) <= q->cur) {
-            q->head[j] = q->next[h];
-            if (q->head[j] < 0)
-                q->bits[j >> 6] &= ~(1ULL << (j & 63));
-            q->n--;
-            *t = q->t[h];
-            q->t[h] = INFINITY; /* no pending event */
-            return h;
-        }
-        if (passed >= q->nb) {
-            jump(q);
-            passed = 0;
-        } else {
-            q->cur++;
-            passed++;
-        }
-    }
 }

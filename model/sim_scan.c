@@ -1,21 +1,36 @@
 /* The open scan (paper Algorithm 2) as a discrete-event simulation
- * (model/sim.h).  Every resident slot has exactly one pending event; the
- * queue (sim_queue.c) hands them out in (time, slot) order.
- * Per block a CTA takes two events:
+ * (model/sim.h).  Every active slot has exactly one pending event, handled
+ * in (time, slot) order.  Per block a CTA takes two events:
  *   sync, d = 1:  ISSUE (request block j)  -> WAIT at its arrival;
  *                 WAIT (consume + compute)  -> ISSUE of block j + 1;
  *   tma, d >= 2:  WAIT (consume)            -> REFILL when consumed;
  *                 REFILL (request block j + d - 1, compute)
  *                                            -> WAIT at max(done, arrival).
  * A request is served when its event is handled, at its own time, so the
- * cache sees requests in time order and the FCFS servers are FCFS.  A WAIT
- * touches nothing shared but its SM's server; when no other CTA of the SM
- * has an event before it (always with one CTA per SM), the event before it
- * handles it at once (one event per block, the same result): every SM
- * server still takes its jobs in time order.
+ * cache sees requests in time order and the FCFS servers are FCFS.
  *
- * Speed: slot data sit in per-slot arrays with the SM index and the
- * overhead precomputed, and the arrival ring has a power-of-two length. */
+ * A WAIT touches nothing shared but its SM's issue server, and that server
+ * takes its jobs in (time, slot) order as long as each SM handles its own
+ * events in that order.  So a WAIT is handled as soon as it is its SM's
+ * earliest pending event (at once with one CTA per SM), before the machine
+ * reaches its time: only ISSUE, REFILL and START events, which touch the
+ * shared cache and servers, go through the queue (sim_queue.c), one per
+ * block; after each, settle() handles the WAITs of its SM that have become
+ * the SM's earliest.  The
+ * results are those of handling every event at its own time, event for
+ * event.  One exception keeps them so: a trajectory of the sync path
+ * records every slot's position when a block is consumed, so there a WAIT
+ * is handled early only when it is the SM's earliest event at the moment it
+ * is set (as the trajectory has always been taken), otherwise at its time.
+ *
+ * Several streams (a work table, model/sim.h): a CTA's "block j" is its
+ * step j, whose requests request_step issues together and whose arrival is
+ * the last of theirs; everything else is the one-ring scan, unchanged (a
+ * table describing one ring gives the same run bit for bit).
+ *
+ * Speed: a slot's state is one record, an SM's slots side by side, with its
+ * SM and overhead precomputed; the arrival ring has a power-of-two length;
+ * the event loop has its own copy for each path at occupancy 1, 2, 4 and 8. */
 #include <math.h>
 #include <string.h>
 
@@ -28,30 +43,44 @@ enum { EV_START, EV_ISSUE, EV_WAIT, EV_REFILL };
 
 /* ---- one run -------------------------------------------------------------- */
 
+/* The path and the CTAs per SM, as constants where the event loop is
+ * inlined for a common shape (sim_open_scan), so that the tests on them
+ * drop out and the scan over an SM's CTAs is unrolled. */
+typedef struct shape {
+    int tma;
+    int64_t o;
+} shape;
+
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
+
 typedef struct scan {
     pascal_sim *w;
     const pascal_sim_timing *tm;
     const pascal_sim_config *c;
-    int64_t M, N, d, mask, next_cta, ctas, consumed, next_sample, samples;
-    int64_t requests, hits, merged, fills;
+    sim_slot *sl;               /* w->slots */
+    double *arr;                /* w->arr */
+    int64_t M, N, d, o, mask, ring_shift, next_cta, ctas, consumed, next_sample, samples;
+    int64_t requests, hits, merged, fills, req_max;
     double consume_ns, job_work, job_lat, cmp_work, cmp_lat, first_wave_end, makespan;
     int tma;                    /* tma with d >= 2 */
     int compute;                /* m > 0 */
-    int fuse;                   /* one CTA per SM: a wake-up is no event */
+    int eager;                  /* a WAIT is handled when its SM's earliest */
+    int jitter, traj;           /* jitter_ns > 0, traj_max > 0 */
+    const pascal_sim_work *work; /* several streams, or NULL: the one ring */
+    int64_t units;              /* requests per CTA per step */
 } scan;
 
-/* Requests block j for the CTA in slot s at time t; its arrival goes to the
- * slot's ring. */
-static inline void request(scan *x, int32_t s, int64_t j, double t)
+static inline double *ring_of(const scan *x, int64_t s)
 {
-    pascal_sim *w = x->w;
-    int o;
-    double a = sim_serve(w, x->tm, (int32_t)j, w->sm[s], t, &o);
-    if (x->tm->jitter_ns > 0)
-        a += x->tm->jitter_ns * pascal_rng_uniform(x->c->seed, (uint64_t)w->cta[s], (uint64_t)j);
-    w->arr[s * w->ring + (j & x->mask)] = a;
-    if (x->requests < x->c->req_max) {
-        x->c->req_block[x->requests] = (int32_t)j;
+    return x->arr + (s << x->ring_shift);
+}
+
+/* Counts a request of CTA cta to cache id b with outcome o (and logs it). */
+static ALWAYS_INLINE void tally(scan *x, int64_t cta, int32_t b, int o)
+{
+    if (x->requests < x->req_max) {
+        x->c->req_block[x->requests] = b;
         x->c->req_outcome[x->requests] = (uint8_t)o;
     }
     x->requests++;
@@ -60,16 +89,57 @@ static inline void request(scan *x, int32_t s, int64_t j, double t)
     } else if (o == SIM_MERGE) {
         x->merged++;
     } else {
-        int64_t v = w->cta[s] / x->M;
+        int64_t v = cta / x->M;
         x->fills++;
         if (x->c->K_wave && v < x->c->max_waves)
             x->c->K_wave[v] += 1; /* a count until scan_finish */
     }
 }
 
-static inline double arrival(const scan *x, int32_t s, int64_t j)
+/* Step j of the CTA of slot index s over a work table (several streams):
+ * its requests in order, all issued at t, request i reading cache id
+ * base + (j + phase) mod len; the step's data is in when the last request's
+ * is (one pipeline stage holds a step).  Jitter is keyed by (CTA,
+ * j units + i): with one request per step, the one ring's key. */
+static void request_step(scan *x, int64_t s, int64_t j, double t)
 {
-    return x->w->arr[s * x->w->ring + (j & x->mask)];
+    const pascal_sim_work *k = x->work;
+    sim_slot *sl = &x->sl[s];
+    int64_t u = x->units, e = sl->cta * u;
+    double step = -INFINITY;
+    for (int64_t i = 0; i < u; i++, e++) {
+        int32_t b = (int32_t)(k->base[e] + (j + k->phase[e]) % k->len[e]);
+        int o;
+        double a = sim_serve(x->w, x->tm, b, sl->sm, t, &o);
+        if (x->jitter)
+            a += x->tm->jitter_ns *
+                 pascal_rng_uniform(x->c->seed, (uint64_t)sl->cta, (uint64_t)(j * u + i));
+        step = a > step ? a : step;
+        tally(x, sl->cta, b, o);
+    }
+    ring_of(x, s)[j & x->mask] = step;
+}
+
+/* Requests block j (step j of a work table) for the CTA of slot index s at
+ * time t; its arrival goes to the slot's ring. */
+static ALWAYS_INLINE void request(scan *x, int64_t s, int64_t j, double t)
+{
+    sim_slot *sl = &x->sl[s];
+    int o;
+    if (x->work) {
+        request_step(x, s, j, t);
+        return;
+    }
+    double a = sim_serve(x->w, x->tm, (int32_t)j, sl->sm, t, &o);
+    if (x->jitter)
+        a += x->tm->jitter_ns * pascal_rng_uniform(x->c->seed, (uint64_t)sl->cta, (uint64_t)j);
+    ring_of(x, s)[j & x->mask] = a;
+    tally(x, sl->cta, (int32_t)j, o);
+}
+
+static inline double arrival(const scan *x, int64_t s, int64_t j)
+{
+    return ring_of(x, s)[j & x->mask];
 }
 
 /* Trajectory samples due now that one more block has been consumed. */
@@ -81,142 +151,180 @@ static void sample(scan *x, double t)
         int32_t *pos = c->traj_pos + x->samples * x->M;
         c->traj_t[x->samples] = t;
         c->traj_rounds[x->samples] = (double)x->consumed / (double)x->M;
-        for (int64_t s = 0; s < x->M; s++)
-            pos[s] = x->w->cta[s] >= 0 ? x->w->j[s] : -1;
+        for (int64_t i = 0; i < x->M; i++)
+            pos[x->sl[i].slot] = x->sl[i].cta >= 0 ? x->sl[i].j : -1;
         x->samples++;
         x->next_sample += c->traj_every;
     }
 }
 
-/* The CTA in slot s has finished its last block at t: the time the slot
- * takes the next CTA, or INFINITY when the grid is done. */
-static double finish(scan *x, int32_t s, double t)
+/* The CTA in slot index s has finished its last block at t: the time the
+ * slot takes the next CTA, or INFINITY when the grid is done. */
+static double finish(scan *x, int64_t s, double t)
 {
-    int64_t cta = x->w->cta[s];
+    int64_t cta = x->sl[s].cta;
     if (x->c->cta_end_ns)
         x->c->cta_end_ns[cta] = t;
     if (cta < x->M && t > x->first_wave_end)
         x->first_wave_end = t;
     if (t > x->makespan)
         x->makespan = t;
-    x->w->cta[s] = -1;
-    x->w->kind[s] = EV_START;
+    x->sl[s].cta = -1;
+    x->sl[s].kind = EV_START;
     return x->next_cta < x->ctas ? t + x->tm->launch_ns : INFINITY;
 }
 
-/* Slot s's CTA has block j's data at t on the sync path: it consumes it
- * and computes; then it issues block j + 1 (or ends). */
-static double consume_sync(scan *x, int32_t s, int64_t j, double t)
+/* Slot index s's CTA has block j's data at t on the sync path: it consumes
+ * it and computes; then it issues block j + 1 (or ends). */
+static ALWAYS_INLINE double consume_sync(scan *x, int64_t s, int64_t j, double t)
 {
-    pascal_sim *w = x->w;
-    double next = sim_sm_job(w, w->sm[s], t, x->job_work, x->job_lat) + w->ovh[s];
-    if (x->c->traj_max > 0)
+    sim_slot *sl = &x->sl[s];
+    double next = sim_sm_job(x->w, sl->sm, t, x->job_work, x->job_lat) + sl->ovh;
+    if (x->traj)
         sample(x, t);
-    w->j[s] = (int32_t)(j + 1);
+    sl->j = (int32_t)(j + 1);
     if (j + 1 == x->N)
         return finish(x, s, next);
-    w->kind[s] = EV_ISSUE;
+    sl->kind = EV_ISSUE;
     return next;
 }
 
-/* Slot s's CTA has its next block's data at t on the tma path: it consumes
- * it; the refill follows. */
-static double consume_tma(scan *x, int32_t s, double t)
+/* Slot index s's CTA has its next block's data at t on the tma path: it
+ * consumes it; the refill follows. */
+static ALWAYS_INLINE double consume_tma(scan *x, int64_t s, double t)
 {
-    x->w->kind[s] = EV_REFILL;
-    return sim_sm_job(x->w, x->w->sm[s], t, x->consume_ns, x->consume_ns);
+    x->sl[s].kind = EV_REFILL;
+    return sim_sm_job(x->w, x->sl[s].sm, t, x->consume_ns, x->consume_ns);
 }
 
-/* Whether every other CTA on slot s's SM has its next event after (t, s):
- * then none of them can use the SM's server before s does at t. */
-static int sm_quiet_until(const scan *x, int32_t s, double t)
+/* The CTA of slot index s wakes at t with the data it waits for. */
+static ALWAYS_INLINE double wake(scan *x, shape f, int64_t s, int64_t j, double t)
 {
-    const double *qt = x->w->queue.t;
-    for (int64_t k = x->w->sm[s]; k < x->M; k += x->c->sms)
-        if (k != s && !(qt[k] > t || (qt[k] == t && k > s)))
+    return f.tma ? consume_tma(x, s, t) : consume_sync(x, s, j, t);
+}
+
+/* Whether every other CTA on the SM of slot index s has its next event
+ * after (t, s): then none of them can use the SM's server before s does at
+ * t.  An SM's slots sit in index order, which is their slot order. */
+static int sm_quiet_until(const scan *x, int64_t s, double t)
+{
+    int64_t base = s - s % x->o;
+    for (int64_t k = base; k < base + x->o; k++)
+        if (k != s && !(x->sl[k].t > t || (x->sl[k].t == t && k > s)))
             return 0;
     return 1;
 }
 
-/* The CTA in slot s resumes at t with the data it waits for.  The wake-up
- * touches nothing shared but its SM's server; when no other CTA of that SM
- * can reach the server first (always, with one CTA per SM), the consumption
- * is decided now, exactly as its own event would decide it, and costs no
- * event. */
-static double resume(scan *x, int32_t s, int64_t j, double t)
+/* The CTA of slot index s resumes at t with the data it waits for.  With
+ * one CTA per SM nothing can reach its SM's server first: the wake-up is
+ * handled now.  Otherwise it becomes a WAIT event, which settle() handles
+ * as soon as it is the SM's earliest (or, for a sync trajectory, now if it
+ * already is, else at its time). */
+static ALWAYS_INLINE double resume(scan *x, shape f, int64_t s, int64_t j, double t)
 {
-    if (!x->fuse && !sm_quiet_until(x, s, t)) {
-        x->w->kind[s] = EV_WAIT;
-        return t;
-    }
-    return x->tma ? consume_tma(x, s, t) : consume_sync(x, s, j, t);
+    if (f.o == 1 || (!x->eager && sm_quiet_until(x, s, t)))
+        return wake(x, f, s, j, t);
+    x->sl[s].kind = EV_WAIT;
+    return t;
 }
 
-/* A CTA starts in slot s at t: it primes d - 1 stages on the tma path. */
-static double start(scan *x, int32_t s, double t)
+/* A CTA starts in slot index s at t: it primes d - 1 stages on the tma
+ * path.  Slots freed within launch_ns of each other may all have seen a CTA
+ * left when they were freed; the first to start takes it, the others
+ * retire. */
+static double start(scan *x, shape f, int64_t s, double t)
 {
-    pascal_sim *w = x->w;
-    w->cta[s] = x->next_cta++;
-    w->j[s] = 0;
+    sim_slot *sl = &x->sl[s];
+    if (x->next_cta >= x->ctas)
+        return INFINITY;
+    sl->cta = x->next_cta++;
+    sl->j = 0;
     if (x->c->cta_start_ns)
-        x->c->cta_start_ns[w->cta[s]] = t;
-    if (!x->tma) {
-        w->kind[s] = EV_ISSUE;
+        x->c->cta_start_ns[sl->cta] = t;
+    if (!f.tma) {
+        sl->kind = EV_ISSUE;
         return t;
     }
     for (int64_t k = 0; k < x->d - 1 && k < x->N; k++)
         request(x, s, k, t);
-    return resume(x, s, 0, t > arrival(x, s, 0) ? t : arrival(x, s, 0));
+    return resume(x, f, s, 0, t > arrival(x, s, 0) ? t : arrival(x, s, 0));
 }
 
-/* Handles slot s's event at time t; returns the time of its next event
- * (INFINITY: the slot retires). */
-static inline double step(scan *x, int32_t s, double t)
+/* Slot index s's REFILL at t: request block j + d - 1 (lines 10-12 of
+ * Algorithm 2), compute, and wait for block j + 1. */
+static ALWAYS_INLINE double refill(scan *x, shape f, int64_t s, double t)
 {
-    pascal_sim *w = x->w;
-    int64_t j = w->j[s];
-    double next;
-    switch (w->kind[s]) {
-    case EV_START:
-        return start(x, s, t);
+    sim_slot *sl = &x->sl[s];
+    int64_t j = sl->j;
+    double next, a;
+    if (j + x->d - 1 < x->N)
+        request(x, s, j + x->d - 1, t);
+    next = (x->compute ? sim_sm_job(x->w, sl->sm, t, x->cmp_work, x->cmp_lat) : t) + sl->ovh;
+    if (x->traj)
+        sample(x, t);
+    sl->j = (int32_t)(j + 1);
+    if (j + 1 == x->N)
+        return finish(x, s, next);
+    a = arrival(x, s, j + 1);
+    return resume(x, f, s, j + 1, next > a ? next : a);
+}
+
+/* Handles slot index s's event at time t; returns the time of its next
+ * event (INFINITY: the slot retires). */
+static ALWAYS_INLINE double step(scan *x, shape f, int64_t s, double t)
+{
+    sim_slot *sl = &x->sl[s];
+    switch (sl->kind) {
+    case EV_REFILL:
+        return refill(x, f, s, t);
     case EV_ISSUE:
-        request(x, s, j, t);
-        return resume(x, s, j, arrival(x, s, j));
+        request(x, s, sl->j, t);
+        return resume(x, f, s, sl->j, arrival(x, s, sl->j));
     case EV_WAIT:
-        return x->tma ? consume_tma(x, s, t) : consume_sync(x, s, j, t);
-    default: /* EV_REFILL */
-        if (j + x->d - 1 < x->N)
-            request(x, s, j + x->d - 1, t);
-        next = (x->compute ? sim_sm_job(w, w->sm[s], t, x->cmp_work, x->cmp_lat) : t) + w->ovh[s];
-        if (x->c->traj_max > 0)
-            sample(x, t);
-        w->j[s] = (int32_t)(j + 1);
-        if (j + 1 == x->N)
-            return finish(x, s, next);
-        return resume(x, s, j + 1, next > arrival(x, s, j + 1) ? next : arrival(x, s, j + 1));
+        return wake(x, f, s, sl->j, t);
+    default: /* EV_START */
+        return start(x, f, s, t);
     }
 }
 
-/* Buckets of the event queue: eight per slot, at most the workspace's. */
-static int64_t buckets(const pascal_sim *w, int64_t M)
+/* Slot index s's next event (t) goes to the queue, unless the slot retires
+ * or waits (an eager WAIT is handled by settle()). */
+static inline void enqueue(scan *x, int64_t s, double t)
 {
-    int64_t nb = 64;
-    while (nb < 8 * M && nb < w->max_buckets)
-        nb *= 2;
-    return nb;
+    if (t != INFINITY && (x->sl[s].kind != EV_WAIT || !x->eager))
+        sim_queue_insert(&x->w->queue, sim_key_make(t, x->sl[s].slot, s));
 }
 
-/* Bucket width: about a CTA's unloaded time per block shared by the 2 M
- * events it holds, so a bucket holds about one event and the calendar spans
- * a few periods.  Any width gives the same simulation; this one makes it
- * fast. */
-static double bucket_width(const pascal_sim_timing *tm, const pascal_sim_config *c, int64_t M)
+/* The slot index of SM m's earliest event, ties to the smaller index (the
+ * smaller slot), and its time.  Which CTA comes first is close to random:
+ * selects, not branches. */
+static ALWAYS_INLINE int64_t earliest(const sim_slot *sl, int64_t base, int64_t o, double *t_out)
 {
-    double b = c->block_bytes;
-    double P = tm->hit_ns + tm->consume_ns * b / 16384.0 + tm->loop_ns +
-               (double)c->compute * tm->wmma_ns + b / tm->sm_bytes_per_ns + b / tm->l2_bytes_per_ns;
-    double w = P / (2.0 * (double)M);
-    return w > 1e-3 ? (w < 1e6 ? w : 1e6) : 1e-3;
+    int64_t b = base;
+    double tb = sl[base].t;
+    for (int64_t k = base + 1; k < base + o; k++) {
+        double tk = sl[k].t;
+        int64_t lt = tk < tb;
+        b += (k - b) & -lt;
+        tb = lt ? tk : tb;
+    }
+    *t_out = tb;
+    return b;
+}
+
+/* Handles SM m's WAITs that come before every other event of the SM, in
+ * (time, slot) order, queueing what follows each (eager only). */
+static ALWAYS_INLINE void settle(scan *x, shape f, int64_t m)
+{
+    sim_slot *sl = x->sl;
+    for (;;) {
+        double tb;
+        int64_t b = earliest(sl, m * f.o, f.o, &tb);
+        if (sl[b].kind != EV_WAIT || tb == INFINITY)
+            return;
+        sl[b].t = wake(x, f, b, sl[b].j, tb);
+        enqueue(x, b, sl[b].t);
+    }
 }
 
 static void scan_init(scan *x, pascal_sim *w, const pascal_sim_timing *tm,
@@ -225,33 +333,49 @@ static void scan_init(scan *x, pascal_sim *w, const pascal_sim_timing *tm,
     double scale = c->block_bytes / 16384.0, m = (double)c->compute;
     memset(x, 0, sizeof *x);
     x->w = w, x->tm = tm, x->c = c;
+    x->sl = w->slots, x->arr = w->arr;
     x->M = c->sms * c->occupancy;
     x->N = c->N;
     x->tma = c->path == PASCAL_SIM_TMA && c->depth >= 2;
     x->d = x->tma ? c->depth : 1;
     x->mask = w->ring - 1;
-    x->ctas = llround(c->W * (double)x->M);
-    x->consume_ns = tm->consume_ns * scale;
+    while (((int64_t)1 << x->ring_shift) < w->ring)
+        x->ring_shift++;
+    x->work = c->work;
+    x->units = c->work ? c->work->units : 1;
+    x->ctas = c->work ? c->work->ctas : llround(c->W * (double)x->M);
+    /* A step of a work table is consumed whole: units blocks. */
+    x->consume_ns = tm->consume_ns * scale * (c->work ? (double)x->units : 1.0);
     x->cmp_work = m * tm->wmma_sm_ns;
     x->cmp_lat = m * tm->wmma_ns;
     x->compute = c->compute > 0;
-    x->fuse = c->occupancy == 1;
+    x->o = c->occupancy;
+    /* Sync trajectories read every slot's position at a consumption. */
+    x->eager = x->tma || c->traj_max <= 0;
+    x->jitter = tm->jitter_ns > 0;
+    x->traj = c->traj_max > 0;
+    x->req_max = c->req_max;
     x->job_work = x->consume_ns + x->cmp_work;
     x->job_lat = x->consume_ns + x->cmp_lat;
     x->next_sample = c->traj_every > 0 ? c->traj_every : INT64_MAX;
     for (int64_t v = 0; c->K_wave && v < c->max_waves; v++)
         c->K_wave[v] = 0;
-    sim_queue_reset(&w->queue, buckets(w, x->M), bucket_width(tm, c, x->M), x->M);
-    /* The first wave: CTA s in slot s at time 0 (slots beyond the grid idle). */
-    for (int64_t s = 0; s < x->M; s++) {
-        w->cta[s] = -1;
-        w->j[s] = 0;
-        w->sm[s] = (int32_t)(s % c->sms);
-        w->kind[s] = EV_START;
-        w->ovh[s] = tm->loop_ns + (c->slot_extra_ns ? c->slot_extra_ns[s] : 0);
-        if (s < x->ctas)
-            sim_queue_push(&w->queue, (int32_t)s, 0);
+    /* The first wave: CTA s in slot s at time 0 (slots beyond the grid idle);
+     * slot s is place k = s / sms of SM m = s mod sms, index m o + k. */
+    for (int64_t i = 0; i < x->M; i++) {
+        int64_t sm = i / x->o, s = sm + (i % x->o) * c->sms;
+        sim_slot *sl = &w->slots[i];
+        sl->cta = -1;
+        sl->j = 0;
+        sl->slot = (int32_t)s;
+        sl->sm = (int32_t)sm;
+        sl->kind = EV_START;
+        sl->ovh = tm->loop_ns + (c->slot_extra_ns ? c->slot_extra_ns[s] : 0);
+        sl->t = s < x->ctas ? 0 : INFINITY;
     }
+    sim_queue_reset(&w->queue);
+    for (int64_t s = 0; s < x->M && s < x->ctas; s++)
+        enqueue(x, (s % c->sms) * x->o + s / c->sms, 0);
 }
 
 static void scan_finish(const scan *x, pascal_sim_result *o)
@@ -273,23 +397,46 @@ static void scan_finish(const scan *x, pascal_sim_result *o)
     }
 }
 
+/* Takes the events in order until none is left (PASCAL_SIM_OK) or a stop
+ * is asked for (PASCAL_SIM_STOPPED). */
+static ALWAYS_INLINE int event_loop(scan *x, shape f)
+{
+    pascal_sim *w = x->w;
+    const pascal_sim_config *c = x->c;
+    uint64_t events = 0;
+    while (w->queue.n > 0) {
+        sim_key top = sim_queue_pop(&w->queue);
+        int64_t i = sim_key_index(top);
+        double next = step(x, f, i, sim_key_time(top));
+        x->sl[i].t = next;
+        enqueue(x, i, next);
+        if (f.o > 1 && x->eager)
+            settle(x, f, x->sl[i].sm);
+        if ((++events & STOP_POLL_MASK) == 0 && c->should_stop && c->should_stop(c->stop_ctx))
+            return PASCAL_SIM_STOPPED;
+    }
+    return PASCAL_SIM_OK;
+}
+
 int sim_open_scan(pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim_config *c,
                   pascal_sim_result *out)
 {
     scan x;
-    uint64_t events = 0;
-    double t;
-    int32_t s;
+    int rc;
     scan_init(&x, w, tm, c);
-    while ((s = sim_queue_pop(&w->queue, &t)) >= 0) {
-        double next = step(&x, s, t);
-        if (next != INFINITY)
-            sim_queue_push(&w->queue, s, next);
-        if ((++events & STOP_POLL_MASK) == 0 && c->should_stop && c->should_stop(c->stop_ctx)) {
-            scan_finish(&x, out);
-            return PASCAL_SIM_STOPPED;
-        }
-    }
+    /* The paper's occupancies (and 8) get their own copies of the loop. */
+    if (x.tma)
+        rc = x.o == 1   ? event_loop(&x, (shape){1, 1})
+             : x.o == 2 ? event_loop(&x, (shape){1, 2})
+             : x.o == 4 ? event_loop(&x, (shape){1, 4})
+             : x.o == 8 ? event_loop(&x, (shape){1, 8})
+                        : event_loop(&x, (shape){1, x.o});
+    else
+        rc = x.o == 1   ? event_loop(&x, (shape){0, 1})
+             : x.o == 2 ? event_loop(&x, (shape){0, 2})
+             : x.o == 4 ? event_loop(&x, (shape){0, 4})
+             : x.o == 8 ? event_loop(&x, (shape){0, 8})
+                        : event_loop(&x, (shape){0, x.o});
     scan_finish(&x, out);
-    return PASCAL_SIM_OK;
+    return rc;
 }

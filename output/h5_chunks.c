@@ -14,7 +14,14 @@
 
 hid_t pascal_h5_create(const char *path)
 {
-    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), file = -1;
+    return pascal_h5_create_fapl(path, H5P_DEFAULT);
+}
+
+/* The MPI writer (h5_sink_mpi.c) passes its MPI-IO access list: the
+ * version bounds go on a copy, so the caller's list stays as it was. */
+hid_t pascal_h5_create_fapl(const char *path, hid_t base)
+{
+    hid_t fapl = base == H5P_DEFAULT ? H5Pcreate(H5P_FILE_ACCESS) : H5Pcopy(base), file = -1;
     if (fapl < 0)
         return fapl;
     if (H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110) >= 0)

@@ -232,18 +232,43 @@ static int sync_mark(pascal_journal *j, pascal_error *err)
     return 0;
 }
 
-int pascal_journal_note(pascal_sink *sink, pascal_error *err)
+/* Records the whole chunks written since the last call. */
+static int record_written(pascal_journal *j, pascal_sink *sink, pascal_error *err)
 {
-    pascal_journal *j = sink->journal;
     int64_t rows, chunk;
     int level, shuffle, rc = 0;
-    if (!j)
-        return 0;
     pascal_h5sink_layout(sink, &rows, &chunk, &level, &shuffle);
     rows -= rows % chunk; /* whole chunks only: finish writes a shorter last one */
     for (; rc == 0 && j->recorded < rows; j->recorded += chunk)
         rc = record_chunk(j, sink, j->recorded / chunk, err);
+    return rc;
+}
+
+int pascal_journal_note(pascal_sink *sink, pascal_error *err)
+{
+    pascal_journal *j = sink->journal;
+    int rc;
+    if (!j)
+        return 0;
+    rc = record_written(j, sink, err);
     if (rc == 0 && mono_seconds() - j->last_sync >= SYNC_SECONDS)
+        rc = sync_mark(j, err);
+    return rc;
+}
+
+int pascal_journal_sync_due(const pascal_sink *sink)
+{
+    return sink->journal && mono_seconds() - sink->journal->last_sync >= SYNC_SECONDS;
+}
+
+int pascal_journal_note_synced(pascal_sink *sink, int synced, pascal_error *err)
+{
+    pascal_journal *j = sink->journal;
+    int rc;
+    if (!j)
+        return 0;
+    rc = record_written(j, sink, err);
+    if (rc == 0 && synced)
         rc = sync_mark(j, err);
     return rc;
 }

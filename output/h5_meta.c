@@ -26,11 +26,13 @@
  * version 1 files keep working; those files have no /cube. */
 #define PASCAL_FORMAT_VERSION 2
 
-static int write_created(hid_t file, const char *path, pascal_error *err)
+static int write_created(hid_t file, const char *path, const char *given, pascal_error *err)
 {
     char stamp[32];
     struct tm tm;
     time_t now = time(NULL);
+    if (given)
+        return pascal_h5_attr_str(file, "created", given, path, err);
     if (!gmtime_r(&now, &tm) || !strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm))
         return pascal_error_set(err, PASCAL_EINTERNAL, "%s: cannot format the time", path);
     return pascal_h5_attr_str(file, "created", stamp, path, err);
@@ -73,7 +75,7 @@ int pascal_h5meta_root(hid_t file, const pascal_sink_meta *meta, const char *pat
         (rc = pascal_h5_attr_i64(file, "threads", meta->threads, path, err)) ||
         (rc = pascal_h5_attr_i64(file, "complete", 0, path, err)) ||
         (rc = pascal_h5_attr_i64(file, "points", 0, path, err)) ||
-        (rc = write_created(file, path, err)))
+        (rc = write_created(file, path, meta->created, err)))
         return rc;
     return write_extra_attrs(file, meta, path, err);
 }

@@ -230,6 +230,7 @@ static int rebuild(const pascal_sink_meta *meta, const jheader *h, const unsigne
     m.chunk_rows = h->chunk;
     m.expected_rows = 0; /* the killed run's chunk length exactly, not capped again */
     m.journal = 0;
+    m.early_chunks = 1; /* so that an MPI run can continue it too */
     if ((rc = pascal_sink_open(&m, pc, np, rc_cols, nr, &sink, err)))
         return rc;
     pascal_h5sink_layout(sink, &have, &chunk, &level, &shuffle);

@@ -52,14 +52,21 @@ struct pascal_h5sink {
     int64_t zrows;
 };
 
-/* Chunked, extendible, optionally shuffled and deflated. */
+/* Chunked, extendible, optionally shuffled and deflated.  Parallel HDF5
+ * 1.10 writes collectively only into datasets whose chunks are allocated
+ * when the extent grows (early; it makes its own so), so that a file
+ * stopped in one process can be continued under mpirun (docs/scale.md).
+ * Uncompressed chunks cost nothing more so; a compressed one would cost a
+ * deflated fill chunk each, so it is early only when asked. */
 static hid_t column_dcpl(int64_t chunk, const pascal_sink_meta *meta)
 {
     hsize_t dims[1] = {(hsize_t)chunk};
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    int early = meta->compression == 0 || meta->early_chunks;
     if (dcpl < 0)
         return dcpl;
     if (H5Pset_chunk(dcpl, 1, dims) < 0 || H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0 ||
+        (early && H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY) < 0) ||
         (meta->compression > 0 && meta->shuffle && H5Pset_shuffle(dcpl) < 0) ||
         (meta->compression > 0 && H5Pset_deflate(dcpl, (unsigned)meta->compression) < 0)) {
         H5Pclose(dcpl);
@@ -166,14 +173,15 @@ int pascal_h5sink_open(pascal_sink *sink, const pascal_sink_meta *meta,
     h5->shuffle = meta->shuffle;
     h5->parallel_for = meta->parallel_for;
     /* Direct chunk writes store memory bytes as they are: only where memory
-     * order is the files' little-endian order (else HDF5 compresses). */
+     * order is the files' little-endian order (else HDF5 compresses).  Not
+     * under MPI-IO, where only HDF5's collective writes may add chunks. */
     h5->direct = h5->level > 0 && H5Tequal(H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE) > 0 &&
-                 H5Tequal(H5T_NATIVE_INT64, H5T_STD_I64LE) > 0;
+                 H5Tequal(H5T_NATIVE_INT64, H5T_STD_I64LE) > 0 && !sink->mpi;
     for (int i = 0; i < n; i++)
         h5->cols[i].dset = h5->cols[i].mtype = -1;
     if (h5->direct && !(h5->zsrc = calloc((size_t)(n > 0 ? n : 1), sizeof *h5->zsrc)))
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", sink->tmp);
-    if ((h5->file = pascal_h5_create(sink->tmp)) < 0)
+    if ((h5->file = pascal_h5_create_fapl(sink->tmp, sink->fapl)) < 0)
         return pascal_h5_fail(err, sink->dest, "creating the HDF5 file");
     if ((rc = pascal_h5meta_root(h5->file, meta, h5->path, err)) ||
         (rc = pascal_h5meta_axes(h5->file, meta, h5->path, err)) ||
@@ -479,6 +487,18 @@ int pascal_h5sink_append(pascal_sink *sink, int64_t nrows, const void *const *po
     return rc;
 }
 
+/* What a complete file has beyond its rows: the /cube view, the row
+ * count and the completion flag. */
+static int complete_file(hid_t file, int64_t rows, const char *path, pascal_error *err)
+{
+    int rc = pascal_h5cube_write(file, rows, path, err);
+    if (rc == 0)
+        rc = pascal_h5_attr_i64(file, "points", rows, path, err);
+    if (rc == 0)
+        rc = pascal_h5_attr_i64(file, "complete", 1, path, err);
+    return rc;
+}
+
 int pascal_h5sink_finish(pascal_sink *sink, pascal_error *err)
 {
     pascal_h5sink *h5 = sink->h5;
@@ -489,11 +509,7 @@ int pascal_h5sink_finish(pascal_sink *sink, pascal_error *err)
         rc = pascal_error_set(err, PASCAL_EINTERNAL, "%s: wrote %lld rows of %lld", h5->path,
                               (long long)h5->nfile, (long long)sink->rows);
     if (rc == 0)
-        rc = pascal_h5cube_write(h5->file, h5->nfile, h5->path, err);
-    if (rc == 0)
-        rc = pascal_h5_attr_i64(h5->file, "points", h5->nfile, h5->path, err);
-    if (rc == 0)
-        rc = pascal_h5_attr_i64(h5->file, "complete", 1, h5->path, err);
+        rc = complete_file(h5->file, h5->nfile, h5->path, err);
     for (int j = 0; j < h5->ncols; j++) {
         if (h5->cols[j].dset >= 0 && H5Dclose(h5->cols[j].dset) < 0 && rc == 0)
             rc = pascal_h5_fail(err, h5->path, "closing a dataset");
@@ -654,7 +670,7 @@ int pascal_h5sink_reopen(pascal_sink *sink, const pascal_sink_meta *meta,
     for (int i = 0; i < n; i++)
         h5->cols[i].dset = h5->cols[i].mtype = -1;
     pascal_h5_quiet();
-    if ((h5->file = H5Fopen(sink->tmp, H5F_ACC_RDWR, H5P_DEFAULT)) < 0)
+    if ((h5->file = H5Fopen(sink->tmp, H5F_ACC_RDWR, sink->fapl)) < 0)
         return pascal_error_set(err, PASCAL_EINPUT, "%s: expected the file an interrupted run "
                                 "left (pascal run ... -o %s, stopped), got none or a damaged one",
                                 sink->tmp, sink->dest);
@@ -667,7 +683,7 @@ int pascal_h5sink_reopen(pascal_sink *sink, const pascal_sink_meta *meta,
     if (first >= 0)
         H5Dclose(first);
     h5->direct = h5->level > 0 && H5Tequal(H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE) > 0 &&
-                 H5Tequal(H5T_NATIVE_INT64, H5T_STD_I64LE) > 0;
+                 H5Tequal(H5T_NATIVE_INT64, H5T_STD_I64LE) > 0 && !sink->mpi;
     *rows = -1;
     for (int j = 0; rc == 0 && j < n; j++)
         rc = reopen_column(h5, j < sink->npoint ? "points" : "results",
@@ -728,4 +744,32 @@ int pascal_h5sink_put_chunk(pascal_sink *sink, const void *const *bytes, const s
     h5->nfile += h5->chunk;
     sink->rows = h5->nfile;
     return 0;
+}
+
+/* The collective writer of an MPI run (h5_sink_mpi.c) writes the columns
+ * itself and then says how many rows the file holds. */
+void pascal_h5sink_set_rows(pascal_sink *sink, int64_t rows)
+{
+    sink->h5->nfile = rows;
+    sink->rows = rows;
+}
+
+/* The MPI writer closes the file on every rank, then one rank completes it
+ * here in one process: the /cube view copies label strings, which parallel
+ * HDF5 cannot write, and this way it is written exactly as pascal_h5sink_
+ * finish writes it. */
+int pascal_h5sink_complete(const char *tmp, const char *path, int64_t rows, pascal_error *err)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), file = -1;
+    int rc;
+    if (fapl >= 0 && H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110) >= 0)
+        file = H5Fopen(tmp, H5F_ACC_RDWR, fapl);
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    if (file < 0)
+        return pascal_h5_fail(err, path, "reopening the file to complete it");
+    rc = complete_file(file, rows, path, err);
+    if (H5Fclose(file) < 0 && rc == 0)
+        rc = pascal_h5_fail(err, path, "closing the file");
+    return rc;
 }

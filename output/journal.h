@@ -31,6 +31,13 @@ int pascal_journal_start(pascal_sink *sink, const pascal_sink_meta *meta, pascal
 /* Records the whole chunks written since the last call; syncs when a
  * second has passed since the last sync. */
 int pascal_journal_note(pascal_sink *sink, pascal_error *err);
+/* MPI runs (h5_sink_mpi.c): the chunks come from every rank, so only the
+ * caller knows when they are all on disk.  sync_due says whether a sync mark
+ * is due (a second since the last); note_synced records the chunks written
+ * since the last call and, when synced (the caller has flushed every rank's
+ * bytes), appends a sync mark; it never syncs on its own clock. */
+int pascal_journal_sync_due(const pascal_sink *sink);
+int pascal_journal_note_synced(pascal_sink *sink, int synced, pascal_error *err);
 /* Closes the journal; remove: unlink it too (its file is complete, or
  * consistent, or gone).  NULL is a no-op. */
 void pascal_journal_close(pascal_journal *j, int remove);

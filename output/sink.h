@@ -107,6 +107,13 @@ typedef struct pascal_sink_meta {
      * -1 marks an axis whose values are drawn (a sampled sweep): no grid
      * dimension, so /cube is a point list. */
     const int *axis_dims;
+    /* HDF5: the `created` attribute (ISO 8601 UTC); NULL: now.  The ranks
+     * of an MPI run write one file and must record the same time. */
+    const char *created;
+    /* HDF5: allocate compressed chunks when the extent grows, as parallel
+     * HDF5 needs to continue the file under mpirun (uncompressed ones always
+     * are); costs a deflated fill chunk per chunk. */
+    int early_chunks;
 } pascal_sink_meta;
 
 /* Opens a sink; the temporary file is created now, so an unwritable

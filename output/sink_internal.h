@@ -9,6 +9,7 @@
 #ifndef PASCAL_OUTPUT_SINK_INTERNAL_H
 #define PASCAL_OUTPUT_SINK_INTERNAL_H
 
+#include <hdf5.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -28,6 +29,11 @@ struct pascal_sink {
     pascal_csvsink *csv; /* format == PASCAL_SINK_CSV */
     struct pascal_journal *journal; /* crash safety (journal.h); NULL when off */
     int resumed;         /* tmp is "<dest>.partial", reopened by resume */
+    /* MPI runs (h5_sink_mpi.c): the HDF5 file access list the file is
+     * created or opened with (H5P_DEFAULT, which is 0, or an MPI-IO one),
+     * and the state of the collective writer (NULL in one process). */
+    hid_t fapl;
+    struct pascal_mpisink *mpi;
 };
 
 /* HDF5 (h5_sink.c, h5_meta.c).  open creates the file at sink->tmp, which
@@ -52,6 +58,13 @@ int pascal_h5sink_reopen(pascal_sink *sink, const pascal_sink_meta *meta,
                          pascal_error *err);
 int pascal_h5sink_read(pascal_sink *sink, int col, int64_t from, int64_t n, double *out,
                        pascal_error *err);
+/* Rows now in the file, for a writer that wrote the columns itself (the
+ * collective writer of an MPI run, h5_sink_mpi.c). */
+void pascal_h5sink_set_rows(pascal_sink *sink, int64_t rows);
+/* Completes the closed file tmp of `rows` rows as pascal_h5sink_finish
+ * does (the /cube view, `points`, `complete`), in one process; path names
+ * it in messages.  For the MPI writer, after every rank closed the file. */
+int pascal_h5sink_complete(const char *tmp, const char *path, int64_t rows, pascal_error *err);
 
 /* CSV (csv_sink.c).  open takes ownership of fp (stdout is never closed). */
 int pascal_csvsink_open(pascal_sink *sink, FILE *fp,
@@ -90,6 +103,9 @@ int pascal_h5_enum_type(const char *const *labels, int nlabels, const char *path
 /* File and chunk layout (h5_chunks.c). */
 /* Creates (truncates) an HDF5 sweep file in the 1.10 format; < 0 on failure. */
 hid_t pascal_h5_create(const char *path);
+/* The same with the caller's file access list (an MPI-IO one); base is
+ * not modified. */
+hid_t pascal_h5_create_fapl(const char *path, hid_t base);
 /* Rows per chunk: requested (<= 0: the default), at most the rows the run
  * writes (expected > 0) and at most PASCAL_H5_MAX_CHUNK_ROWS. */
 #define PASCAL_H5_DEFAULT_CHUNK_ROWS 65536

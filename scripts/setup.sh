@@ -14,6 +14,9 @@ packages+=(help2man)
 # Reading sweep files as docs/hdf5.md shows (xarray over the /cube view), and
 # netCDF's ncdump, which the tests run on a sweep file.
 packages+=(python3-xarray python3-h5netcdf netcdf-bin)
+# build/pascal-mpi (docs/scale.md): Open MPI and the parallel HDF5 beside the
+# serial one; procps for the MPI tests' pgrep.
+packages+=(openmpi-bin libopenmpi-dev libhdf5-openmpi-dev procps)
 packages+=(libgsl-dev)   # Sobol sequences for sampled specs
 missing=()
 for p in "${packages[@]}"; do

@@ -232,6 +232,11 @@ const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
     [PASCAL_COL_RHO_SIM] = {"rho_sim", PASCAL_MODEL_SIMULATE, "misses/request", "K_sim / M"},
     [PASCAL_COL_NS_PER_ROUND_SIM] = {"ns_per_round_sim", PASCAL_MODEL_SIMULATE, "ns/round",
                                      "simulated run time per round of work (makespan / W N)"},
+    [PASCAL_COL_FILL_BYTES_SIM] = {"fill_bytes_sim", PASCAL_MODEL_TRAFFIC, "bytes",
+                                   "DRAM fills of the progress simulator over the kernel's CTAs, "
+                                   "every wave (with model simulate; docs/workloads.md), else NaN"},
+    [PASCAL_COL_TRAFFIC_SIM] = {"traffic_sim", PASCAL_MODEL_TRAFFIC, "x ideal",
+                                "fill_bytes_sim / ideal_bytes"},
 };
 
 static int find_name(const char *name, const void *table, int n, size_t stride)
@@ -607,6 +612,8 @@ const char *const pascal_column_refs[PASCAL_NCOLUMN] = {
     [PASCAL_COL_K_SIM] = "eq. 14 (K_H = A(H) / H), simulated",
     [PASCAL_COL_RHO_SIM] = "eq. 14 (rho_H = K_H / M), simulated",
     [PASCAL_COL_NS_PER_ROUND_SIM] = "section 3.6 (ns per normalized round), simulated",
+    [PASCAL_COL_FILL_BYTES_SIM] = "Algorithm 2 over several streams, simulated",
+    [PASCAL_COL_TRAFFIC_SIM] = "Algorithm 2 over several streams, simulated",
 };
 
 static const pascal_unit_info unit_table[] = {

@@ -188,6 +188,8 @@ typedef enum pascal_column_id {
     PASCAL_COL_K_SIM,     /* simulate: K_H */
     PASCAL_COL_RHO_SIM,   /* simulate: K_H / M */
     PASCAL_COL_NS_PER_ROUND_SIM, /* simulate: time per round */
+    PASCAL_COL_FILL_BYTES_SIM,   /* traffic: the simulator over the kernel (with simulate) */
+    PASCAL_COL_TRAFFIC_SIM,
     PASCAL_NCOLUMN
 } pascal_column_id;
 

@@ -99,6 +99,9 @@ const pascal_monotone_info pascal_search_monotone[] = {
     {PASCAL_COL_RHO_SIM, NONE, "K_sim / M: not shown monotone in C (see K_sim)"},
     {PASCAL_COL_NS_PER_ROUND_SIM, NONE, "simulated time, not a miss count: faster with fewer misses, but "
                                         "not shown monotone in C"},
+    {PASCAL_COL_FILL_BYTES_SIM, NONE, "the simulator over a workload's kernel: not shown monotone in C "
+                                      "(see K_sim), on a workload point, which a search refuses"},
+    {PASCAL_COL_TRAFFIC_SIM, NONE, "fill_bytes_sim / ideal: not shown monotone in C"},
 };
 const int pascal_search_nmonotone = (int)(sizeof pascal_search_monotone / sizeof pascal_search_monotone[0]);
 

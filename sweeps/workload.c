@@ -151,19 +151,6 @@ static int check_causal(const spec_ctx *c)
                           names);
 }
 
-/* The progress simulator runs one open scan over one ring (docs/simulate.md);
- * a workload's kernel is several streams in waves, which it does not model. */
-static int check_simulate(const spec_ctx *c)
-{
-    pascal_spec *spec = c->spec;
-    if (!(spec->models >> PASCAL_MODEL_SIMULATE & 1u))
-        return 0;
-    return spec_fail_mark(c->err, &spec->src[PASCAL_P_WORKLOAD], PASCAL_EINPUT,
-                          "expected no workload with model simulate (the simulator runs one open "
-                          "scan over one ring; a workload's kernel is several streams in waves), "
-                          "got workload: %s", pascal_workload_names[(int)spec->fixed.v[PASCAL_P_WORKLOAD]]);
-}
-
 int spec_check_workload(const spec_ctx *c, const yaml_node_t *root)
 {
     pascal_spec *spec = c->spec;
@@ -195,8 +182,7 @@ int spec_check_workload(const spec_ctx *c, const yaml_node_t *root)
                                   "expected no %s with a workload (it derives N and block_bytes), "
                                   "got %s", pascal_params[derived[i]].name, pascal_params[derived[i]].name);
     (void)root;
-    int rc = check_causal(c);
-    return rc ? rc : check_simulate(c);
+    return check_causal(c);
 }
 
 /* ---- points ------------------------------------------------------------------ */

@@ -1,6 +1,6 @@
 // The planner's memory bound (engine/plan.h) rests on byte counts that the
 // workspaces do not report themselves: pascal_static_bytes, pascal_lru_bytes,
-// pascal_eval_bytes and pascal_wl_eval_bytes.  Each is checked here against
+// pascal_eval_bytes, pascal_wl_eval_bytes and pascal_wl_sim_bytes.  Each is checked here against
 // the heap the allocator reports around the real allocation (mallinfo2, or
 // the sanitizer's count of allocated bytes under AddressSanitizer), so that
 // a workspace that grows an array without its count growing fails.
@@ -19,10 +19,12 @@ extern "C" size_t __sanitizer_get_current_allocated_bytes(void);
 #endif
 
 #include "engine/eval.h"
+#include "engine/eval_sim.h"
 #include "engine/eval_workload.h"
 #include "engine/run.h"
 #include "model/replay.h"
 #include "model/static.h"
+#include "sweeps/device.h"
 #include "sweeps/spec.h"
 
 namespace {
@@ -134,6 +136,39 @@ TEST(PlanMemory, WorkloadEvaluatorBytesBoundWhatItHolds)
     pascal_point p;
     ASSERT_EQ(pascal_spec_point(wl.s, 0, &p, nullptr), 1);
     EXPECT_EQ(pascal_wl_eval_bytes(1u << PASCAL_MODEL_WORKLOAD, p.v), 0.0);
+}
+
+// The simulate model on a workload point holds the kernel's work table and
+// the simulator's workspace (a cache entry per block of every stream).
+TEST(PlanMemory, WorkloadSimulationBytesBoundWhatItHolds)
+{
+    // 512 decode CTAs x 2 requests on M = 96 slots; 256 streams of 1024
+    // blocks: 2^18 cache entries.
+    Spec wl("name: w\nmodels: [simulate]\nworkload:\n  attention: {batch: 16, q_heads: 32, "
+            "kv_heads: 8, seq_q: 1, seq_kv: 65536, head_dim: 128, dtype: bf16, tile_q: 64, "
+            "tile_kv: 64}\nfixed: {sms: 48, occupancy: 2, path: tma, depth: 4, compute: 0}\n"
+            "axes:\n  capacity_bytes: [8MiB]\n");
+    ASSERT_TRUE(wl.s) << wl.err;
+    pascal_sim_timing tm;
+    pascal_error err{};
+    ASSERT_EQ(pascal_device_sim_load((std::string(PASCAL_SOURCE_DIR) +
+                                      "/configs/devices/gb10.yaml").c_str(), &tm, &err), 0)
+        << err.msg;
+    pascal_point p;
+    ASSERT_EQ(pascal_spec_point(wl.s, 0, &p, &err), 1) << err.msg;
+    const int col = PASCAL_COL_K_SIM;
+    double out, before = heap_bytes();
+    pascal_eval *ev = pascal_eval_create(pascal_spec_models(wl.s));
+    ASSERT_NE(ev, nullptr);
+    pascal_eval_set_sim(ev, &tm, nullptr, nullptr);
+    ASSERT_EQ(pascal_eval_point(ev, &p, &col, 1, &out), 0);
+    ASSERT_FALSE(std::isnan(out));
+    double held = heap_bytes() - before;
+    pascal_eval_free(ev);
+    double bound = pascal_eval_bytes(0, 0, 0) + pascal_wl_eval_bytes(1u << PASCAL_MODEL_SIMULATE, p.v) +
+                   pascal_wl_sim_bytes(p.v);
+    EXPECT_LE(held, bound);
+    EXPECT_GE(held, 0.7 * bound); // the bound is the workspaces, not a guess
 }
 
 // The batch loop's buffers (engine/run.h: two batches of slots, one

@@ -84,23 +84,29 @@ TEST_F(SimSweep, StopInsideASimulationThenResume)
     }
 }
 
-// A workload's kernel is several streams in waves, not the one ring the
-// simulator runs: the spec is refused at the workload, before any output.
-TEST(SimSpec, WorkloadIsRefused)
+// A workload's kernel is simulated as its streams in waves (docs/
+// workloads.md); causal attention, whose CTAs scan different lengths, is
+// no ring scan: refused at the causal key, before any output.
+TEST(SimSpec, CausalWorkloadIsRefused)
 {
     std::string text = "name: w\ndevice: " + std::string(PASCAL_SOURCE_DIR) +
                        "/configs/devices/gb10.yaml\nmodels: [workload, simulate]\n"
-                       "workload:\n  attention: {batch: 1, q_heads: 8, kv_heads: 2, seq_q: 1, "
-                       "seq_kv: 1024, head_dim: 128, dtype: bf16, tile_q: 64, tile_kv: 64}\n"
-                       "fixed: {occupancy: 1, path: sync, compute: 0, W: 1}\n"
+                       "workload:\n  attention: {batch: 1, q_heads: 8, kv_heads: 2, seq_q: 512, "
+                       "seq_kv: 1024, head_dim: 128, dtype: bf16, tile_q: 64, tile_kv: 64, "
+                       "causal: true}\n"
+                       "fixed: {occupancy: 1, path: sync, compute: 0}\n"
                        "axes:\n  capacity_bytes: [4MiB]\n";
     pascal_spec *spec = nullptr;
     pascal_error err{};
     EXPECT_EQ(pascal_spec_parse(text.c_str(), text.size(), "w.yaml", &spec, &err), PASCAL_EINPUT);
-    EXPECT_EQ(std::string(err.msg).rfind("w.yaml:5:3: workload.attention: expected no workload with "
-                                         "model simulate (the simulator runs one open scan over one "
-                                         "ring", 0), 0u) << err.msg;
-    EXPECT_NE(std::string(err.msg).find("got workload: attention"), std::string::npos) << err.msg;
+    // Column 137: the value true on line 5.
+    EXPECT_EQ(std::string(err.msg).rfind("w.yaml:5:137: workload.attention.causal: expected causal: "
+                                         "false with models simulate (causal attention is not a "
+                                         "ring scan", 0), 0u) << err.msg;
+    pascal_spec_free(spec);
+    // Without the mask the same spec is taken.
+    text.replace(text.find("causal: true"), 12, "causal: false");
+    ASSERT_EQ(pascal_spec_parse(text.c_str(), text.size(), "w.yaml", &spec, &err), 0) << err.msg;
     pascal_spec_free(spec);
 }
 

@@ -397,6 +397,34 @@ TEST(Sim, WavesAddUpToTheRun)
     EXPECT_DOUBLE_EQ(r.K_H, (double)r.fills / r.H);
 }
 
+// The grid runs exactly round(W M) CTAs, each once: also when several slots
+// are freed within launch_ns of each other while fewer CTAs are left than
+// slots waiting (a partial last wave).  Entries past the grid stay untouched.
+TEST(Sim, GridRunsExactlyItsCtas)
+{
+    const double guard = -7.25;
+    for (int64_t o : {1, 2, 3})
+        for (int path = 0; path < 2; path++)
+            for (double W : {1.5, 2.25, 3.7, 5.0}) {
+                Sim sim;
+                pascal_sim_config c = pascal_sim_default_config();
+                c.sms = 2, c.occupancy = o, c.path = path, c.depth = 3, c.N = 64, c.C = 16;
+                c.W = W;
+                int64_t ctas = std::llround(W * (double)(2 * o));
+                std::vector<double> st((size_t)ctas + 8, guard), en(st.size(), guard);
+                c.cta_start_ns = st.data(), c.cta_end_ns = en.data();
+                pascal_sim_result r;
+                ASSERT_EQ(sim.run(test_timing(), c, &r), PASCAL_SIM_OK);
+                EXPECT_EQ(r.ctas, ctas);
+                EXPECT_EQ(r.requests, ctas * c.N) << "o " << o << " path " << path << " W " << W;
+                for (size_t k = 0; k < st.size(); k++)
+                    if ((int64_t)k < ctas)
+                        EXPECT_GT(en[k], st[k]) << "CTA " << k;
+                    else
+                        EXPECT_TRUE(st[k] == guard && en[k] == guard) << "entry " << k;
+            }
+}
+
 // Block scheduler: the first wave starts at 0 in slot order; every later CTA
 // starts launch_ns after some CTA ended, in launch order.
 TEST(Sim, FreedSlotsTakeTheNextCtaInOrder)

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <regex>
 #include <set>
@@ -152,6 +153,37 @@ inline std::string json_str(const std::string &j, const std::string &key)
     std::smatch m;
     std::regex re("\"" + key + "\": (null|\"[^\"]*\")");
     return std::regex_search(j, m, re) ? std::string(m[1]) : "<missing>";
+}
+
+// Rows of a CSV file as column name -> text.
+inline std::vector<std::map<std::string, std::string>> read_csv(const std::string &path)
+{
+    std::vector<std::map<std::string, std::string>> rows;
+    std::istringstream in(pascal_test::slurp(path));
+    std::string line;
+    std::vector<std::string> head;
+    auto split = [](const std::string &l) {
+        std::vector<std::string> f;
+        std::stringstream ss(l);
+        std::string x;
+        while (std::getline(ss, x, ','))
+            f.push_back(x);
+        return f;
+    };
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        if (head.empty()) {
+            head = split(line);
+            continue;
+        }
+        auto f = split(line);
+        std::map<std::string, std::string> r;
+        for (size_t i = 0; i < head.size() && i < f.size(); i++)
+            r[head[i]] = f[i];
+        rows.push_back(r);
+    }
+    return rows;
 }
 
 } // namespace pascal_test

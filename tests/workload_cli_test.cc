@@ -165,37 +165,6 @@ TEST_F(WorkloadCli, RefusalsExitTwoAndWriteNothing)
     EXPECT_FALSE(pascal_test::exists(dir + "/bad.h5"));
 }
 
-// Rows of a CSV file as column name -> text.
-std::vector<std::map<std::string, std::string>> read_csv(const std::string &path)
-{
-    std::vector<std::map<std::string, std::string>> rows;
-    std::istringstream in(pascal_test::slurp(path));
-    std::string line;
-    std::vector<std::string> head;
-    auto split = [](const std::string &l) {
-        std::vector<std::string> f;
-        std::stringstream ss(l);
-        std::string x;
-        while (std::getline(ss, x, ','))
-            f.push_back(x);
-        return f;
-    };
-    while (std::getline(in, line)) {
-        if (line.empty() || line[0] == '#')
-            continue;
-        if (head.empty()) {
-            head = split(line);
-            continue;
-        }
-        auto f = split(line);
-        std::map<std::string, std::string> r;
-        for (size_t i = 0; i < head.size() && i < f.size(); i++)
-            r[head[i]] = f[i];
-        rows.push_back(r);
-    }
-    return rows;
-}
-
 // The dynamic model over the real horizon: each KV head's 4 x 64 = 256 CTAs
 // are one open scan of W = 256 / M scans over N = L_kv / 32 steps of 16 KiB
 // (K and V of 32 rows x d 128 x BF16).  K_dyn must be what `pascal predict`
@@ -221,7 +190,7 @@ TEST_F(WorkloadCli, DynamicModelOverTheRealHorizon)
         "  seq_kv: [16384, 65536]\n");
     auto r = run("run " + spec + " -o " + dir + "/dyn.csv --format csv --quiet");
     ASSERT_EQ(r.status, 0) << r.err;
-    auto rows = read_csv(dir + "/dyn.csv");
+    auto rows = pascal_test::read_csv(dir + "/dyn.csv");
     ASSERT_EQ(rows.size(), 4u);
     for (auto &row : rows) {
         int o = std::stoi(row["occupancy"]);

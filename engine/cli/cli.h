@@ -49,6 +49,20 @@ int cli_info(int argc, char **argv);           /* engine/cli/info.c */
 int cli_simulate(int argc, char **argv);       /* engine/cli/simulate.c */
 /* measure-refs --simulate, with measure-refs' parsed flags. */
 int cli_measure_refs_simulated(cli_flag *flags, int nflags, int argc, char **argv);
+int cli_run_mpi(int argc, char **argv);        /* engine/cli/run_mpi.c (pascal-mpi) */
+
+/* Whether a progress bar may go to stderr: it is a terminal, or this is a
+ * rank of an MPI job started from a terminal (engine/cli/flags.c). */
+int cli_stderr_is_terminal(void);
+/* The number of ranks when started by mpirun (Open MPI or PMI), else 0. */
+int cli_mpi_ranks(void);
+/* simulate --spec FILE [--point I]: one point of a sweep spec, with
+ * simulate's parsed flags; should_stop is polled during the run. */
+int cli_simulate_spec(cli_flag *flags, int nflags, int (*should_stop)(void *ctx));
+/* simulate --timing KEY=V,...: overrides of a profile's sim values, checked
+ * as the profile is (engine/cli/simulate.c). */
+struct pascal_sim_timing;
+int cli_sim_timing(const cli_flag *f, struct pascal_sim_timing *tm);
 int cli_size_command(int argc, char **argv);   /* engine/cli/size.c */
 
 #endif

@@ -3,10 +3,12 @@
 #include "engine/cli/cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/suggest.h"
 #include "engine/parallel.h"
@@ -170,4 +172,28 @@ int cli_threads(const char *cmd, const cli_flag *f, int *out)
                         "will share them\n", cmd, f->name, (long long)n, pascal_parallel_cores());
     *out = (int)n;
     return CLI_OK;
+}
+
+/* mpirun forwards a rank's stderr through a pipe, so a rank cannot see
+ * whether mpirun's stderr is a terminal; a rank started from a terminal
+ * has it as its controlling terminal (one in a batch job has none). */
+int cli_stderr_is_terminal(void)
+{
+    int fd;
+    if (isatty(2))
+        return 1;
+    if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMI_SIZE") && !getenv("PMIX_RANK"))
+        return 0;
+    if ((fd = open("/dev/tty", O_WRONLY | O_CLOEXEC)) < 0)
+        return 0;
+    close(fd);
+    return 1;
+}
+
+int cli_mpi_ranks(void)
+{
+    const char *n = getenv("OMPI_COMM_WORLD_SIZE");
+    if (!n)
+        n = getenv("PMI_SIZE");
+    return n ? atoi(n) : 0;
 }

@@ -191,6 +191,15 @@ static void print_summary(FILE *f, const pascal_spec *spec, const pascal_run_opt
         fprintf(f, "  removed %llu temporary file%s of killed runs\n",
                 (unsigned long long)st->temporaries_removed,
                 st->temporaries_removed == 1 ? "" : "s");
+    if (st->ranks > 0 && !o->dry_run) {
+        fprintf(f, "  %d MPI ranks x %d threads: %llu to %llu rows each, %.3g rows/s each "
+                   "while evaluating, %.3g to %.3g CPU s each\n", st->ranks, st->threads,
+                (unsigned long long)st->rows_rank_min, (unsigned long long)st->rows_rank_max,
+                st->rank_rows_per_s, st->rank_cpu_min, st->rank_cpu_max);
+        fprintf(f, "  collective writes: %.3f s on rank 0 (%.3g MiB/s of rows)\n",
+                st->write_seconds, st->write_seconds > 0 ? (double)st->write_bytes /
+                                                           st->write_seconds / 1048576.0 : 0.0);
+    }
     if (o->shard_count > 1)
         fprintf(f, "  shard %d/%d: raw points %llu to %llu\n", o->shard_index, o->shard_count,
                 (unsigned long long)st->raw_begin, (unsigned long long)st->raw_end - 1);
@@ -274,12 +283,18 @@ static void on_signal(int sig)
  * SIGKILL itself once batch K (0-based) is written, as the OOM killer or a
  * scheduler would, without warning. */
 static long kill_after_batch = -1, batches_done;
+/* Tests of load balancing: PASCAL_TEST_SLOW_BATCH_MS=T makes every batch
+ * take T ms longer (under mpirun, given to one rank: the others must take
+ * its share of the work). */
+static long slow_batch_ms;
 
 static int should_stop(void *ctx)
 {
     (void)ctx;
     if (kill_after_batch >= 0 && batches_done++ == kill_after_batch)
         raise(SIGKILL);
+    if (slow_batch_ms > 0)
+        usleep((useconds_t)slow_batch_ms * 1000);
     return stop_requested;
 }
 
@@ -341,6 +356,11 @@ static int read_options(cli_flag *f, int nf, pascal_run_opts *o)
         }
         o->compression = (int)n;
     }
+    if ((x = cli_find(f, nf, "batch"))->given) {
+        if (cli_int("run", x, 1, &n) != CLI_OK)
+            return CLI_USAGE;
+        o->batch_points = n > ((int64_t)1 << 30) ? (int64_t)1 << 30 : n;
+    }
     if ((x = cli_find(f, nf, "target"))->given) {
         if (cli_real("run", x, 0, &r) != CLI_OK)
             return CLI_USAGE;
@@ -367,7 +387,7 @@ static int read_options(cli_flag *f, int nf, pascal_run_opts *o)
     }
     o->dry_run = cli_find(f, nf, "dry-run")->given;
     o->resume = cli_find(f, nf, "resume")->given;
-    if (!cli_find(f, nf, "quiet")->given && isatty(2))
+    if (!cli_find(f, nf, "quiet")->given && cli_stderr_is_terminal())
         o->progress = o->check_progress = cli_progress_update; /* ctx: cli_run's bar */
     o->out_path = cli_find(f, nf, "output")->value;
     if (!o->out_path && !o->dry_run) {
@@ -391,6 +411,8 @@ int cli_run(int argc, char **argv)
         {"resume", NULL, "continue the run that Ctrl-C stopped (OUT.partial, HDF5 only)", 0, 0},
         {"quiet", NULL, "no progress bar", 0, 0},
         {"memory", "SIZE", "memory the planned workspaces may use (default: this machine's)", 0, 0},
+        {"batch", "N", "raw points evaluated between two checks for Ctrl-C (default 65536); "
+                       "under mpirun also the largest piece a rank takes", 0, 0},
     };
     int nf = (int)(sizeof flags / sizeof flags[0]), npos, rc;
     char *pos[1], *cmdline;
@@ -410,6 +432,15 @@ int cli_run(int argc, char **argv)
         fprintf(stderr, "pascal run: expected a spec file, got nothing (see pascal run --help)\n");
         return CLI_USAGE;
     }
+#ifndef PASCAL_MPI
+    /* One of several ranks of mpirun: each would run the whole sweep. */
+    if (cli_mpi_ranks() > 1) {
+        fprintf(stderr, "pascal run: expected one process, got one of %d ranks of mpirun; this "
+                        "pascal is built without MPI: run pascal-mpi under mpirun "
+                        "(docs/scale.md), or --shard K/N for separate jobs\n", cli_mpi_ranks());
+        return CLI_USAGE;
+    }
+#endif
     o.compression = -1;
     o.target = 0;   /* the metric's default (pascal_run_default_target) */
     if ((rc = read_options(flags, nf, &o)) != CLI_OK)
@@ -423,6 +454,8 @@ int cli_run(int argc, char **argv)
     o.should_stop = should_stop;
     if (getenv("PASCAL_TEST_KILL_AFTER_BATCH"))
         kill_after_batch = atol(getenv("PASCAL_TEST_KILL_AFTER_BATCH"));
+    if (getenv("PASCAL_TEST_SLOW_BATCH_MS"))
+        slow_batch_ms = atol(getenv("PASCAL_TEST_SLOW_BATCH_MS"));
     o.progress_ctx = &bar;
     o.stop_flag = &stop_requested;
     show.always = o.dry_run || o.progress;

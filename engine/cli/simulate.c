@@ -23,17 +23,22 @@ static const char *usage_text =
     "usage: pascal simulate --device PROFILE --o OCC --path sync|tma [--d DEPTH] --m COMPUTE\n"
     "                       --N BLOCKS --W SCANS [--C BLOCKS | --capacity-bytes SIZE] [options]\n"
     "       pascal simulate --device PROFILE --barrier --N BLOCKS (--phases LIST | --M WORKERS\n"
-    "                       [--pattern NAME ...]) [--C BLOCKS | --capacity-bytes SIZE] [options]\n\n"
+    "                       [--pattern NAME ...]) [--C BLOCKS | --capacity-bytes SIZE] [options]\n"
+    "       pascal simulate --spec FILE [--point I] [--barrier] [--timing ...] [--json]\n\n"
     "Simulates W x M CTAs (M = SMs x o resident) scanning N blocks through a shared LRU\n"
     "cache with in-flight merging, L2, SM-port and DRAM queues and the SMs' issue and\n"
     "tensor throughput, timed by the profile's `sim` section (docs/simulate.md).  Prints\n"
     "the whole-run fills K_H = A(H)/H (H = W N), K per wave and the time per round.\n"
     "--barrier runs the static scan instead (a grid barrier per round, requests in worker\n"
-    "order): its K_steady equals `pascal point`'s exact LRU K for the same phases.";
+    "order): its K_steady equals `pascal point`'s exact LRU K for the same phases.\n"
+    "--spec simulates one point of a sweep spec on its device profile, as the sweep's\n"
+    "simulate model does; a workload point runs its whole kernel, several streams in\n"
+    "waves, and reports its DRAM fill bytes and their ratio to the ideal traffic\n"
+    "(with --barrier: the exact LRU replay of the kernel's trace).";
 
 enum { F_DEVICE, F_O, F_PATH, F_D, F_M, F_N, F_W, F_C, F_CAPB, F_BLOCKB, F_ASSOC, F_SEED,
        F_BARRIER, F_PHASES, F_WORKERS, F_PATTERN, F_CLUSTERS, F_SPREAD, F_SIGMA, F_LAG,
-       F_SAMPLES, F_TRAJ, F_TIMING, F_JSON, F_COUNT };
+       F_SAMPLES, F_TRAJ, F_TIMING, F_JSON, F_SPEC, F_POINT, F_COUNT };
 
 static const cli_flag flag_table[F_COUNT] = {
     [F_DEVICE] = {"device", "PROFILE", "device profile with a `sim` section (configs/devices/)", 0, 0},
@@ -60,6 +65,9 @@ static const cli_flag flag_table[F_COUNT] = {
     [F_TRAJ] = {"trajectory", "PATH", "write each sample's per-slot block to this CSV", 0, 0},
     [F_TIMING] = {"timing", "KEY=V,...", "override the profile's sim values (what-if studies)", 0, 0},
     [F_JSON] = {"json", NULL, "print one JSON object", 0, 0},
+    [F_SPEC] = {"spec", "FILE", "simulate a point of this sweep spec instead (a workload: its "
+                                "whole kernel; docs/simulate.md)", 0, 0},
+    [F_POINT] = {"point", "I", "--spec: the point's index in the sweep (default 0)", 0, 0},
 };
 
 #define MAX_WAVES 4096
@@ -264,7 +272,7 @@ static int read_barrier(cli_flag *f, sim_cli *s)
 }
 
 /* --timing hit_ns=120,sm_spread=0: overrides, checked like the profile. */
-static int read_timing(const cli_flag *f, pascal_sim_timing *tm)
+int cli_sim_timing(const cli_flag *f, pascal_sim_timing *tm)
 {
     const char *p = f->value;
     while (f->given && *p) {
@@ -318,7 +326,7 @@ static int read_options(cli_flag *f, sim_cli *s)
         return err.code == PASCAL_ENOMEM ? CLI_FAIL : CLI_USAGE;
     }
     c->sms = (int64_t)s->dev.sms;
-    if (read_timing(&f[F_TIMING], &s->tm) ||
+    if (cli_sim_timing(&f[F_TIMING], &s->tm) ||
         (f[F_BLOCKB].given && cli_size("simulate", &f[F_BLOCKB], &c->block_bytes)) ||
         get_int(f, F_ASSOC, 1, &c->assoc) || get_int(f, F_SEED, 0, &seed) ||
         get_int(f, F_SAMPLES, 1, &s->samples) || read_capacity(f, s))
@@ -538,6 +546,22 @@ static int claim_trajectory(cli_flag *f, const sim_cli *s, pascal_lock **lock)
     return err.code == PASCAL_ENOMEM ? CLI_FAIL : CLI_USAGE;
 }
 
+/* --spec: one point of a sweep spec (engine/cli/simulate_spec.c). */
+static int spec_mode(cli_flag *f)
+{
+    int rc;
+    if (!f[F_SPEC].given) {
+        fprintf(stderr, "pascal simulate: --point: expected --spec FILE with it, got none\n");
+        return CLI_USAGE;
+    }
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    rc = cli_simulate_spec(f, F_COUNT, should_stop);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    return rc;
+}
+
 int cli_simulate(int argc, char **argv)
 {
     cli_flag f[F_COUNT];
@@ -549,7 +573,10 @@ int cli_simulate(int argc, char **argv)
         return CLI_FAIL;
     memcpy(f, flag_table, sizeof f);
     rc = cli_parse("simulate", usage_text, argc, argv, f, F_COUNT, pos, 0, &npos);
-    if (rc == CLI_OK && (rc = read_options(f, s)) == CLI_OK && (rc = claim_trajectory(f, s, &lock)) == CLI_OK)
+    if (rc == CLI_OK && (f[F_SPEC].given || f[F_POINT].given)) {
+        rc = spec_mode(f);
+    } else if (rc == CLI_OK && (rc = read_options(f, s)) == CLI_OK &&
+               (rc = claim_trajectory(f, s, &lock)) == CLI_OK)
         rc = simulate(f, s);
     pascal_output_release(lock);
     free(s->phases), free(s->traj_t), free(s->traj_rounds), free(s->traj_pos);

@@ -1,0 +1,147 @@
+/* The simulate model's configurations at sweep points (eval_sim.h). */
+#include "engine/eval_sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "engine/eval.h"
+#include "model/phases.h"
+#include "sweeps/workload.h"
+
+struct pascal_wl_sim {
+    int64_t cap_req, cap_M, cap_scratch;   /* entries the arrays hold */
+    int64_t *base, *len, *phase;           /* the work table: ctas units each */
+    int64_t *slot_phase, *scratch;
+    pascal_sim_work work;
+};
+
+static double or_default(double v, double dflt)
+{
+    return isnan(v) ? dflt : v;
+}
+
+/* An integer parameter that is set: 1, else 0. */
+static int whole(double v)
+{
+    return !isnan(v) && v == floor(v);
+}
+
+int pascal_eval_sim_config(const double *v, pascal_sim_config *c)
+{
+    double o = v[PASCAL_P_OCCUPANCY], path = v[PASCAL_P_PATH], sms = v[PASCAL_P_SMS];
+    *c = pascal_sim_default_config();
+    if (!whole(o) || !whole(sms) || !(path == 0 || path == 1) || !whole(v[PASCAL_P_COMPUTE]) ||
+        (path == 1 && !whole(v[PASCAL_P_DEPTH])) || v[PASCAL_P_M] != sms * o ||
+        !whole(v[PASCAL_P_N]) || !whole(v[PASCAL_P_C]))
+        return -1;
+    c->sms = (int64_t)sms;
+    c->occupancy = (int64_t)o;
+    c->path = (int)path;
+    c->depth = path == 1 ? (int64_t)v[PASCAL_P_DEPTH] : 1;
+    c->compute = (int64_t)v[PASCAL_P_COMPUTE];
+    c->N = (int64_t)v[PASCAL_P_N];
+    c->W = v[PASCAL_P_W];
+    c->C = (int64_t)v[PASCAL_P_C];
+    c->assoc = whole(v[PASCAL_P_ASSOC]) ? (int64_t)v[PASCAL_P_ASSOC] : 0;
+    c->block_bytes = or_default(v[PASCAL_P_BLOCK_BYTES], 16384);
+    c->seed = (uint64_t)or_default(v[PASCAL_P_SEED], 1);
+    return 0;
+}
+
+pascal_wl_sim *pascal_wl_sim_create(void)
+{
+    return calloc(1, sizeof(pascal_wl_sim));
+}
+
+static void free_arrays(pascal_wl_sim *s)
+{
+    free(s->base), free(s->len), free(s->phase), free(s->slot_phase), free(s->scratch);
+    s->base = s->len = s->phase = s->slot_phase = s->scratch = NULL;
+    s->cap_req = s->cap_M = s->cap_scratch = 0;
+}
+
+void pascal_wl_sim_free(pascal_wl_sim *s)
+{
+    if (!s)
+        return;
+    free_arrays(s);
+    free(s);
+}
+
+static int grow(pascal_wl_sim *s, int64_t req, int64_t M, int64_t scratch)
+{
+    if (req <= s->cap_req && M <= s->cap_M && scratch <= s->cap_scratch)
+        return 0;
+    req = req > s->cap_req ? req : s->cap_req;
+    M = M > s->cap_M ? M : s->cap_M;
+    scratch = scratch > s->cap_scratch ? scratch : s->cap_scratch;
+    free_arrays(s);
+    s->base = malloc((size_t)req * sizeof *s->base);
+    s->len = malloc((size_t)req * sizeof *s->len);
+    s->phase = malloc((size_t)req * sizeof *s->phase);
+    s->slot_phase = malloc((size_t)M * sizeof *s->slot_phase);
+    s->scratch = malloc((size_t)scratch * sizeof *s->scratch);
+    if (!s->base || !s->len || !s->phase || !s->slot_phase || !s->scratch) {
+        free_arrays(s);
+        return -1;
+    }
+    s->cap_req = req, s->cap_M = M, s->cap_scratch = scratch;
+    return 0;
+}
+
+int pascal_wl_sim_config(pascal_wl_sim *s, const pascal_point *p, pascal_sim_config *c,
+                         pascal_workload *w)
+{
+    pascal_pattern pat;
+    int64_t M;
+    if (pascal_workload_of_point(p->v, w) != 0 || !w->ring ||
+        pascal_eval_sim_config(p->v, c) != 0 ||
+        w->streams > INT32_MAX / w->blocks)
+        return -1;
+    M = c->sms * c->occupancy;
+    if (grow(s, w->ctas * w->units, M, pascal_sim_work_scratch(w, M)) != 0)
+        return -2;
+    /* Slot q's phase: the point's pattern over M workers on a ring of N
+     * blocks, as the static waves take it (eval_workload.c). */
+    pascal_eval_pattern(p, &pat);
+    if (pascal_phases_generate(&pat, w->blocks, M, s->slot_phase) != 0 ||
+        pascal_sim_work_of_workload(w, M, s->slot_phase, s->base, s->len, s->phase, s->scratch,
+                                    &s->work) != 0)
+        return -1;
+    c->work = &s->work;
+    c->N = w->blocks;
+    c->block_bytes = (double)w->block_bytes;
+    c->W = (double)w->ctas / (double)M;
+    return 0;
+}
+
+double pascal_wl_sim_bytes(const double *v)
+{
+    pascal_workload w;
+    double M = v[PASCAL_P_M], ring = 1, depth = or_default(v[PASCAL_P_DEPTH], 1);
+    if (pascal_workload_of_point(v, &w) != 0 || !(M >= 1))
+        return NAN;
+    while (ring < depth)
+        ring *= 2;
+    double req = (double)w.ctas * (double)w.units;
+    double table = 8 * (3 * req + M + (double)pascal_sim_work_scratch(&w, (int64_t)M));
+    /* The simulator's workspace (model/sim.c): a link pair, a fill time
+     * and a set index per block; per set its list ends and count; per slot
+     * its state, arrival ring, SM servers and eight event-queue places of
+     * 16 bytes (bounded generously). */
+    double blocks = (double)w.streams * (double)w.blocks, C = v[PASCAL_P_C];
+    double sets = v[PASCAL_P_ASSOC] >= 1 && C >= 1 ? floor(C / v[PASCAL_P_ASSOC]) : 1;
+    return (double)sizeof(pascal_wl_sim) + table + 24 * blocks + 12 * sets + (256 + 8 * ring) * M;
+}
+
+void pascal_wl_sim_columns(const pascal_workload *w, int64_t M, const pascal_sim_result *r,
+                           double *out)
+{
+    double rounds = (double)pascal_workload_waves(w, M) * (double)w->blocks;
+    double bytes = (double)r->fills * (double)w->block_bytes;
+    out[0] = (double)r->fills / rounds;
+    out[1] = (double)r->fills / (double)r->requests;
+    out[2] = r->makespan_ns / rounds;
+    out[3] = bytes;
+    out[4] = bytes / (double)w->ideal_bytes;
+}

@@ -1,0 +1,204 @@
+// The simulate model on workload specs, end to end: `pascal run` writes
+// K_sim, rho_sim, ns_per_round_sim and the traffic columns fill_bytes_sim
+// and traffic_sim, bit-identical on one and two threads; `pascal simulate
+// --spec` gives the same numbers for one point, and with --barrier the
+// kernel replay's fill bytes (fill_bytes_replay); every rejection exits 2
+// with a message naming the flag or key.
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+#include <cmath>
+#include <string>
+
+namespace {
+
+using pascal_test::json_num;
+
+class SimWorkloadCli : public pascal_test::TempDirTest {
+protected:
+    std::string gb10 = std::string(PASCAL_SOURCE_DIR) + "/configs/devices/gb10.yaml";
+
+    // GQA decode attention: 2 x 8 query heads over 2 KV heads, 64 steps of
+    // 16 KiB (K and V tiles of 64 x 128 BF16): 16 CTAs of 2 requests, 8
+    // streams; at occupancy 1 on GB10's 48 SMs one wave.
+    std::string spec(const std::string &models)
+    {
+        return write("w.yaml", "name: w\ndevice: " + gb10 + "\nmodels: [" + models +
+                                   "]\nworkload:\n  attention: {batch: 2, q_heads: 8, kv_heads: 2, "
+                                   "seq_q: 1, seq_kv: 4096, head_dim: 128, dtype: bf16, tile_q: 64, "
+                                   "tile_kv: 64}\nfixed: {path: tma, depth: 4, compute: 0, "
+                                   "sigma: 2}\naxes:\n  occupancy: [1, 3]\n  pattern: [aligned, "
+                                   "gaussian]\n  capacity_bytes: [256KiB, 1MiB, 8MiB]\n");
+    }
+};
+
+TEST_F(SimWorkloadCli, SweepColumnsAndSinglePointRuns)
+{
+    std::string s = spec("workload, traffic, lru_replay, simulate");
+    auto r1 = run("run " + s + " -o " + dir + "/t1.csv --format csv --threads 1");
+    ASSERT_EQ(r1.status, 0) << r1.err;
+    auto r2 = run("run " + s + " -o " + dir + "/t2.csv --format csv --threads 2");
+    ASSERT_EQ(r2.status, 0) << r2.err;
+    std::string csv = pascal_test::slurp(dir + "/t1.csv");
+    EXPECT_EQ(csv, pascal_test::slurp(dir + "/t2.csv"));
+    auto rows = pascal_test::read_csv(dir + "/t1.csv");
+    ASSERT_EQ(rows.size(), 12u);
+    for (size_t i = 0; i < rows.size(); i++) {
+        auto &row = rows[i];
+        double fill = std::stod(row["fill_bytes_sim"]), ideal = std::stod(row["ideal_bytes"]);
+        double replay = std::stod(row["fill_bytes_replay"]);
+        ASSERT_TRUE(row.count("traffic_sim") && row.count("K_sim")) << csv.substr(0, 400);
+        EXPECT_DOUBLE_EQ(std::stod(row["traffic_sim"]), fill / ideal);
+        EXPECT_EQ(ideal, 8.0 * 64 * 16384);
+        EXPECT_GE(fill, ideal); // every block at least once
+        // One wave of N = 64 rounds.
+        EXPECT_DOUBLE_EQ(std::stod(row["K_sim"]), fill / 16384 / 64);
+        EXPECT_DOUBLE_EQ(std::stod(row["rho_sim"]), fill / 16384 / (16.0 * 2 * 64));
+        // The same point alone; with --barrier the kernel replay.
+        auto one = run("simulate --spec " + s + " --point " + std::to_string(i) + " --json");
+        ASSERT_EQ(one.status, 0) << one.err;
+        EXPECT_EQ(json_num(one.out, "fill_bytes_sim"), fill) << i;
+        EXPECT_EQ(json_num(one.out, "K_sim"), std::stod(row["K_sim"])) << i;
+        EXPECT_EQ(json_num(one.out, "ctas"), 16);
+        EXPECT_EQ(json_num(one.out, "streams"), 8);
+        auto bar = run("simulate --spec " + s + " --point " + std::to_string(i) + " --barrier --json");
+        ASSERT_EQ(bar.status, 0) << bar.err;
+        EXPECT_EQ(json_num(bar.out, "fill_bytes_sim"), replay) << i;
+        EXPECT_EQ(json_num(bar.out, "traffic_sim"), std::stod(row["traffic_replay"])) << i;
+    }
+    // The text form names the workload and the traffic.
+    auto text = run("simulate --spec " + s + " --point 5");
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("attention: 16 CTAs in 1 waves, 8 streams of N = 64 blocks"),
+              std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("x the ideal 8388608 bytes"), std::string::npos) << text.out;
+}
+
+TEST_F(SimWorkloadCli, RejectsBadInput)
+{
+    std::string s = spec("traffic, simulate");
+    struct Case {
+        std::string args, prefix;
+    } cases[] = {
+        {"--spec " + s + " --N 64", "pascal simulate: --N: expected no --N with --spec (the spec's "
+                                    "point gives it), got \"64\""},
+        {"--spec " + s + " --device gb10", "pascal simulate: --device: expected no --device with --spec"},
+        {"--point 3 --device gb10", "pascal simulate: --point: expected --spec FILE with it, got none"},
+        {"--spec " + s + " --point 12", "pascal simulate: --point: expected an index below the 12 "
+                                        "points of " + s + ", got 12"},
+        {"--spec " + s + " --point -1", "pascal simulate: --point: expected"},
+        {"--spec " + dir + "/none.yaml", "pascal simulate: "},
+        {"--spce " + s, "pascal simulate: unknown option --spce"},
+    };
+    for (const Case &c : cases) {
+        auto r = run("simulate " + c.args);
+        EXPECT_EQ(r.status, 2) << c.args;
+        EXPECT_EQ(r.err.rfind(c.prefix, 0), 0u) << c.args << "\n" << r.err;
+    }
+    auto typo = run("simulate --spce " + s);
+    EXPECT_NE(typo.err.find("--spec"), std::string::npos) << typo.err; // did you mean
+    // A point without the simulator's parameters names the first missing.
+    std::string nopath = write("n.yaml", "name: n\ndevice: " + gb10 +
+                                             "\nmodels: [traffic]\nworkload:\n  gemm: {gemm_m: 256, "
+                                             "gemm_n: 256, gemm_k: 256, dtype: bf16, tile_m: 64, "
+                                             "tile_n: 64, tile_k: 64}\nfixed: {occupancy: 1, "
+                                             "compute: 0}\naxes: {capacity_bytes: [1MiB]}\n");
+    auto r = run("simulate --spec " + nopath);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "pascal simulate: --spec: expected path at point 0 (the simulate model needs "
+                     "occupancy, path, compute, and depth on the tma path, in fixed or axes), got "
+                     "none\n");
+    // A spec without a device has no timing.
+    std::string nodev = write("d.yaml", "name: d\nmodels: [traffic]\nworkload:\n  gemm: {gemm_m: 256, "
+                                        "gemm_n: 256, gemm_k: 256, dtype: bf16, tile_m: 64, "
+                                        "tile_n: 64, tile_k: 64}\nfixed: {sms: 4, occupancy: 1, "
+                                        "path: sync, compute: 0}\naxes: {capacity_bytes: [1MiB]}\n");
+    r = run("simulate --spec " + nodev);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err.rfind("pascal simulate: --spec: expected a spec with device: PROFILE", 0), 0u)
+        << r.err;
+    // Causal attention cannot be simulated: refused at its key.
+    std::string causal = write("c.yaml", "name: c\ndevice: " + gb10 +
+                                             "\nmodels: [traffic, simulate]\nworkload:\n  attention: "
+                                             "{q_heads: 8, seq_q: 512, seq_kv: 512, head_dim: 64, "
+                                             "dtype: bf16, tile_q: 64, tile_kv: 64, causal: true}\n"
+                                             "fixed: {occupancy: 1, path: sync, compute: 0}\n"
+                                             "axes: {capacity_bytes: [1MiB]}\n");
+    r = run("simulate --spec " + causal);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("workload.attention.causal: expected causal: false with models traffic, "
+                         "simulate"), std::string::npos) << r.err;
+    r = run("run " + causal + " -o " + dir + "/c.h5");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_FALSE(pascal_test::exists(dir + "/c.h5"));
+}
+
+// The shipped examples run.  Llama 3.1 8B decode at 16k (hand: 2 x 16 x 8
+// = 256 streams of 16384 / 64 = 256 blocks of 64 x 128 x 2 bytes, 1 GiB
+// ideal; 16 x 32 = 512 CTAs, 6 waves of 96): every block is fetched at
+// least once.  The 1024-query chunk: each KV head's 64 CTAs span two waves
+// of 48 (head h: CTAs 64 h .. 64 h + 63), and between them the head's
+// 64 MiB of K and V cycles through a 20 MiB L2, so the exact replay reads
+// every head twice (2.0x); the dynamic view is 8 heads x K_dyn x W N blocks
+// of 16 KiB with W = 64 / 48, N = 4096, against 512 MiB: 4/3 K_dyn.
+TEST_F(SimWorkloadCli, ShippedExamplesRun)
+{
+    std::string src = std::string(PASCAL_SOURCE_DIR) + "/configs/";
+    auto r = run("run " + src + "llama8b-decode-attention-gb10-simulated.yaml -o " + dir +
+                 "/d.csv --format csv");
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto rows = pascal_test::read_csv(dir + "/d.csv");
+    ASSERT_EQ(rows.size(), 12u);
+    for (auto &row : rows) {
+        EXPECT_EQ(std::stod(row["ideal_bytes"]), 1073741824.0);
+        EXPECT_EQ(std::stod(row["ctas"]), 512);
+        EXPECT_EQ(std::stod(row["waves"]), 6);
+        EXPECT_GE(std::stod(row["traffic_sim"]), 1.0);
+        EXPECT_EQ(std::fmod(std::stod(row["fill_bytes_sim"]), 16384.0), 0.0);
+    }
+    // The chunk study reads its calibration next to it: both copied here.
+    std::string text = pascal_test::slurp(src + "calibration/gb10-chunk-simulated-vs-dynamic.yaml");
+    text.replace(text.find("../devices/gb10.yaml"), 20, src + "devices/gb10.yaml");
+    std::string spec = write("chunk.yaml", text);
+    r = run("calibrate " + src + "calibration/simulated-gb10-refs.csv --device " + src +
+            "devices/gb10.yaml -o " + dir + "/simulated-gb10.h5");
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = run("run " + spec + " -o " + dir + "/c.csv --format csv");
+    ASSERT_EQ(r.status, 0) << r.err;
+    rows = pascal_test::read_csv(dir + "/c.csv");
+    ASSERT_EQ(rows.size(), 12u);
+    for (auto &row : rows) {
+        EXPECT_EQ(std::stod(row["traffic_replay"]), 2.0);
+        EXPECT_NE(std::stod(row["fallback"]), 14); // the view applies
+        EXPECT_NEAR(std::stod(row["traffic_dyn"]), 4.0 / 3.0 * std::stod(row["K_dyn"]), 1e-12);
+        EXPECT_GE(std::stod(row["traffic_sim"]), 1.0);
+    }
+}
+
+// A plain point through --spec is the sweep's open scan of one ring; with
+// --barrier, Algorithm 1 on the point's phases, whose K_steady is `pascal
+// point`'s exact LRU K (symbolic reuse distances, eq. 15).
+TEST_F(SimWorkloadCli, PlainPointBySpec)
+{
+    std::string s = write("p.yaml", "name: p\ndevice: " + gb10 +
+                                        "\nmodels: [simulate]\nfixed: {N: 700, C: 140, occupancy: 1, "
+                                        "path: tma, depth: 3, compute: 2, W: 2, pattern: gaussian, "
+                                        "sigma: 40.5}\naxes: {seed: [8]}\n");
+    auto r = run("run " + s + " -o " + dir + "/p.csv --format csv");
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto rows = pascal_test::read_csv(dir + "/p.csv");
+    ASSERT_EQ(rows.size(), 1u);
+    auto one = run("simulate --spec " + s + " --json");
+    ASSERT_EQ(one.status, 0) << one.err;
+    EXPECT_EQ(json_num(one.out, "K_sim"), std::stod(rows[0]["K_sim"]));
+    EXPECT_TRUE(std::isnan(json_num(one.out, "fill_bytes_sim")));
+    EXPECT_EQ(pascal_test::json_str(one.out, "workload"), "null");
+    auto bar = run("simulate --spec " + s + " --barrier --json");
+    ASSERT_EQ(bar.status, 0) << bar.err;
+    auto pt = run("point --N 700 --C 140 --M 48 --pattern gaussian --sigma 40.5 --seed 8 --json");
+    ASSERT_EQ(pt.status, 0) << pt.err;
+    EXPECT_EQ(json_num(bar.out, "K_steady"), json_num(pt.out, "K_lru"));
+}
+
+} // namespace

@@ -1,0 +1,225 @@
+// The progress simulator on workload points (engine/eval_sim.h): with a
+// grid barrier per round, wave after wave, its fills are the traffic
+// model's exact replay of the kernel's trace (fill_bytes_replay, itself
+// checked against a brute-force replay in tests/engine_workload_test.cc)
+// at every capacity, for attention with KV-head transitions and GEMM in
+// every raster order with split-K, aligned and spread phases.  The open
+// scan's columns are those of its own run: traffic_sim = fill_bytes_sim /
+// ideal_bytes, K_sim counts the workload's waves N rounds.  The planner
+// counts the simulation's requests and the simulator's memory.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "engine/eval.h"
+#include "engine/eval_sim.h"
+#include "engine/plan.h"
+#include "model/sim.h"
+#include "sweeps/spec.h"
+
+namespace {
+
+pascal_sim_timing test_timing()
+{
+    pascal_sim_timing t{};
+    t.hit_ns = 229.1, t.l2_bytes_per_ns = 2101.3, t.sm_bytes_per_ns = 40.9, t.sm_spread = 0.05;
+    t.dram_ns = 170.3, t.dram_bytes_per_ns = 281.7, t.consume_ns = 49.9, t.loop_ns = 10.7;
+    t.wmma_ns = 13.1, t.wmma_sm_ns = 6.7, t.launch_ns = 197.0, t.barrier_ns = 1003.0;
+    t.jitter_ns = 23.9;
+    return t;
+}
+
+struct Point {
+    pascal_spec *spec = nullptr;
+    pascal_eval *ev = nullptr;
+    pascal_wl_sim *wl = nullptr;
+    pascal_sim *sim = nullptr;
+    ~Point()
+    {
+        pascal_sim_free(sim);
+        pascal_wl_sim_free(wl);
+        pascal_eval_free(ev);
+        pascal_spec_free(spec);
+    }
+};
+
+std::string phases_of(int64_t M, int64_t N, bool spread)
+{
+    std::string t = ", pattern: explicit, phases: [";
+    for (int64_t q = 0; q < M; q++)
+        t += (q ? ", " : "") + std::to_string(spread ? (q * 5 + 3) % N : 0);
+    return t + "]";
+}
+
+// Every point of the spec: the barrier simulation's fill bytes against the
+// kernel replay column.
+void barrier_equals_replay(const std::string &workload, int64_t M, int64_t N, int64_t maxC,
+                           bool spread)
+{
+    char buf[1024];
+    std::snprintf(buf, sizeof buf,
+                  "name: t\nmodels: [traffic, lru_replay, simulate]\nworkload:\n  %s\n"
+                  "fixed: {sms: %lld, occupancy: 1, path: tma, depth: 3, compute: 2%s}\n"
+                  "axes:\n  C: {from: 1, to: %lld, step: 1}\n",
+                  workload.c_str(), (long long)M, phases_of(M, N, spread).c_str(), (long long)maxC);
+    Point pt;
+    pascal_error err{};
+    ASSERT_EQ(pascal_spec_parse(buf, std::strlen(buf), nullptr, &pt.spec, &err), 0) << err.msg;
+    pt.ev = pascal_eval_create(pascal_spec_models(pt.spec));
+    pt.wl = pascal_wl_sim_create();
+    pascal_sim_timing t = test_timing();
+    const int col = PASCAL_COL_FILL_BYTES_REPLAY;
+    for (uint64_t i = 0; i < pascal_spec_size(pt.spec); i++) {
+        pascal_point p;
+        pascal_sim_config c;
+        pascal_workload w;
+        pascal_sim_result r;
+        double replay;
+        ASSERT_EQ(pascal_spec_point(pt.spec, i, &p, &err), 1) << err.msg;
+        ASSERT_EQ(pascal_eval_point(pt.ev, &p, &col, 1, &replay), 0);
+        ASSERT_EQ(pascal_wl_sim_config(pt.wl, &p, &c, &w), 0);
+        ASSERT_EQ(c.work->ctas, w.ctas);
+        c.barrier = 1;
+        c.seed = 11 + i;
+        ASSERT_EQ(pascal_sim_fit(&pt.sim, &c), 0);
+        ASSERT_EQ(pascal_sim_run(pt.sim, &t, &c, &r), PASCAL_SIM_OK);
+        ASSERT_EQ((double)r.fills * (double)w.block_bytes, replay)
+            << workload << " M " << M << " C " << c.C << (spread ? " spread" : " aligned");
+        EXPECT_EQ(r.requests, w.requests);
+        EXPECT_EQ(r.waves, (w.ctas + M - 1) / M);
+    }
+}
+
+TEST(SimWorkload, BarrierEqualsKernelReplayAttention)
+{
+    // 2 batches x 4 query heads over 2 KV heads, 3 query tiles: 24 CTAs,
+    // 8 streams of 7 blocks; waves straddle KV heads.
+    const std::string attn = "attention: {batch: 2, q_heads: 4, kv_heads: 2, seq_q: 40, "
+                             "seq_kv: 100, head_dim: 4, dtype: bf16, tile_q: 16, tile_kv: 16}";
+    for (int64_t M : {1, 4, 7})
+        for (bool spread : {false, true})
+            barrier_equals_replay(attn, M, 7, 8 * 7 + 2, spread);
+}
+
+TEST(SimWorkload, BarrierEqualsKernelReplayGemm)
+{
+    // 5 x 4 tiles of 64 x 128 (units of 64: 1 A, 2 B), split-K 2 over 8 K
+    // tiles: 40 CTAs, 4 blocks per slice.
+    for (const char *raster : {"row", "column", "swizzle"}) {
+        std::string g = std::string("gemm: {gemm_m: 300, gemm_n: 500, gemm_k: 256, dtype: fp8, "
+                                    "tile_m: 64, tile_n: 128, tile_k: 32, raster: ") +
+                        raster + ", swizzle: 2, split_k: 2}";
+        for (int64_t M : {1, 4, 7})
+            for (bool spread : {false, true})
+                barrier_equals_replay(g, M, 4, 90, spread);
+    }
+}
+
+// The sweep's columns on a workload point come from one open-scan run of
+// the kernel: the same configuration run here gives them, and the traffic
+// columns are its fills in bytes and their ratio to the ideal.  Without the
+// simulate model the traffic-by-simulation columns are NaN.
+TEST(SimWorkload, SweepColumnsAreTheKernelRun)
+{
+    const char *text = "name: t\nmodels: [traffic, simulate]\nworkload:\n"
+                       "  attention: {batch: 2, q_heads: 8, kv_heads: 2, seq_q: 1, seq_kv: 2048, "
+                       "head_dim: 64, dtype: bf16, tile_q: 64, tile_kv: 64}\n"
+                       "fixed: {sms: 3, occupancy: 2, path: tma, depth: 4, compute: 1, "
+                       "pattern: gaussian, sigma: 1.5}\naxes: {capacity_bytes: [256KiB]}\n";
+    Point pt;
+    pascal_error err{};
+    ASSERT_EQ(pascal_spec_parse(text, std::strlen(text), nullptr, &pt.spec, &err), 0) << err.msg;
+    pt.ev = pascal_eval_create(pascal_spec_models(pt.spec));
+    pascal_sim_timing t = test_timing();
+    pascal_eval_set_sim(pt.ev, &t, nullptr, nullptr);
+    const int cols[] = {PASCAL_COL_K_SIM, PASCAL_COL_RHO_SIM, PASCAL_COL_NS_PER_ROUND_SIM,
+                        PASCAL_COL_FILL_BYTES_SIM, PASCAL_COL_TRAFFIC_SIM, PASCAL_COL_IDEAL_BYTES};
+    double out[6];
+    pascal_point p;
+    ASSERT_EQ(pascal_spec_point(pt.spec, 0, &p, &err), 1) << err.msg;
+    ASSERT_EQ(pascal_eval_point(pt.ev, &p, cols, 6, out), 0);
+    // The same kernel, run here.
+    pascal_sim_config c;
+    pascal_workload w;
+    pascal_sim_result r;
+    pt.wl = pascal_wl_sim_create();
+    ASSERT_EQ(pascal_wl_sim_config(pt.wl, &p, &c, &w), 0);
+    ASSERT_EQ(pascal_sim_fit(&pt.sim, &c), 0);
+    ASSERT_EQ(pascal_sim_run(pt.sim, &t, &c, &r), PASCAL_SIM_OK);
+    // 2 x 8 CTAs of 2 requests (K, V) per step, 32 steps of 8 KiB blocks;
+    // 6 slots: 3 waves.
+    ASSERT_EQ(w.ctas, 16);
+    ASSERT_EQ(w.blocks, 32);
+    ASSERT_EQ(w.block_bytes, 8192);
+    EXPECT_EQ(r.requests, 16 * 2 * 32);
+    EXPECT_EQ(c.C, 32);
+    double rounds = 3.0 * 32;
+    EXPECT_EQ(out[0], (double)r.fills / rounds);
+    EXPECT_EQ(out[1], (double)r.fills / (16.0 * 2 * 32));
+    EXPECT_EQ(out[2], r.makespan_ns / rounds);
+    EXPECT_EQ(out[3], (double)r.fills * 8192);
+    EXPECT_EQ(out[4], out[3] / out[5]);
+    EXPECT_EQ(out[5], 8.0 * 32 * 8192); // K and V of 2 x 2 KV heads: 8 streams of 32 blocks
+    EXPECT_GE(out[3], out[5]);              // every block fetched at least once
+    // Without timing the columns are NaN; so are the traffic columns by
+    // simulation in a sweep without the simulate model.
+    pascal_eval *bare = pascal_eval_create(pascal_spec_models(pt.spec));
+    ASSERT_EQ(pascal_eval_point(bare, &p, cols, 6, out), 0);
+    for (int k = 0; k < 5; k++)
+        EXPECT_TRUE(std::isnan(out[k])) << k;
+    pascal_eval_free(bare);
+    bare = pascal_eval_create(1u << PASCAL_MODEL_TRAFFIC);
+    pascal_eval_set_sim(bare, &t, nullptr, nullptr);
+    ASSERT_EQ(pascal_eval_point(bare, &p, cols + 3, 2, out), 0);
+    EXPECT_TRUE(std::isnan(out[0]) && std::isnan(out[1]));
+    pascal_eval_free(bare);
+}
+
+// The planner prices a workload simulation at 35 ns per block request (one
+// CTA per SM; 60 above) on top of the timed rest, and bounds the
+// simulator's workspace: a cache entry per block of every stream.
+TEST(SimWorkload, PlannerCountsTheKernelSimulation)
+{
+    // 64 x 64 query heads over 8 KV heads: 4096 CTAs x 2 requests x N steps.
+    auto text = [](const char *models, const char *seq) {
+        return std::string("name: t\nmodels: [") + models +
+               "]\nworkload:\n  attention: {batch: 64, q_heads: 64, kv_heads: 8, seq_q: 1, "
+               "seq_kv: 8192, head_dim: 128, dtype: bf16, tile_q: 64, tile_kv: 64}\n"
+               "fixed: {sms: 132, occupancy: 1, path: tma, depth: 3, compute: 0}\n"
+               "axes:\n  seq_kv: [" + seq + "]\n  capacity_bytes: [50MiB]\n";
+    };
+    pascal_plan_opts o{};
+    o.threads = 2;
+    o.memory_bytes = 1e12;
+    pascal_plan_estimate with{};
+    std::string a = text("traffic, simulate", "8192");
+    pascal_spec *sa = nullptr, *sb = nullptr;
+    pascal_error err{};
+    ASSERT_EQ(pascal_spec_parse(a.data(), a.size(), "a.yaml", &sa, &err), 0) << err.msg;
+    pascal_plan_estimate_run(sa, 0, 1, &o, &with);
+    double requests = 4096.0 * 2 * 128;
+    EXPECT_GE(with.run_seconds, 35e-9 * requests / o.threads);
+    pascal_spec_free(sa);
+    // 1024 streams of 2^14 blocks: the simulator's cache entries alone are
+    // 24 bytes x 2^24 = 384 MiB, over a 300 MB budget.
+    std::string big = text("traffic, simulate", "1048576");
+    ASSERT_EQ(pascal_spec_parse(big.data(), big.size(), "c.yaml", &sa, &err), 0) << err.msg;
+    o.threads = 1;
+    o.memory_bytes = 300e6;
+    pascal_plan_result r{};
+    EXPECT_EQ(pascal_plan_check(sa, 0, 1, &o, &r, &err), PASCAL_EINPUT);
+    EXPECT_NE(std::string(err.msg).find("expected the models' workspaces to fit in memory"),
+              std::string::npos) << err.msg;
+    pascal_spec_free(sa);
+    // The static waves alone fit.
+    std::string waves = text("traffic", "1048576");
+    ASSERT_EQ(pascal_spec_parse(waves.data(), waves.size(), "d.yaml", &sb, &err), 0) << err.msg;
+    EXPECT_EQ(pascal_plan_check(sb, 0, 1, &o, &r, &err), 0) << err.msg;
+    pascal_spec_free(sb);
+}
+
+} // namespace
