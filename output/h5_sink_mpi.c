@@ -517,20 +517,6 @@ int pascal_sink_mpi_write(pascal_sink *sink, int64_t rows, const pascal_sink_ran
     return pascal_mpi_agree(m->comm, rc, err);
 }
 
-/* Rank 0's part of finish: the rename into place (pascal_sink_finish). */
-static int publish(pascal_sink *sink, pascal_error *err)
-{
-    int rc;
-    if (!sink->resumed)
-        return pascal_tmpfile_commit(sink->tmp, sink->dest, err);
-    if ((rc = pascal_tmpfile_sync(sink->tmp, err)))
-        return rc;
-    if (rename(sink->tmp, sink->dest) != 0)
-        return pascal_error_set(err, PASCAL_EIO, "cannot rename %s to %s: %s", sink->tmp,
-                                sink->dest, strerror(errno));
-    return pascal_tmpfile_sync(sink->dest, err);
-}
-
 int pascal_sink_mpi_finish(pascal_sink *sink, pascal_error *err)
 {
     struct pascal_mpisink *m = sink->mpi;
@@ -544,7 +530,7 @@ int pascal_sink_mpi_finish(pascal_sink *sink, pascal_error *err)
     if ((rc = pascal_mpi_agree(m->comm, rc, err)) == 0 && m->rank == 0)
         rc = pascal_h5sink_complete(sink->tmp, sink->dest, rows, err);
     if ((rc = pascal_mpi_agree(m->comm, rc, err)) == 0 && m->rank == 0)
-        rc = publish(sink, err);
+        rc = pascal_sink_publish(sink, err);
     if ((rc = pascal_mpi_agree(m->comm, rc, err)) == 0) {
         if (m->rank == 0)
             pascal_journal_close(sink->journal, 1); /* its file is complete */

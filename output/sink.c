@@ -187,7 +187,7 @@ int pascal_sink_append(pascal_sink *sink, int64_t nrows, const void *const *poin
 
 /* Renames the finished file into place.  A resumed run's file is the
  * partial file itself, which a failure here must not remove. */
-static int publish(pascal_sink *sink, pascal_error *err)
+int pascal_sink_publish(pascal_sink *sink, pascal_error *err)
 {
     int rc;
     if (!sink->resumed)
@@ -214,7 +214,7 @@ int pascal_sink_finish(pascal_sink *sink, pascal_error *err)
     else
         rc = pascal_csvsink_finish(sink, err);
     if (rc == 0 && sink->tmp)
-        rc = publish(sink, err);
+        rc = pascal_sink_publish(sink, err);
     if (rc == 0) {
         free(sink->tmp);
         sink->tmp = NULL;

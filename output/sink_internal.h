@@ -125,4 +125,8 @@ int pascal_h5cube_axes(hid_t file, const pascal_sink_meta *meta, const char *pat
                        pascal_error *err);
 int pascal_h5cube_write(hid_t file, int64_t rows, const char *path, pascal_error *err);
 
+/* Renames the finished file into place (output/sink.c).  A resumed run's
+ * file is the partial file itself, which a failure here must not remove. */
+int pascal_sink_publish(pascal_sink *sink, pascal_error *err);
+
 #endif
