@@ -32,6 +32,9 @@ int cli_size(const char *cmd, const cli_flag *f, double *out);
 /* --threads: 1 to CLI_MAX_THREADS; warns (and accepts) above the cores. */
 #define CLI_MAX_THREADS 4096
 int cli_threads(const char *cmd, const cli_flag *f, int *out);
+/* --phases "0,0,5" into a malloc'd array; each phase below N when N > 0,
+ * else any non-negative integer.  A bad list is one line on stderr. */
+int cli_phase_list(const char *cmd, const char *text, int64_t N, int64_t **out, int64_t *n);
 
 int cli_run(int argc, char **argv);            /* engine/cli/run.c */
 int cli_point(int argc, char **argv);          /* engine/cli/point.c */

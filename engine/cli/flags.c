@@ -197,3 +197,35 @@ int cli_mpi_ranks(void)
         n = getenv("PMI_SIZE");
     return n ? atoi(n) : 0;
 }
+
+int cli_phase_list(const char *cmd, const char *text, int64_t N, int64_t **out, int64_t *n)
+{
+    int64_t cap = 16, k = 0, *v = malloc((size_t)cap * sizeof *v);
+    const char *p = text;
+    while (v) {
+        char *end;
+        long long x = strtoll(p, &end, 10);
+        if (end == p || x < 0 || (N > 0 && x >= N) || (*end && *end != ','))
+            break;
+        if (k == cap) {
+            int64_t *w = realloc(v, (size_t)(cap *= 2) * sizeof *v);
+            if (!w)
+                break;
+            v = w;
+        }
+        v[k++] = x;
+        if (!*end) {
+            *out = v, *n = k;
+            return CLI_OK;
+        }
+        p = end + 1;
+    }
+    free(v);
+    if (N > 0)
+        fprintf(stderr, "pascal %s: --phases: expected integers from 0 to N - 1 = %lld separated "
+                        "by commas, got \"%s\"\n", cmd, (long long)(N - 1), text);
+    else
+        fprintf(stderr, "pascal %s: --phases: expected non-negative integers separated by "
+                        "commas like 0,0,5, got \"%s\"\n", cmd, text);
+    return CLI_USAGE;
+}

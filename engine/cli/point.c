@@ -38,35 +38,6 @@ static cli_flag flag_table[F_COUNT] = {
     [F_JSON] = {"json", NULL, "print one JSON object", 0, 0},
 };
 
-/* Parses "0,0,5" into a malloc'd array. */
-static int parse_phases(const char *text, int64_t **out, int64_t *n)
-{
-    int64_t cap = 16, k = 0, *v = malloc((size_t)cap * sizeof *v);
-    const char *s = text;
-    while (v) {
-        char *end;
-        long long x = strtoll(s, &end, 10);
-        if (end == s || x < 0 || (*end && *end != ','))
-            break;
-        if (k == cap) {
-            int64_t *w = realloc(v, (size_t)(cap *= 2) * sizeof *v);
-            if (!w)
-                break;
-            v = w;
-        }
-        v[k++] = x;
-        if (!*end) {
-            *out = v, *n = k;
-            return CLI_OK;
-        }
-        s = end + 1;
-    }
-    free(v);
-    fprintf(stderr, "pascal point: --phases: expected non-negative integers separated by "
-                    "commas like 0,0,5, got \"%s\"\n", text);
-    return CLI_USAGE;
-}
-
 static int get_int(cli_flag *f, int id, int64_t min, double *dst)
 {
     int64_t v;
@@ -140,7 +111,7 @@ static int read_pattern(cli_flag *f, pascal_point *p, int64_t **list)
                             "got both\n");
             return CLI_USAGE;
         }
-        if (parse_phases(f[F_PHASES].value, list, &n) != CLI_OK)
+        if (cli_phase_list("point", f[F_PHASES].value, 0, list, &n) != CLI_OK)
             return CLI_USAGE;
         kind = PASCAL_PATTERN_EXPLICIT;
         p->phases = *list;

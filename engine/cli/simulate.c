@@ -164,35 +164,6 @@ static int read_open(cli_flag *f, sim_cli *s)
     return CLI_OK;
 }
 
-/* Parses "0,0,5" into phases below N. */
-static int parse_phases(const char *text, int64_t N, int64_t **out, int64_t *n)
-{
-    int64_t cap = 16, k = 0, *v = malloc((size_t)cap * sizeof *v);
-    const char *p = text;
-    while (v) {
-        char *end;
-        long long x = strtoll(p, &end, 10);
-        if (end == p || x < 0 || x >= N || (*end && *end != ','))
-            break;
-        if (k == cap) {
-            int64_t *w = realloc(v, (size_t)(cap *= 2) * sizeof *v);
-            if (!w)
-                break;
-            v = w;
-        }
-        v[k++] = x;
-        if (!*end) {
-            *out = v, *n = k;
-            return CLI_OK;
-        }
-        p = end + 1;
-    }
-    free(v);
-    fprintf(stderr, "pascal simulate: --phases: expected integers from 0 to N - 1 = %lld separated "
-                    "by commas, got \"%s\"\n", (long long)(N - 1), text);
-    return CLI_USAGE;
-}
-
 /* A pattern's phases, keyed as `pascal point` keys them. */
 static int pattern_phases(cli_flag *f, int64_t N, sim_cli *s, int64_t *M)
 {
@@ -257,7 +228,7 @@ static int read_barrier(cli_flag *f, sim_cli *s)
                             "--pattern, got both\n");
             return CLI_USAGE;
         }
-        if (parse_phases(f[F_PHASES].value, c->N, &s->phases, &M))
+        if (cli_phase_list("simulate", f[F_PHASES].value, c->N, &s->phases, &M))
             return CLI_USAGE;
     } else if (pattern_phases(f, c->N, s, &M)) {
         return CLI_USAGE;
