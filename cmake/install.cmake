@@ -41,12 +41,13 @@ set(PASCAL_PUBLIC_HEADERS
   sweeps/search.h sweeps/sample.h engine/size.h)
 
 # Installed consumers include <pascal/...> from the include folder, and
-# link (only) what the static library needs: libyaml, zlib and GSL as packages,
+# link (only) what the static library needs: libyaml, zlib, GSL and ISA-L as packages,
 # and HDF5 (C and HL) and the OpenMP runtime as the very libraries this
 # build used, so that a consumer gets the same HDF5 flavour (serial or MPI)
 # and needs neither FindHDF5 nor FindOpenMP, which want a C compiler in a
 # C++ project.
-set(install_link "$<LINK_ONLY:PkgConfig::YAML>" "$<LINK_ONLY:ZLIB::ZLIB>" "$<LINK_ONLY:GSL::gsl>")
+set(install_link "$<LINK_ONLY:PkgConfig::YAML>" "$<LINK_ONLY:ZLIB::ZLIB>" "$<LINK_ONLY:GSL::gsl>"
+  "$<LINK_ONLY:PkgConfig::ISAL>")
 foreach(target hdf5::hdf5_hl hdf5::hdf5)
   get_target_property(location ${target} IMPORTED_LOCATION)
   list(APPEND install_link ${location})

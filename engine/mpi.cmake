@@ -95,6 +95,7 @@ target_compile_options(libpascal_mpi PRIVATE -Wall -Wextra -Wshadow -Wno-unused-
 target_link_libraries(libpascal_mpi PUBLIC PkgConfig::YAML ${PASCAL_PHDF5_HL} PkgConfig::PHDF5
   MPI::MPI_C ZLIB::ZLIB OpenMP::OpenMP_C m)
 target_link_libraries(libpascal_mpi PUBLIC GSL::gsl)   # sweeps/sample.c
+target_link_libraries(libpascal_mpi PUBLIC PkgConfig::ISAL)   # output/zchunk.c
 
 # The executable: the same CLI; `run` starts MPI (engine/cli/run_mpi.c).  As
 # build/pascal it links the report and the kernels' library the way

@@ -14,18 +14,17 @@
  * H5Dwrite_chunk; any HDF5 reader decodes it through the declared filters. */
 #include "output/sink_internal.h"
 
+#include "output/zchunk.h"
+
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 typedef struct h5col {
     hid_t dset;
-    unsigned char *zin;  /* compressed path: the chunk as stored, shuffled */
-    unsigned char *zbuf; /* compressed path: the deflated chunk */
-    size_t zcap, zlen;
+    pascal_zchunk *z;    /* compressed path: the chunk encoder */
+    const unsigned char *zout; /* its last chunk, zlen bytes */
+    size_t zlen;
     int zfail;
-    z_stream zs, zprobe; /* compressed path: kept from chunk to chunk */
-    int zready, zlevel;  /* the streams exist; zs's current level */
     hid_t mtype;         /* memory type (an enum type is owned) */
     pascal_coltype type;
     int nlabels;         /* ENUM */
@@ -108,12 +107,9 @@ static int create_column(pascal_h5sink *h5, hid_t group, const char *gname,
         return rc;
     if (!(col->buf = malloc((size_t)h5->chunk * col->esize)))
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", h5->path);
-    if (h5->direct) {
-        col->zcap = compressBound((uLong)((size_t)h5->chunk * col->esize)) + 1024; /* + plane switches */
-        if (!(col->zin = malloc((size_t)h5->chunk * col->esize)) ||
-            !(col->zbuf = malloc(col->zcap)))
-            return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", h5->path);
-    }
+    if (h5->direct &&
+        !(col->z = pascal_zchunk_new((size_t)h5->chunk, col->esize, h5->level, h5->shuffle)))
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", h5->path);
     space = H5Screate_simple(1, dims, maxdims);
     dcpl = column_dcpl(h5->chunk, meta);
     dapl = H5Pcreate(H5P_DATASET_ACCESS);
@@ -246,125 +242,14 @@ static const void *column_src(int j, int npoint, const void *const *points,
     return results[j - npoint] + row;
 }
 
-/* The shuffle of 8 rows of 8-byte values at once: the 8 x 8 byte matrix
- * (row r = value r, column c = its byte c) is transposed in registers by
- * swapping 4 x 4, then 2 x 2, then 1 x 1 blocks, and word c of the result
- * (byte c of the 8 values) goes to plane c.  Same bytes as the loop below,
- * about ten times fewer instructions. */
-static void shuffle8(unsigned char *dst, size_t rows, const unsigned char *src, size_t n)
-{
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t a[8], t;
-        memcpy(a, src + i * 8, sizeof a);
-        for (int r = 0; r < 4; r++) {
-            t = ((a[r] >> 32) ^ a[r + 4]) & 0x00000000ffffffffULL;
-            a[r] ^= t << 32, a[r + 4] ^= t;
-        }
-        for (int r = 0; r < 8; r += (r & 1) ? 3 : 1) { /* r = 0, 1, 4, 5 */
-            t = ((a[r] >> 16) ^ a[r + 2]) & 0x0000ffff0000ffffULL;
-            a[r] ^= t << 16, a[r + 2] ^= t;
-        }
-        for (int r = 0; r < 8; r += 2) {
-            t = ((a[r] >> 8) ^ a[r + 1]) & 0x00ff00ff00ff00ffULL;
-            a[r] ^= t << 8, a[r + 1] ^= t;
-        }
-        for (int c = 0; c < 8; c++)
-            memcpy(dst + (size_t)c * rows + i, &a[c], 8);
-    }
-    for (; i < n; i++)
-        for (size_t c = 0; c < 8; c++)
-            dst[c * rows + i] = src[i * 8 + c];
-}
-
-#define PROBE_BYTES 4096
-
-/* 1 when the first PROBE_BYTES of a plane do not shrink by 10 % at the
- * column's level. */
-static int incompressible(z_stream *p, const unsigned char *in, size_t len)
-{
-    unsigned char out[PROBE_BYTES + PROBE_BYTES / 8 + 64];
-    size_t m = len < PROBE_BYTES ? len : PROBE_BYTES;
-    deflateReset(p);
-    p->next_in = (unsigned char *)in;
-    p->avail_in = (uInt)m;
-    p->next_out = out;
-    p->avail_out = (uInt)sizeof out;
-    if (deflate(p, Z_FINISH) != Z_STREAM_END)
-        return 0;
-    return p->total_out * 10 > m * 9;
-}
-
-/* zlib over the shuffled chunk, one byte plane (byte b of every value) at a
- * time in one stream: a plane whose sample does not shrink (the low
- * mantissa bytes of most computed values) is stored (deflateParams level
- * 0) instead of searched for matches it does not have, which costs a copy
- * rather than about ten times that.  The decision depends on the chunk
- * alone, so a resumed or sharded run stores the same bytes.  The result is
- * one standard zlib stream: HDF5's deflate filter reads it as any other. */
-static int deflate_planes(pascal_h5sink *h5, h5col *col, size_t len, size_t nplanes)
-{
-    z_stream *s = &col->zs;
-    size_t plane = len / nplanes;
-    if (!col->zready) {
-        memset(s, 0, sizeof *s);
-        memset(&col->zprobe, 0, sizeof col->zprobe);
-        if (deflateInit(s, h5->level) != Z_OK)
-            return -1;
-        if (deflateInit(&col->zprobe, h5->level) != Z_OK) {
-            deflateEnd(s);
-            return -1;
-        }
-        col->zready = 1;
-        col->zlevel = h5->level;
-    }
-    if (deflateReset(s) != Z_OK ||
-        (col->zlevel != h5->level && deflateParams(s, h5->level, Z_DEFAULT_STRATEGY) != Z_OK))
-        return -1;
-    col->zlevel = h5->level;
-    s->next_out = col->zbuf;
-    s->avail_out = (uInt)col->zcap;
-    for (size_t b = 0; b < nplanes; b++) {
-        unsigned char *in = col->zin + b * plane;
-        int last = b + 1 == nplanes;
-        int level = plane >= PROBE_BYTES && incompressible(&col->zprobe, in, plane) ? 0 : h5->level;
-        if (level != col->zlevel && deflateParams(s, level, Z_DEFAULT_STRATEGY) != Z_OK)
-            return -1;
-        col->zlevel = level;
-        s->next_in = in;
-        s->avail_in = (uInt)plane;
-        if (deflate(s, last ? Z_FINISH : Z_NO_FLUSH) != (last ? Z_STREAM_END : Z_OK))
-            return -1;
-    }
-    col->zlen = s->total_out;
-    return 0;
-}
-
 /* One column's chunk as HDF5's shuffle and deflate filters would store it
- * (a task of parallel_for): byte b of value i moves to b * chunk + i, rows
- * past n are zero, and zlib compresses the whole chunk. */
+ * (a task of parallel_for; output/zchunk.h). */
 static void deflate_column(void *arg, int j)
 {
     pascal_h5sink *h5 = arg;
     h5col *col = &h5->cols[j];
-    const unsigned char *src = h5->zsrc[j];
-    size_t es = col->esize, n = (size_t)h5->zrows, rows = (size_t)h5->chunk;
-    if (h5->shuffle && es == 8) {
-        shuffle8(col->zin, rows, src, n);
-        for (size_t b = 0; b < es; b++)
-            memset(col->zin + b * rows + n, 0, rows - n);
-    } else if (h5->shuffle && es > 1) {
-        for (size_t b = 0; b < es; b++) {
-            unsigned char *d = col->zin + b * rows;
-            for (size_t i = 0; i < n; i++)
-                d[i] = src[i * es + b];
-            memset(d + n, 0, rows - n);
-        }
-    } else {
-        memcpy(col->zin, src, n * es);
-        memset(col->zin + n * es, 0, (rows - n) * es);
-    }
-    col->zfail = deflate_planes(h5, col, rows * es, h5->shuffle && es > 1 ? es : 1) != 0;
+    col->zfail = pascal_zchunk_encode(col->z, h5->zsrc[j], (size_t)h5->zrows, &col->zout,
+                                      &col->zlen) != 0;
 }
 
 /* Compresses the chunk of h5->zrows rows from h5->zsrc (all columns, in
@@ -381,7 +266,7 @@ static int write_compressed(pascal_h5sink *h5, int64_t n, pascal_error *err)
     for (int j = 0; j < h5->ncols; j++) {
         h5col *col = &h5->cols[j];
         if (col->zfail || H5Dset_extent(col->dset, size) < 0 ||
-            H5Dwrite_chunk(col->dset, H5P_DEFAULT, 0, off, col->zlen, col->zbuf) < 0) {
+            H5Dwrite_chunk(col->dset, H5P_DEFAULT, 0, off, col->zlen, col->zout) < 0) {
             char what[300];
             snprintf(what, sizeof what, "writing %s", col->name);
             return pascal_h5_fail(err, h5->path, what);
@@ -534,12 +419,7 @@ void pascal_h5sink_free(pascal_h5sink *h5)
         if (h5->cols[j].mtype >= 0)
             H5Tclose(h5->cols[j].mtype);
         free(h5->cols[j].buf);
-        free(h5->cols[j].zin);
-        free(h5->cols[j].zbuf);
-        if (h5->cols[j].zready) {
-            deflateEnd(&h5->cols[j].zs);
-            deflateEnd(&h5->cols[j].zprobe);
-        }
+        pascal_zchunk_free(h5->cols[j].z);
         free(h5->cols[j].name);
     }
     free(h5->zsrc);
@@ -620,11 +500,9 @@ static int reopen_column(pascal_h5sink *h5, const char *gname, const pascal_colu
     *rows = (int64_t)dims[0];
     if (!(col->buf = malloc((size_t)h5->chunk * col->esize)))
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", h5->path);
-    if (h5->direct) {
-        col->zcap = compressBound((uLong)((size_t)h5->chunk * col->esize)) + 1024; /* + plane switches */
-        if (!(col->zin = malloc((size_t)h5->chunk * col->esize)) || !(col->zbuf = malloc(col->zcap)))
-            return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", h5->path);
-    }
+    if (h5->direct &&
+        !(col->z = pascal_zchunk_new((size_t)h5->chunk, col->esize, h5->level, h5->shuffle)))
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", h5->path);
     return 0;
 }
 
