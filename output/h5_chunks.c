@@ -19,14 +19,22 @@ hid_t pascal_h5_create(const char *path)
 
 /* The MPI writer (h5_sink_mpi.c) passes its MPI-IO access list: the
  * version bounds go on a copy, so the caller's list stays as it was. */
+/* Files never reuse freed space (H5F_FSPACE_STRATEGY_NONE): every
+ * allocation comes from the end of the file, which is where the sink finds
+ * the chunks it writes (h5_sink.c, put_chunk).  Sweep files are appended to
+ * and never shrink, so this costs nothing measurable in size. */
 hid_t pascal_h5_create_fapl(const char *path, hid_t base)
 {
     hid_t fapl = base == H5P_DEFAULT ? H5Pcreate(H5P_FILE_ACCESS) : H5Pcopy(base), file = -1;
-    if (fapl < 0)
-        return fapl;
-    if (H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110) >= 0)
-        file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-    H5Pclose(fapl);
+    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
+    if (fapl >= 0 && fcpl >= 0 &&
+        H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110) >= 0 &&
+        H5Pset_file_space_strategy(fcpl, H5F_FSPACE_STRATEGY_NONE, 0, 1) >= 0)
+        file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);
+    if (fcpl >= 0)
+        H5Pclose(fcpl);
+    if (fapl >= 0)
+        H5Pclose(fapl);
     return file;
 }
 

@@ -197,14 +197,11 @@ static int record_chunk(pascal_journal *j, const pascal_sink *sink, int64_t k, p
     for (int c = 0; c < j->ncols; c++) {
         unsigned char *at = r + PASCAL_JOURNAL_HEAD + (size_t)c * PASCAL_JOURNAL_COL;
         unsigned mask = 0;
-        haddr_t addr = HADDR_UNDEF;
-        hsize_t size = 0;
         uint64_t a, s;
         uint32_t m, zero = 0;
-        if (H5Dget_chunk_info_by_coord(pascal_h5sink_dataset(sink, c), off, &mask, &addr,
-                                       &size) < 0 || addr == HADDR_UNDEF)
+        if (pascal_h5sink_chunk_info(sink, c, (int64_t)off[0], &mask, &a, &s) != 0)
             return pascal_h5_fail(err, sink->dest, "locating a written chunk");
-        a = (uint64_t)addr, s = (uint64_t)size, m = (uint32_t)mask;
+        m = (uint32_t)mask;
         memcpy(at, &a, 8), memcpy(at + 8, &s, 8), memcpy(at + 16, &m, 4), memcpy(at + 20, &zero, 4);
     }
     crc = (uint32_t)crc32(0L, r + 8, (uInt)(j->rec_len - 8));

@@ -18,6 +18,11 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* Chunks whose file address is remembered per column: more than a run
+ * writes between two journal notes (one batch). */
+#define LOC_RING 64
 
 typedef struct h5col {
     hid_t dset;
@@ -31,6 +36,11 @@ typedef struct h5col {
     size_t esize;        /* bytes per stored value */
     unsigned char *buf;  /* chunk rows waiting for a full chunk */
     char *name;          /* "points/x", for messages */
+    struct chunk_loc {   /* where recent chunks went (chunk_written) */
+        uint64_t row1;   /* first row + 1; 0: empty */
+        uint64_t addr, size;
+        unsigned mask;
+    } locs[LOC_RING];
 } h5col;
 
 struct pascal_h5sink {
@@ -49,6 +59,11 @@ struct pascal_h5sink {
     /* The chunk being compressed: column sources and its row count. */
     const void **zsrc;
     int64_t zrows;
+    /* Chunk addresses (chunk_written): the file's descriptor under the
+     * sec2 driver (-1: not known), and a buffer to read a chunk back. */
+    int fd;
+    unsigned char *vbuf;
+    size_t vcap;
 };
 
 /* Chunked, extendible, optionally shuffled and deflated.  Parallel HDF5
@@ -150,6 +165,21 @@ static int create_group_columns(pascal_h5sink *h5, const char *gname,
     return rc;
 }
 
+/* The file's descriptor when it is a plain POSIX file (the sec2 driver),
+ * else -1: chunk addresses are then left to the index lookup. */
+static int sec2_fd(hid_t file)
+{
+    hid_t fapl = H5Fget_access_plist(file);
+    void *handle = NULL;
+    int fd = -1;
+    if (fapl < 0)
+        return -1;
+    if (H5Pget_driver(fapl) == H5FD_SEC2 && H5Fget_vfd_handle(file, fapl, &handle) >= 0 && handle)
+        fd = *(int *)handle;
+    H5Pclose(fapl);
+    return fd;
+}
+
 int pascal_h5sink_open(pascal_sink *sink, const pascal_sink_meta *meta,
                        const pascal_column_desc *point_cols,
                        const pascal_column_desc *result_cols, pascal_error *err)
@@ -165,6 +195,7 @@ int pascal_h5sink_open(pascal_sink *sink, const pascal_sink_meta *meta,
     h5->chunk = pascal_h5_chunk_rows(meta->chunk_rows, meta->expected_rows);
     h5->ncols = n;
     h5->file = -1;
+    h5->fd = -1;
     h5->level = meta->compression;
     h5->shuffle = meta->shuffle;
     h5->parallel_for = meta->parallel_for;
@@ -179,6 +210,7 @@ int pascal_h5sink_open(pascal_sink *sink, const pascal_sink_meta *meta,
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", sink->tmp);
     if ((h5->file = pascal_h5_create_fapl(sink->tmp, sink->fapl)) < 0)
         return pascal_h5_fail(err, sink->dest, "creating the HDF5 file");
+    h5->fd = sec2_fd(h5->file);
     if ((rc = pascal_h5meta_root(h5->file, meta, h5->path, err)) ||
         (rc = pascal_h5meta_axes(h5->file, meta, h5->path, err)) ||
         (rc = pascal_h5cube_axes(h5->file, meta, h5->path, err)) ||
@@ -254,6 +286,40 @@ static void deflate_column(void *arg, int j)
 
 /* Compresses the chunk of h5->zrows rows from h5->zsrc (all columns, in
  * parallel where a parallel_for was given) and stores it at row h5->nfile. */
+/* 1 when the len bytes at addr in the file are bytes. */
+static int bytes_at(pascal_h5sink *h5, uint64_t addr, const void *bytes, size_t len)
+{
+    if (len > h5->vcap) {
+        unsigned char *b = realloc(h5->vbuf, len);
+        if (!b)
+            return 0;
+        h5->vbuf = b, h5->vcap = len;
+    }
+    return pread(h5->fd, h5->vbuf, len, (off_t)addr) == (ssize_t)len &&
+           memcmp(h5->vbuf, bytes, len) == 0;
+}
+
+/* H5Dwrite_chunk, remembering where the chunk went for the journal: HDF5
+ * 1.10's H5Dget_chunk_info_by_coord walks the chunk index from its start
+ * (measured: 0.1 us per chunk before it), which made a 10^9-row run's
+ * journal quadratic, hundreds of CPU seconds.  Files are created without
+ * free-space reuse (pascal_h5_create_fapl), so a new chunk lands at the end
+ * of the allocated space; the bytes there are read back and compared, and
+ * only a chunk found there is remembered (the rest are looked up). */
+static int put_chunk(pascal_h5sink *h5, h5col *col, hsize_t row, unsigned mask,
+                     const void *bytes, size_t len)
+{
+    haddr_t eoa = HADDR_UNDEF;
+    if (h5->fd >= 0 && H5Fget_eoa(h5->file, &eoa) < 0)
+        eoa = HADDR_UNDEF;
+    if (H5Dwrite_chunk(col->dset, H5P_DEFAULT, mask, &row, len, bytes) < 0)
+        return -1;
+    if (eoa != HADDR_UNDEF && bytes_at(h5, (uint64_t)eoa, bytes, len))
+        col->locs[(row / (hsize_t)h5->chunk) % LOC_RING] =
+            (struct chunk_loc){(uint64_t)row + 1, (uint64_t)eoa, (uint64_t)len, mask};
+    return 0;
+}
+
 static int write_compressed(pascal_h5sink *h5, int64_t n, pascal_error *err)
 {
     hsize_t off[1] = {(hsize_t)h5->nfile}, size[1] = {(hsize_t)(h5->nfile + n)};
@@ -266,7 +332,7 @@ static int write_compressed(pascal_h5sink *h5, int64_t n, pascal_error *err)
     for (int j = 0; j < h5->ncols; j++) {
         h5col *col = &h5->cols[j];
         if (col->zfail || H5Dset_extent(col->dset, size) < 0 ||
-            H5Dwrite_chunk(col->dset, H5P_DEFAULT, 0, off, col->zlen, col->zout) < 0) {
+            put_chunk(h5, col, off[0], 0, col->zout, col->zlen) < 0) {
             char what[300];
             snprintf(what, sizeof what, "writing %s", col->name);
             return pascal_h5_fail(err, h5->path, what);
@@ -423,6 +489,7 @@ void pascal_h5sink_free(pascal_h5sink *h5)
         free(h5->cols[j].name);
     }
     free(h5->zsrc);
+    free(h5->vbuf);
     if (h5->file >= 0)
         H5Fclose(h5->file);
     free(h5->cols);
@@ -544,6 +611,7 @@ int pascal_h5sink_reopen(pascal_sink *sink, const pascal_sink_meta *meta,
     sink->h5 = h5;
     h5->path = sink->tmp;
     h5->ncols = n;
+    h5->fd = -1;
     h5->parallel_for = meta->parallel_for;
     for (int i = 0; i < n; i++)
         h5->cols[i].dset = h5->cols[i].mtype = -1;
@@ -554,6 +622,7 @@ int pascal_h5sink_reopen(pascal_sink *sink, const pascal_sink_meta *meta,
                                 sink->tmp, sink->dest);
     if ((rc = check_partial(h5, meta, err)))
         return rc;
+    h5->fd = sec2_fd(h5->file);
     first = n > 0 ? H5Dopen2(h5->file, "points/N", H5P_DEFAULT) : -1;
     if (first < 0 || read_layout(h5, first) != 0 || h5->chunk < 1)
         rc = pascal_error_set(err, PASCAL_EINPUT, "%s: expected this run's chunked columns, got "
@@ -605,6 +674,24 @@ hid_t pascal_h5sink_dataset(const pascal_sink *sink, int j)
     return sink->h5->cols[j].dset;
 }
 
+int pascal_h5sink_chunk_info(const pascal_sink *sink, int j, int64_t row, unsigned *mask,
+                             uint64_t *addr, uint64_t *size)
+{
+    const pascal_h5sink *h5 = sink->h5;
+    const h5col *col = &h5->cols[j];
+    const struct chunk_loc *l = &col->locs[(row / h5->chunk) % LOC_RING];
+    hsize_t off[1] = {(hsize_t)row}, sz = 0;
+    haddr_t a = HADDR_UNDEF;
+    if (l->row1 == (uint64_t)row + 1) {
+        *mask = l->mask, *addr = l->addr, *size = l->size;
+        return 0;
+    }
+    if (H5Dget_chunk_info_by_coord(col->dset, off, mask, &a, &sz) < 0 || a == HADDR_UNDEF)
+        return -1;
+    *addr = (uint64_t)a, *size = (uint64_t)sz;
+    return 0;
+}
+
 int pascal_h5sink_put_chunk(pascal_sink *sink, const void *const *bytes, const size_t *sizes,
                             const unsigned *masks, pascal_error *err)
 {
@@ -613,7 +700,7 @@ int pascal_h5sink_put_chunk(pascal_sink *sink, const void *const *bytes, const s
     for (int j = 0; j < h5->ncols; j++) {
         h5col *col = &h5->cols[j];
         if (H5Dset_extent(col->dset, size) < 0 ||
-            H5Dwrite_chunk(col->dset, H5P_DEFAULT, masks[j], off, sizes[j], bytes[j]) < 0) {
+            put_chunk(h5, col, off[0], masks[j], bytes[j], sizes[j]) < 0) {
             char what[300];
             snprintf(what, sizeof what, "writing %s", col->name);
             return pascal_h5_fail(err, h5->path, what);

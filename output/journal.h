@@ -46,6 +46,11 @@ void pascal_journal_close(pascal_journal *j, int remove);
 void pascal_h5sink_layout(const pascal_sink *sink, int64_t *rows, int64_t *chunk, int *level,
                           int *shuffle);
 hid_t pascal_h5sink_dataset(const pascal_sink *sink, int j);
+/* Where the chunk of column j starting at row was stored: what
+ * H5Dget_chunk_info_by_coord says, without its walk of the index for the
+ * chunks the sink has just written.  0, or -1 when there is none. */
+int pascal_h5sink_chunk_info(const pascal_sink *sink, int j, int64_t row, unsigned *mask,
+                             uint64_t *addr, uint64_t *size);
 /* Appends one whole chunk to every column from its stored bytes. */
 int pascal_h5sink_put_chunk(pascal_sink *sink, const void *const *bytes, const size_t *sizes,
                             const unsigned *masks, pascal_error *err);

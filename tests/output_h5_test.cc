@@ -22,6 +22,9 @@
 #include <vector>
 
 #include "output/sink.h"
+extern "C" {
+#include "output/journal.h"
+}
 #include "test_util.h"
 
 namespace fs = std::filesystem;
@@ -818,5 +821,41 @@ TEST_F(OutputH5, IncompressiblePlanesAreStoredAndReadBack)
         EXPECT_LT(cap_bytes, 196608u * 8 + 3 * 8 * 2 * 5 + 3 * 64) << "stored, never expanded";
         if (level <= 2)
             EXPECT_LT(cap_bytes, 150000u * 8 * 101 / 100) << "the zero tail of the last chunk deflates";
+    }
+}
+
+// The journal takes chunk addresses from the sink (pascal_h5sink_chunk_info)
+// instead of HDF5's index walk: for recent chunks the sink remembers where
+// it found them, for older ones it asks the index.  Every answer, for every
+// column and chunk, must be what HDF5's own lookup says.
+TEST_F(OutputH5, ChunkAddressesAreTheIndexs)
+{
+    for (int level : {0, 1, 6}) {
+        SCOPED_TRACE("deflate level " + std::to_string(level));
+        Table t(100 * 1000 + 17, 5);
+        const std::string path = dir + "/where" + std::to_string(level) + ".h5";
+        Writer w(level, 1, 1000);
+        pascal_sink *sink = nullptr;
+        pascal_error err{};
+        ASSERT_EQ(w.Open(path, &sink, &err), 0) << err.msg;
+        for (int64_t at = 0, n = 333; at < (int64_t)t.rate.size(); at += n, n = n * 7 % 4001 + 1) {
+            n = std::min<int64_t>(n, (int64_t)t.rate.size() - at);
+            ASSERT_EQ(AppendRows(sink, t, at, n, &err), 0) << err.msg;
+        }
+        for (int j = 0; j < 6; j++)
+            for (int64_t row = 0; row < 100 * 1000; row += 1000) {
+                unsigned mask = 7, hmask = 9;
+                uint64_t addr = 0, size = 0;
+                haddr_t haddr = HADDR_UNDEF;
+                hsize_t hsize = 0, off[1] = {(hsize_t)row};
+                ASSERT_EQ(pascal_h5sink_chunk_info(sink, j, row, &mask, &addr, &size), 0);
+                ASSERT_GE(H5Dget_chunk_info_by_coord(pascal_h5sink_dataset(sink, j), off, &hmask,
+                                                     &haddr, &hsize), 0);
+                EXPECT_EQ(addr, (uint64_t)haddr) << "column " << j << " row " << row;
+                EXPECT_EQ(size, (uint64_t)hsize) << "column " << j << " row " << row;
+                EXPECT_EQ(mask, hmask) << "column " << j << " row " << row;
+            }
+        ASSERT_EQ(pascal_sink_finish(sink, &err), 0) << err.msg;
+        ExpectTable(path, t);
     }
 }
