@@ -433,6 +433,16 @@ static double points_per_vector(const pascal_spec *spec)
     return n;
 }
 
+/* The progress simulator's cost per block request, by CTAs per SM: the
+ * slowest configuration of each occupancy in `bench_sim ... 1` (one core of
+ * this project's machine, docs/simulate.md section 8) took 19 ns at
+ * occupancy 1, 30 at 2, 33 at 4 and 43 at 8; rounded up. */
+static double sim_request_ns(double occupancy)
+{
+    double o = isnan(occupancy) ? 1 : occupancy;
+    return o <= 1 ? 20 : o <= 2 ? 30 : o <= 4 ? 35 : 45;
+}
+
 /* Cost model of one kept point on one thread, nanoseconds (docs/limits.md:
  * fitted to bench/ runs on the 2-core development machine; a guide to the
  * order of magnitude, not a promise). */
@@ -454,11 +464,10 @@ static double point_cost_ns(const plan_ctx *c, const pascal_point *p, double ppv
         ns += (double)belady_rounds(p->v) * M * 15;
     if (m & (1u << PASCAL_MODEL_DYNAMIC))
         ns += 100;
-    /* One simulation of W M N requests: 35 ns each at one CTA per SM, 60
-     * with more (docs/simulate.md, section 8). */
+    /* One simulation of W M N requests */
     if (m & (1u << PASCAL_MODEL_SIMULATE)) {
-        double W = p->v[PASCAL_P_W], o = p->v[PASCAL_P_OCCUPANCY];
-        ns += (isnan(o) || o <= 1 ? 35 : 60) * (isnan(W) ? 1 : W) * M * N;
+        double W = p->v[PASCAL_P_W];
+        ns += sim_request_ns(p->v[PASCAL_P_OCCUPANCY]) * (isnan(W) ? 1 : W) * M * N;
     }
     return ns;
 }
@@ -469,10 +478,9 @@ static double point_cost_ns(const plan_ctx *c, const pascal_point *p, double ppv
 static double workload_sim_ns(const plan_ctx *c, const pascal_point *p)
 {
     pascal_workload w;
-    double o = p->v[PASCAL_P_OCCUPANCY];
     if (!(c->models & (1u << PASCAL_MODEL_SIMULATE)) || pascal_workload_of_point(p->v, &w) != 0)
         return 0;
-    return (isnan(o) || o <= 1 ? 35 : 60) * (double)w.requests;
+    return sim_request_ns(p->v[PASCAL_P_OCCUPANCY]) * (double)w.requests;
 }
 
 /* A workload point's waves are not modelled but timed (docs/limits.md): at
