@@ -15,6 +15,7 @@
 #include "engine/plan.h"
 #include "engine/run_guard.h"
 #include "engine/run_internal.h"
+#include "engine/run_private.h"
 #include "engine/run_sizing.h"
 #include "model/phases.h"
 #include "model/sim.h"
@@ -173,44 +174,6 @@ static uint64_t run_batch_points(const pascal_spec *spec, const pascal_run_opts 
     return bsize;
 }
 
-/* The headline: range of one miss-rate metric and, for a capacity sweep, the
- * smallest capacity whose worst case over all other axes meets the target,
- * per value of the pattern axis when the pattern is swept. */
-typedef struct headline {
-    int slot;                  /* index into the spec's columns, -1 if none */
-    uint64_t imin, imax;       /* raw indices of the extremes */
-    int cap_axis, group_axis;
-    uint64_t cap_stride, group_stride;
-    int64_t cap_size, ngroups;
-    double *worst;             /* [group][capacity value]: worst metric */
-    uint64_t *worst_at;
-    run_sizing *z;             /* the exact sizing, or NULL */
-} headline;
-
-double pascal_run_default_target(int metric)
-{
-    return metric >= 0 && pascal_columns[metric].model == PASCAL_MODEL_TRAFFIC ? 1.2 : 0.05;
-}
-
-static uint64_t dim_stride(const pascal_spec *spec, int dim)
-{
-    uint64_t stride = 1;
-    for (int d = dim + 1; d < pascal_spec_ndims(spec); d++)
-        stride *= (uint64_t)pascal_spec_dim_size(spec, d);
-    return stride;
-}
-
-static int find_axis(const pascal_spec *spec, int p1, int p2, int64_t min, int64_t max)
-{
-    for (int a = 0; a < pascal_spec_naxes(spec); a++) {
-        const pascal_axis *ax = pascal_spec_axis(spec, a);
-        if ((ax->param == p1 || ax->param == p2) && ax->count >= min && ax->count <= max &&
-            !pascal_spec_axis_sampled(spec, a)) /* a drawn axis has no grid position */
-            return a;
-    }
-    return -1;
-}
-
 double pascal_run_buffer_bytes(const pascal_spec *spec, const pascal_run_opts *o, uint64_t begin,
                                uint64_t end)
 {
@@ -219,130 +182,9 @@ double pascal_run_buffer_bytes(const pascal_spec *spec, const pascal_run_opts *o
     double bytes = 2 * batch_bytes(bsize, pascal_run_point_params(spec, ids), pascal_spec_ncolumns(spec));
     /* The exact sizing's slots, when the sweep has a capacity axis it may
      * search (run_sizing_create decides; this counts them whenever it may). */
-    if (find_axis(spec, PASCAL_P_C, PASCAL_P_CAPACITY_BYTES, 2, 1 << 20) >= 0)
+    if (pascal_run_find_axis(spec, PASCAL_P_C, PASCAL_P_CAPACITY_BYTES, 2, 1 << 20) >= 0)
         bytes += run_sizing_bytes(2 * bsize);
     return bytes;
-}
-
-static void headline_init(headline *h, const pascal_spec *spec, pascal_run_stats *st)
-{
-    /* A workload sweep is about its DRAM traffic against the ideal (the
-     * exact kernel replay when asked for); a dynamic sweep about rho_dyn; a
-     * static one about its most exact miss rate. */
-    static const int prefer[] = {PASCAL_COL_TRAFFIC_REPLAY, PASCAL_COL_TRAFFIC_LRU,
-                                 PASCAL_COL_TRAFFIC_TTL, PASCAL_COL_TRAFFIC_DYN,
-                                 PASCAL_COL_RHO_DYN, PASCAL_COL_RHO_LRU, PASCAL_COL_RHO_TTL,
-                                 PASCAL_COL_RHO_SDCM, PASCAL_COL_RHO_BOUND, PASCAL_COL_RHO_CHE,
-                                 PASCAL_COL_RHO_SIM};
-    const int *cols = pascal_spec_columns(spec);
-    unsigned models = pascal_spec_models(spec);
-    size_t n;
-    memset(h, 0, sizeof *h);
-    h->slot = -1;
-    for (size_t k = 0; k < sizeof prefer / sizeof prefer[0] && h->slot < 0; k++) {
-        /* The replay and dynamic traffic columns are NaN without their models. */
-        if ((prefer[k] == PASCAL_COL_TRAFFIC_REPLAY && !(models >> PASCAL_MODEL_LRU_REPLAY & 1u)) ||
-            (prefer[k] == PASCAL_COL_TRAFFIC_DYN && !(models >> PASCAL_MODEL_DYNAMIC & 1u)))
-            continue;
-        for (int j = 0; j < pascal_spec_ncolumns(spec) && h->slot < 0; j++)
-            if (cols[j] == prefer[k])
-                h->slot = j;
-    }
-    st->metric = h->slot >= 0 ? cols[h->slot] : -1;
-    st->min = st->max = NAN;
-    h->cap_axis = h->slot >= 0 ? find_axis(spec, PASCAL_P_C, PASCAL_P_CAPACITY_BYTES, 2, 1 << 20) : -1;
-    /* A workload's traffic is sized per value of its first swept workload
-     * field ("context length 64k needs ..."), worst over the patterns;
-     * otherwise per pattern. */
-    h->group_axis = -1;
-    for (int a = 0; h->group_axis < 0 && st->metric >= 0 &&
-                    pascal_columns[st->metric].model == PASCAL_MODEL_TRAFFIC &&
-                    a < pascal_spec_naxes(spec); a++) {
-        const pascal_axis *ax = pascal_spec_axis(spec, a);
-        if (ax->param > PASCAL_P_WORKLOAD && ax->param <= PASCAL_P_SPLIT_K && ax->count >= 2 &&
-            ax->count <= PASCAL_RUN_MAX_GROUPS && !pascal_spec_axis_sampled(spec, a))
-            h->group_axis = a;
-    }
-    if (h->group_axis < 0)
-        h->group_axis = find_axis(spec, PASCAL_P_PATTERN, PASCAL_P_PATTERN, 2, PASCAL_RUN_MAX_GROUPS);
-    if (h->cap_axis < 0)
-        return;
-    h->cap_size = pascal_spec_axis(spec, h->cap_axis)->count;
-    h->cap_stride = dim_stride(spec, pascal_spec_axis(spec, h->cap_axis)->dim);
-    h->ngroups = h->group_axis >= 0 ? pascal_spec_axis(spec, h->group_axis)->count : 1;
-    if (h->group_axis >= 0)
-        h->group_stride = dim_stride(spec, pascal_spec_axis(spec, h->group_axis)->dim);
-    n = (size_t)(h->ngroups * h->cap_size);
-    h->worst = malloc(n * sizeof *h->worst);
-    h->worst_at = malloc(n * sizeof *h->worst_at);
-    if (!h->worst || !h->worst_at) { /* the headline is optional: skip it */
-        free(h->worst), free(h->worst_at);
-        h->worst = NULL, h->worst_at = NULL, h->cap_axis = -1;
-        return;
-    }
-    for (size_t k = 0; k < n; k++)
-        h->worst[k] = NAN;
-}
-
-/* Called in index order, so ties keep the first index on any thread count. */
-static void headline_add(headline *h, pascal_run_stats *st, uint64_t i, double v)
-{
-    if (isnan(v))
-        return;
-    if (isnan(st->min) || v < st->min)
-        st->min = v, h->imin = i;
-    if (isnan(st->max) || v > st->max)
-        st->max = v, h->imax = i;
-    if (h->cap_axis >= 0) {
-        int64_t k = (int64_t)((i / h->cap_stride) % (uint64_t)h->cap_size);
-        if (h->group_axis >= 0)
-            k += h->cap_size * (int64_t)((i / h->group_stride) % (uint64_t)h->ngroups);
-        if (isnan(h->worst[k]) || v > h->worst[k])
-            h->worst[k] = v, h->worst_at[k] = i;
-    }
-}
-
-static void sizing_finish(const headline *h, const pascal_spec *spec, int64_t g,
-                          double target, pascal_run_sizing *out)
-{
-    const double *caps = pascal_spec_axis(spec, h->cap_axis)->values;
-    const double *worst = h->worst + g * h->cap_size;
-    int64_t best = -1, last = -1;
-    for (int64_t k = 0; k < h->cap_size; k++) {
-        if (isnan(worst[k]))
-            continue;
-        if (worst[k] <= target && (best < 0 || caps[k] < caps[best]))
-            best = k;
-        if (last < 0 || caps[k] > caps[last])
-            last = k;
-    }
-    out->group_value = h->group_axis >= 0 ? pascal_spec_axis(spec, h->group_axis)->values[g] : NAN;
-    out->cap_value = best >= 0 ? caps[best] : NAN;
-    out->cap_worst = last >= 0 ? worst[last] : NAN;
-    if (last >= 0)
-        pascal_spec_point(spec, h->worst_at[g * h->cap_size + last], &out->at_cap_worst, NULL);
-}
-
-static void headline_finish(headline *h, const pascal_spec *spec, pascal_run_stats *st,
-                            double target)
-{
-    if (!isnan(st->min)) {
-        pascal_spec_point(spec, h->imin, &st->at_min, NULL);
-        pascal_spec_point(spec, h->imax, &st->at_max, NULL);
-    }
-    if (h->cap_axis >= 0) {
-        st->cap_axis = h->cap_axis;
-        st->group_axis = h->group_axis;
-        st->ngroups = (int)h->ngroups;
-        for (int64_t g = 0; g < h->ngroups; g++)
-            sizing_finish(h, spec, g, target, &st->sizing[g]);
-    }
-    if (h->z)
-        run_sizing_finish(h->z, spec, st);
-    run_sizing_free(h->z);
-    h->z = NULL;
-    free(h->worst);
-    free(h->worst_at);
 }
 
 /* Column and axis descriptions for the sink, borrowed from the vocabulary. */
@@ -615,7 +457,7 @@ static int64_t compact_batch(const sink_plan *sp, batch *b, uint64_t b0, uint64_
             continue;
         b->idx[n++] = s;
         if (h->slot >= 0)
-            headline_add(h, st, i, b->rv[h->slot][s]);
+            pascal_run_headline_add(h, st, i, b->rv[h->slot][s]);
         if (h->z)
             run_sizing_fold(h->z, i, zoff + (int64_t)s);
     }
@@ -663,7 +505,7 @@ static int replay_resumed(const pascal_spec *spec, pascal_sink *sink, headline *
             have += k;
         }
         if (buf && rc == 0)
-            headline_add(h, st, i, buf[row % BLOCK]);
+            pascal_run_headline_add(h, st, i, buf[row % BLOCK]);
         row++;
     }
     free(buf);
@@ -810,7 +652,7 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
         return pascal_error_set(err, PASCAL_ENOMEM, "out of memory for a batch of %llu points",
                                 (unsigned long long)bsize);
     }
-    headline_init(&t.h, spec, st);
+    pascal_run_headline_init(&t.h, spec, st);
     st->target = o->target > 0 ? o->target : pascal_run_default_target(st->metric);
     t.h.z = run_sizing_create(spec, st->target, t.h.cap_axis, t.h.cap_stride, t.h.cap_size,
                               t.h.group_axis, t.h.group_stride, t.h.ngroups, 2 * (int64_t)bsize, st);
@@ -821,7 +663,7 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
         snprintf(st->sizing_note, sizeof st->sizing_note, "the resumed rows could not be searched");
     }
     if (rc != 0) {
-        headline_finish(&t.h, spec, st, st->target);
+        pascal_run_headline_finish(&t.h, spec, st, st->target);
         batch_free(&t.b[0]), batch_free(&t.b[1]);
         return rc;
     }
@@ -833,7 +675,7 @@ static int run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
     pascal_parallel(threads, batch_body, &t);
     if (t.halt)
         t.stopped = 1;
-    headline_finish(&t.h, spec, st, st->target);
+    pascal_run_headline_finish(&t.h, spec, st, st->target);
     batch_free(&t.b[0]), batch_free(&t.b[1]);
     st->rows_done = t.rows;
     return batches_outcome(t.rc, t.nomem, t.failed, t.stopped, st, err);
@@ -1003,7 +845,7 @@ int pascal_run_work_create(const pascal_spec *spec, const pascal_run_opts *o,
                : slow_spec(spec) ? SLOW_POINTS_PER_THREAD * (uint64_t)w->threads
                                  : DEFAULT_BATCH;
     plan_columns(spec, &w->sp);
-    headline_init(&w->h, spec, st);
+    pascal_run_headline_init(&w->h, spec, st);
     /* Each rank searches the scenarios of its pieces; the ranks' answers
      * are combined as the extremes are (pascal_run_work_sizing). */
     w->h.z = run_sizing_create(spec, o->target > 0 ? o->target : pascal_run_default_target(st->metric),
@@ -1144,6 +986,6 @@ void pascal_run_work_finish(pascal_run_work *w)
 {
     pascal_run_stats *st = w->st;
     st->target = w->o->target > 0 ? w->o->target : pascal_run_default_target(st->metric);
-    headline_finish(&w->h, w->spec, st, st->target);
-    w->h.worst = NULL, w->h.worst_at = NULL; /* freed by headline_finish */
+    pascal_run_headline_finish(&w->h, w->spec, st, st->target);
+    w->h.worst = NULL, w->h.worst_at = NULL; /* freed by pascal_run_headline_finish */
 }
