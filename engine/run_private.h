@@ -1,7 +1,8 @@
 /* What the files of a sweep run share: engine/run.c (pascal_run: the plan
- * and the order of the steps), run_headline.c (the summary's headline) and
- * run_work.c (the steps as the MPI driver calls them) use these types and
- * functions, and no other file does.
+ * and the order of the steps), run_headline.c (the summary's headline),
+ * run_sink.c (the output's description and opening) and run_work.c (the
+ * steps as the MPI driver calls them) use these types and functions, and no
+ * other file does.
  *
  * A header of its own rather than more of run_internal.h: run_internal.h is
  * all the MPI driver (run_mpi.c, run_plan_mpi.c) sees of a run, the opaque
@@ -14,6 +15,7 @@
 #include <stdint.h>
 
 #include "engine/run.h"
+#include "engine/run_guard.h"
 #include "engine/run_sizing.h"
 
 /* The headline: range of one miss-rate metric and, for a capacity sweep, the
@@ -30,6 +32,27 @@ typedef struct headline {
     run_sizing *z;             /* the exact sizing, or NULL */
 } headline;
 
+/* Column and axis descriptions for the sink, borrowed from the vocabulary. */
+typedef struct sink_plan {
+    int pids[PASCAL_NPARAM], npc;
+    pascal_column_desc pcols[PASCAL_NPARAM];
+    pascal_column_desc rcols[PASCAL_NCOLUMN];
+    pascal_axis_desc axes[PASCAL_NPARAM];
+    int axis_dims[PASCAL_NPARAM];
+} sink_plan;
+
+/* The sink's description, with the storage its strings and arrays live in
+ * (so that it can outlive the function that makes it). */
+typedef struct run_meta {
+    pascal_sink_meta m;
+    char shard[64], range[64];
+    pascal_attr attrs[6 + 5 + 5];  /* provenance, digests, sampling */
+    char sample[4][64], intervals[512];
+    pascal_run_digests dg;
+    const int64_t **lists;
+    int64_t *lens;
+} run_meta;
+
 /* ---- run_headline.c ---- */
 /* The first axis, not drawn, of parameter p1 or p2 with min..max values;
  * -1 if none. */
@@ -38,5 +61,16 @@ void pascal_run_headline_init(headline *h, const pascal_spec *spec, pascal_run_s
 void pascal_run_headline_add(headline *h, pascal_run_stats *st, uint64_t i, double v);
 void pascal_run_headline_finish(headline *h, const pascal_spec *spec, pascal_run_stats *st,
                                 double target);
+
+/* ---- run_sink.c ---- */
+void pascal_run_plan_columns(const pascal_spec *spec, sink_plan *sp);
+int pascal_run_make_meta(const pascal_spec *spec, const pascal_run_opts *o,
+                         const pascal_run_stats *st, sink_plan *sp, run_meta *rm,
+                         pascal_error *err);
+/* The run's sink: make_meta, the output prepared under the claim
+ * (run_guard.h), then a new file or (resume) the partial one. */
+int pascal_run_open_sink(const pascal_spec *spec, const pascal_run_opts *o,
+                         pascal_run_stats *st, sink_plan *sp, pascal_sink **sink,
+                         pascal_error *err);
 
 #endif
