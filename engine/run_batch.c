@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/eval.h"
 #include "engine/parallel.h"
+#include "engine/run_sizing.h"
 
 #define SCHED_CHUNK 512
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/run_sizing.h"
 #include "sweeps/sample.h"
 
 double pascal_run_default_target(int metric)

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "engine/eval.h"
+#include "engine/plan.h"
 #include "engine/run.h"
 #include "engine/run_guard.h"
 #include "engine/run_sizing.h"
@@ -74,6 +75,15 @@ typedef struct run_meta {
     const int64_t **lists;
     int64_t *lens;
 } run_meta;
+
+/* ---- run.c ---- */
+int pascal_run_plan_whole(const pascal_spec *spec, const pascal_plan_opts *po,
+                          const pascal_dyn_model *dyn, const pascal_run_stats *st,
+                          pascal_error *err);
+int pascal_run_load_calibration(const pascal_spec *spec, pascal_dyn_model **dyn,
+                                pascal_error *err);
+int pascal_run_load_sim_timing(const pascal_spec *spec, pascal_sim_timing *tm, int *have,
+                               pascal_error *err);
 
 /* ---- run_batch.c ---- */
 int pascal_run_slow_spec(const pascal_spec *spec);

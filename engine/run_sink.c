@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/run_guard.h"
 #include "sweeps/sample.h"
 
 int pascal_run_point_params(const pascal_spec *spec, int ids[PASCAL_NPARAM])
