@@ -1,9 +1,10 @@
 /* Where the engine's threads start.  Every OpenMP team of the library is
  * launched here, as BLIS keeps its thread launch in one function: the
- * engine's parallel parts (run.c, validate*.c) pass a body, and worksharing
- * inside it (omp for, single, barrier, atomic) binds to this team.  An
- * embedding program sees one place that decides how many threads run and
- * can be changed (a thread pool, a cap) without touching the callers. */
+ * engine's parallel parts (run_batch.c, run_work.c, validate*.c) pass a
+ * body, and worksharing inside it (omp for, single, barrier, atomic) binds
+ * to this team.  An embedding program sees one place that decides how many
+ * threads run and can be changed (a thread pool, a cap) without touching
+ * the callers. */
 #ifndef PASCAL_ENGINE_PARALLEL_H
 #define PASCAL_ENGINE_PARALLEL_H
 

@@ -1,4 +1,4 @@
-/* What a sweep run does around its output file (internal to engine/run.c):
+/* What a sweep run does around its output file (internal to engine/run*.c):
  * the claim on it, the digests of its resolved inputs, and the files that
  * an earlier, interrupted or killed, run left beside it.  The guarantees are
  * stated in docs/reliability.md. */

@@ -1,4 +1,4 @@
-/* The pieces of a sweep run (engine/run.c) that the MPI driver
+/* The pieces of a sweep run (engine/run_work.c) that the MPI driver
  * (engine/run_mpi.c) puts together in its own order: the same plan, columns,
  * output description, evaluation and headline as one process, so that the
  * ranks write what one process writes.  Internal to engine/. */

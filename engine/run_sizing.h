@@ -1,4 +1,4 @@
-/* The run summary's exact sizing (internal to engine/run.c): while a sweep
+/* The run summary's exact sizing (internal to engine/run*.c): while a sweep
  * with a capacity axis is evaluated, each scenario (the row where the
  * capacity axis is at its first value) is also searched by bisection
  * (engine/size.h) with the evaluator that has just built its phase vector,

@@ -1,0 +1,160 @@
+/* The run summary's headline (see run.h, pascal_run_stats): the range of
+ * one metric, with the points of its extremes, and for a capacity sweep the
+ * smallest swept capacity meeting the target per group.  The exact sizing
+ * beside it is engine/run_sizing.c. */
+#include "engine/run_private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/run_sizing.h"
+#include "sweeps/sample.h"
+
+double pascal_run_default_target(int metric)
+{
+    return metric >= 0 && pascal_columns[metric].model == PASCAL_MODEL_TRAFFIC ? 1.2 : 0.05;
+}
+
+static uint64_t dim_stride(const pascal_spec *spec, int dim)
+{
+    uint64_t stride = 1;
+    for (int d = dim + 1; d < pascal_spec_ndims(spec); d++)
+        stride *= (uint64_t)pascal_spec_dim_size(spec, d);
+    return stride;
+}
+
+int pascal_run_find_axis(const pascal_spec *spec, int p1, int p2, int64_t min, int64_t max)
+{
+    for (int a = 0; a < pascal_spec_naxes(spec); a++) {
+        const pascal_axis *ax = pascal_spec_axis(spec, a);
+        if ((ax->param == p1 || ax->param == p2) && ax->count >= min && ax->count <= max &&
+            !pascal_spec_axis_sampled(spec, a)) /* a drawn axis has no grid position */
+            return a;
+    }
+    return -1;
+}
+
+void pascal_run_headline_init(headline *h, const pascal_spec *spec, pascal_run_stats *st)
+{
+    /* A workload sweep is about its DRAM traffic against the ideal (the
+     * exact kernel replay when asked for); a dynamic sweep about rho_dyn; a
+     * static one about its most exact miss rate. */
+    static const int prefer[] = {PASCAL_COL_TRAFFIC_REPLAY, PASCAL_COL_TRAFFIC_LRU,
+                                 PASCAL_COL_TRAFFIC_TTL, PASCAL_COL_TRAFFIC_DYN,
+                                 PASCAL_COL_RHO_DYN, PASCAL_COL_RHO_LRU, PASCAL_COL_RHO_TTL,
+                                 PASCAL_COL_RHO_SDCM, PASCAL_COL_RHO_BOUND, PASCAL_COL_RHO_CHE,
+                                 PASCAL_COL_RHO_SIM};
+    const int *cols = pascal_spec_columns(spec);
+    unsigned models = pascal_spec_models(spec);
+    size_t n;
+    memset(h, 0, sizeof *h);
+    h->slot = -1;
+    for (size_t k = 0; k < sizeof prefer / sizeof prefer[0] && h->slot < 0; k++) {
+        /* The replay and dynamic traffic columns are NaN without their models. */
+        if ((prefer[k] == PASCAL_COL_TRAFFIC_REPLAY && !(models >> PASCAL_MODEL_LRU_REPLAY & 1u)) ||
+            (prefer[k] == PASCAL_COL_TRAFFIC_DYN && !(models >> PASCAL_MODEL_DYNAMIC & 1u)))
+            continue;
+        for (int j = 0; j < pascal_spec_ncolumns(spec) && h->slot < 0; j++)
+            if (cols[j] == prefer[k])
+                h->slot = j;
+    }
+    st->metric = h->slot >= 0 ? cols[h->slot] : -1;
+    st->min = st->max = NAN;
+    h->cap_axis = h->slot >= 0
+                      ? pascal_run_find_axis(spec, PASCAL_P_C, PASCAL_P_CAPACITY_BYTES, 2, 1 << 20)
+                      : -1;
+    /* A workload's traffic is sized per value of its first swept workload
+     * field ("context length 64k needs ..."), worst over the patterns;
+     * otherwise per pattern. */
+    h->group_axis = -1;
+    for (int a = 0; h->group_axis < 0 && st->metric >= 0 &&
+                    pascal_columns[st->metric].model == PASCAL_MODEL_TRAFFIC &&
+                    a < pascal_spec_naxes(spec); a++) {
+        const pascal_axis *ax = pascal_spec_axis(spec, a);
+        if (ax->param > PASCAL_P_WORKLOAD && ax->param <= PASCAL_P_SPLIT_K && ax->count >= 2 &&
+            ax->count <= PASCAL_RUN_MAX_GROUPS && !pascal_spec_axis_sampled(spec, a))
+            h->group_axis = a;
+    }
+    if (h->group_axis < 0)
+        h->group_axis = pascal_run_find_axis(spec, PASCAL_P_PATTERN, PASCAL_P_PATTERN, 2,
+                                             PASCAL_RUN_MAX_GROUPS);
+    if (h->cap_axis < 0)
+        return;
+    h->cap_size = pascal_spec_axis(spec, h->cap_axis)->count;
+    h->cap_stride = dim_stride(spec, pascal_spec_axis(spec, h->cap_axis)->dim);
+    h->ngroups = h->group_axis >= 0 ? pascal_spec_axis(spec, h->group_axis)->count : 1;
+    if (h->group_axis >= 0)
+        h->group_stride = dim_stride(spec, pascal_spec_axis(spec, h->group_axis)->dim);
+    n = (size_t)(h->ngroups * h->cap_size);
+    h->worst = malloc(n * sizeof *h->worst);
+    h->worst_at = malloc(n * sizeof *h->worst_at);
+    if (!h->worst || !h->worst_at) { /* the headline is optional: skip it */
+        free(h->worst), free(h->worst_at);
+        h->worst = NULL, h->worst_at = NULL, h->cap_axis = -1;
+        return;
+    }
+    for (size_t k = 0; k < n; k++)
+        h->worst[k] = NAN;
+}
+
+/* Called in index order, so ties keep the first index on any thread count. */
+void pascal_run_headline_add(headline *h, pascal_run_stats *st, uint64_t i, double v)
+{
+    if (isnan(v))
+        return;
+    if (isnan(st->min) || v < st->min)
+        st->min = v, h->imin = i;
+    if (isnan(st->max) || v > st->max)
+        st->max = v, h->imax = i;
+    if (h->cap_axis >= 0) {
+        int64_t k = (int64_t)((i / h->cap_stride) % (uint64_t)h->cap_size);
+        if (h->group_axis >= 0)
+            k += h->cap_size * (int64_t)((i / h->group_stride) % (uint64_t)h->ngroups);
+        if (isnan(h->worst[k]) || v > h->worst[k])
+            h->worst[k] = v, h->worst_at[k] = i;
+    }
+}
+
+static void sizing_finish(const headline *h, const pascal_spec *spec, int64_t g,
+                          double target, pascal_run_sizing *out)
+{
+    const double *caps = pascal_spec_axis(spec, h->cap_axis)->values;
+    const double *worst = h->worst + g * h->cap_size;
+    int64_t best = -1, last = -1;
+    for (int64_t k = 0; k < h->cap_size; k++) {
+        if (isnan(worst[k]))
+            continue;
+        if (worst[k] <= target && (best < 0 || caps[k] < caps[best]))
+            best = k;
+        if (last < 0 || caps[k] > caps[last])
+            last = k;
+    }
+    out->group_value = h->group_axis >= 0 ? pascal_spec_axis(spec, h->group_axis)->values[g] : NAN;
+    out->cap_value = best >= 0 ? caps[best] : NAN;
+    out->cap_worst = last >= 0 ? worst[last] : NAN;
+    if (last >= 0)
+        pascal_spec_point(spec, h->worst_at[g * h->cap_size + last], &out->at_cap_worst, NULL);
+}
+
+void pascal_run_headline_finish(headline *h, const pascal_spec *spec, pascal_run_stats *st,
+                                double target)
+{
+    if (!isnan(st->min)) {
+        pascal_spec_point(spec, h->imin, &st->at_min, NULL);
+        pascal_spec_point(spec, h->imax, &st->at_max, NULL);
+    }
+    if (h->cap_axis >= 0) {
+        st->cap_axis = h->cap_axis;
+        st->group_axis = h->group_axis;
+        st->ngroups = (int)h->ngroups;
+        for (int64_t g = 0; g < h->ngroups; g++)
+            sizing_finish(h, spec, g, target, &st->sizing[g]);
+    }
+    if (h->z)
+        run_sizing_finish(h->z, spec, st);
+    run_sizing_free(h->z);
+    h->z = NULL;
+    free(h->worst);
+    free(h->worst_at);
+}
