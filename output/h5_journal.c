@@ -24,6 +24,7 @@
 
 #include "output/digest.h"
 #include "output/journal_format.h"
+#include "output/testpoint.h"
 #include "output/tmpfile.h"
 
 #ifndef PASCAL_VERSION
@@ -149,6 +150,7 @@ static int write_header(pascal_journal *j, const pascal_sink *sink,
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", j->path);
     rc = put(j, text, len, err);
     free(text);
+    pascal_testpoint("journal-header");
     if (rc == 0) /* the journal and the file's names survive a power cut */
         rc = pascal_tmpfile_sync(j->path, err);
     return rc;
@@ -209,7 +211,10 @@ static int record_chunk(pascal_journal *j, const pascal_sink *sink, int64_t k, p
     }
     crc = (uint32_t)crc32(0L, r + 8, (uInt)(j->rec_len - 8));
     memcpy(r + 4, &crc, 4);
-    return put(j, r, j->rec_len, err);
+    if (put(j, r, j->rec_len, err) != 0)
+        return PASCAL_EIO;
+    pascal_testpoint("journal-record");
+    return 0;
 }
 
 /* The file's bytes so far are on disk: say so in the journal, durably. */

@@ -10,6 +10,7 @@
 #include "output/digest.h"
 #include "output/journal.h"
 #include "output/sink_internal.h"
+#include "output/testpoint.h"
 #include "output/tmpfile.h"
 
 #include <errno.h>
@@ -194,6 +195,7 @@ int pascal_sink_publish(pascal_sink *sink, pascal_error *err)
         return pascal_tmpfile_commit(sink->tmp, sink->dest, err);
     if ((rc = pascal_tmpfile_sync(sink->tmp, err)))
         return rc;
+    pascal_testpoint("publish-closed");
     if (rename(sink->tmp, sink->dest) != 0)
         return pascal_error_set(err, PASCAL_EIO, "cannot rename %s to %s: %s", sink->tmp,
                                 sink->dest, strerror(errno));
@@ -216,6 +218,7 @@ int pascal_sink_finish(pascal_sink *sink, pascal_error *err)
     if (rc == 0 && sink->tmp)
         rc = pascal_sink_publish(sink, err);
     if (rc == 0) {
+        pascal_testpoint("publish-renamed");
         free(sink->tmp);
         sink->tmp = NULL;
         pascal_journal_close(sink->journal, 1); /* its file is complete */
@@ -354,6 +357,7 @@ int pascal_sink_resume(const pascal_sink_meta *meta,
         rc = pascal_h5sink_reopen(sink, meta, point_cols, result_cols, rows, err);
     if (rc == 0)
         rc = check_inputs(sink->tmp, meta, err);
+    pascal_testpoint("resume-opened");
     if (rc == 0 && meta->journal)
         rc = pascal_journal_start(sink, meta, err);
     sink->resumed = 1;
