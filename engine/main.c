@@ -2,11 +2,13 @@
  * subcommand (engine/cli/); all logic lives in libpascal. */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "common/suggest.h"
 #include "engine/cli/cli.h"
+#include "output/testpoint.h"
 #include "output/tmpfile.h"
 
 static const struct {
@@ -45,6 +47,38 @@ static void on_interrupt(int sig)
     _exit(130);
 }
 
+/* Tests of interrupted commands: PASCAL_TEST_RAISE_AT=NAME:SIGNAL (SIGNAL
+ * one of KILL, INT, TERM) makes the process raise SIGNAL the first time it
+ * reaches the test point NAME (output/testpoint.h). */
+static char raise_at[64];
+static int raise_signal;
+
+static void raise_hook(const char *name)
+{
+    int sig = raise_signal;
+    if (sig && strcmp(name, raise_at) == 0) {
+        raise_signal = 0;
+        raise(sig);
+    }
+}
+
+static void arm_test_raise(void)
+{
+    static const struct {
+        const char *name;
+        int sig;
+    } sigs[] = {{"KILL", SIGKILL}, {"INT", SIGINT}, {"TERM", SIGTERM}};
+    const char *v = getenv("PASCAL_TEST_RAISE_AT"), *colon = v ? strrchr(v, ':') : NULL;
+    if (!colon || (size_t)(colon - v) >= sizeof raise_at)
+        return;
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        if (strcmp(colon + 1, sigs[i].name) == 0)
+            raise_signal = sigs[i].sig;
+    memcpy(raise_at, v, (size_t)(colon - v));
+    if (raise_signal)
+        pascal_testpoint_set(raise_hook);
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: pascal COMMAND [options]   (pascal COMMAND --help for details)\n\n"
@@ -72,6 +106,7 @@ int main(int argc, char **argv)
     signal(SIGXFSZ, SIG_IGN);
     signal(SIGINT, on_interrupt);
     signal(SIGTERM, on_interrupt);
+    arm_test_raise();
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;

@@ -74,6 +74,12 @@ int pascal_run_prepare_output(const pascal_sink_meta *m, const pascal_column_des
     if (!*resume)
         pascal_sink_forget(m->path);
     st->temporaries_removed = (uint64_t)pascal_tmpfile_clean(m->path, NULL);
+    /* and journals a kill stopped before they were whole (h5_journal.c) */
+    if (m->format == PASCAL_SINK_HDF5) {
+        char journal[4096];
+        snprintf(journal, sizeof journal, "%s.journal", m->path);
+        st->temporaries_removed += (uint64_t)pascal_tmpfile_clean(journal, NULL);
+    }
     if (*resume && m->format == PASCAL_SINK_HDF5 && !exists(m->path, ".partial")) {
         *resume = 0; /* a run killed before its first chunk: start over */
         st->resumed_nothing = 1;

@@ -24,6 +24,7 @@
 
 #include "output/digest.h"
 #include "output/journal_format.h"
+#include "output/testpoint.h"
 #include "output/tmpfile.h"
 
 #ifndef PASCAL_VERSION
@@ -36,6 +37,8 @@ struct pascal_journal {
     int fd;            /* the journal */
     int data_fd;       /* the file it describes (read-only: for fdatasync) */
     char *path;        /* "<dest>.journal" */
+    char *tmp;         /* where it is written until it is whole (start) */
+    int placed;        /* renamed to path: close may remove it */
     int ncols;
     int64_t chunk, recorded; /* rows per chunk; rows recorded so far */
     double last_sync;  /* CLOCK_MONOTONIC seconds */
@@ -62,6 +65,7 @@ void pascal_journal_boot_id(char *buf, size_t len)
 }
 
 static int sync_mark(pascal_journal *j, pascal_error *err);
+static int record_written(pascal_journal *j, pascal_sink *sink, pascal_error *err);
 
 static int fail(pascal_error *err, const char *path)
 {
@@ -149,8 +153,7 @@ static int write_header(pascal_journal *j, const pascal_sink *sink,
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", j->path);
     rc = put(j, text, len, err);
     free(text);
-    if (rc == 0) /* the journal and the file's names survive a power cut */
-        rc = pascal_tmpfile_sync(j->path, err);
+    pascal_testpoint("journal-header");
     return rc;
 }
 
@@ -172,17 +175,27 @@ int pascal_journal_start(pascal_sink *sink, const pascal_sink_meta *meta, pascal
     sprintf(j->path, "%s.journal", sink->dest);
     if ((j->data_fd = open(sink->tmp, O_RDONLY | O_CLOEXEC)) < 0)
         return fail(err, sink->tmp);
-    j->fd = open(j->path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0666);
-    if (j->fd < 0)
+    /* Written whole under a temporary name, then renamed into place: a kill
+     * at any moment leaves no journal (the file is as the last run closed
+     * it) or one that records every chunk already in the file.  A resumed
+     * run opens its partial file for writing only after this. */
+    if ((j->fd = pascal_tmpfile_create(j->path, &j->tmp, err)) < 0)
+        return j->fd;
+    if (fcntl(j->fd, F_SETFL, O_APPEND) != 0)
         return fail(err, j->path);
     if ((rc = write_header(j, sink, meta, err)))
         return rc;
-    j->last_sync = mono_seconds();
     /* The chunks already there (a resumed file) are on disk: mark them so
      * at once, so that they count even after a reboot. */
-    if ((rc = pascal_journal_note(sink, err)))
+    if ((rc = record_written(j, sink, err)) || (rc = sync_mark(j, err)))
         return rc;
-    return sync_mark(j, err);
+    /* fdatasync'd by the mark; the rename and the folder survive a power cut */
+    if ((rc = pascal_tmpfile_commit(j->tmp, j->path, err)))
+        return rc;
+    j->placed = 1;
+    free(j->tmp);
+    j->tmp = NULL;
+    return 0;
 }
 
 /* Appends the record of chunk k (rows k*chunk ...) of every column. */
@@ -206,7 +219,10 @@ static int record_chunk(pascal_journal *j, const pascal_sink *sink, int64_t k, p
     }
     crc = (uint32_t)crc32(0L, r + 8, (uInt)(j->rec_len - 8));
     memcpy(r + 4, &crc, 4);
-    return put(j, r, j->rec_len, err);
+    if (put(j, r, j->rec_len, err) != 0)
+        return PASCAL_EIO;
+    pascal_testpoint("journal-record");
+    return 0;
 }
 
 /* The file's bytes so far are on disk: say so in the journal, durably. */
@@ -274,13 +290,16 @@ void pascal_journal_close(pascal_journal *j, int remove)
 {
     if (!j)
         return;
-    if (remove && j->path)
+    if (j->tmp) /* never whole: no journal at all */
+        unlink(j->tmp);
+    if (remove && j->placed)
         unlink(j->path);
     if (j->fd >= 0)
         close(j->fd);
     if (j->data_fd >= 0)
         close(j->data_fd);
     free(j->path);
+    free(j->tmp);
     free(j->rec);
     free(j);
 }

@@ -16,6 +16,7 @@
 #include "output/digest.h"
 #include "output/info.h"
 #include "output/journal_format.h"
+#include "output/testpoint.h"
 
 #define MAX_ATTRS 32
 
@@ -195,6 +196,7 @@ static int copy_chunks(pascal_sink *sink, const jheader *h, const unsigned char 
         }
         if (rc == 0)
             rc = pascal_h5sink_put_chunk(sink, (const void *const *)bytes, sizes, masks, err);
+        pascal_testpoint("recover-copied");
         n--;
     }
     for (int c = 0; bytes && c < h->ncols; c++)
@@ -285,7 +287,9 @@ int pascal_sink_recover(const pascal_sink_meta *meta,
         rc = rebuild(meta, &h, (const unsigned char *)text, n, fd, from, point_cols, npoint,
                      result_cols, nresult, rows, err);
     if (rc == 0) { /* the rows are safe in the partial file (or there were none) */
+        pascal_testpoint("recover-renamed");
         unlink(jpath);
+        pascal_testpoint("recover-journal-removed");
         if (strcmp(from, partial) != 0)
             unlink(from);
     }

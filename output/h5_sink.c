@@ -597,7 +597,7 @@ static int check_partial(pascal_h5sink *h5, const pascal_sink_meta *meta, pascal
 
 int pascal_h5sink_reopen(pascal_sink *sink, const pascal_sink_meta *meta,
                          const pascal_column_desc *point_cols,
-                         const pascal_column_desc *result_cols, int64_t *rows,
+                         const pascal_column_desc *result_cols, int64_t *rows, int write,
                          pascal_error *err)
 {
     pascal_h5sink *h5 = calloc(1, sizeof *h5);
@@ -616,7 +616,10 @@ int pascal_h5sink_reopen(pascal_sink *sink, const pascal_sink_meta *meta,
     for (int i = 0; i < n; i++)
         h5->cols[i].dset = h5->cols[i].mtype = -1;
     pascal_h5_quiet();
-    if ((h5->file = H5Fopen(sink->tmp, H5F_ACC_RDWR, sink->fapl)) < 0)
+    /* Read-only: in this process alone, and without marking the file open
+     * for writing (journal.h: a resumed run writes only once journaled). */
+    if ((h5->file = write ? H5Fopen(sink->tmp, H5F_ACC_RDWR, sink->fapl)
+                          : H5Fopen(sink->tmp, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
         return pascal_error_set(err, PASCAL_EINPUT, "%s: expected the file an interrupted run "
                                 "left (pascal run ... -o %s, stopped), got none or a damaged one",
                                 sink->tmp, sink->dest);

@@ -19,6 +19,7 @@
 
 #include "common/error_mpi.h"
 #include "output/journal.h"
+#include "output/testpoint.h"
 #include "output/sink_internal.h"
 #include "output/tmpfile.h"
 
@@ -146,6 +147,27 @@ static int check_early(pascal_sink *sink, pascal_error *err)
                             sink->tmp);
 }
 
+/* Rank 0, resuming, in this process alone (read-only) before any rank
+ * opens the partial file for writing: checks that MPI-IO can extend it, so
+ * that a refusal changes and creates nothing, and journals it (every chunk
+ * it holds; pascal_sink_resume says why), keeping the journal for the run. */
+static int prepare_partial(pascal_sink *sink, const pascal_sink_meta *meta,
+                         const pascal_column_desc *point_cols,
+                         const pascal_column_desc *result_cols, pascal_error *err)
+{
+    int64_t rows = 0;
+    int rc = pascal_h5sink_reopen(sink, meta, point_cols, result_cols, &rows, 0, err);
+    if (rc == 0)
+        rc = check_early(sink, err);
+    if (rc == 0 && meta->journal)
+        rc = pascal_journal_start(sink, meta, err);
+    pascal_h5sink_free(sink->h5);
+    sink->h5 = NULL;
+    if (rc == 0)
+        pascal_testpoint("resume-journaled");
+    return rc;
+}
+
 int pascal_sink_mpi_open(MPI_Comm comm, const pascal_sink_meta *meta,
                          const pascal_column_desc *point_cols, int npoint,
                          const pascal_column_desc *result_cols, int nresult, int resume,
@@ -161,15 +183,20 @@ int pascal_sink_mpi_open(MPI_Comm comm, const pascal_sink_meta *meta,
         return rc;
     if ((rc = pascal_mpi_agree(sink->mpi ? sink->mpi->comm : comm, rc, err)) == 0)
         rc = share_name(sink, resume, err);
+    if (rc == 0 && resume) {
+        if (sink->mpi->rank == 0)
+            rc = prepare_partial(sink, meta, point_cols, result_cols, err);
+        rc = pascal_mpi_agree(sink->mpi->comm, rc, err);
+    }
     if (rc == 0) {
-        rc = resume ? pascal_h5sink_reopen(sink, meta, point_cols, result_cols, rows, err)
+        rc = resume ? pascal_h5sink_reopen(sink, meta, point_cols, result_cols, rows, 1, err)
                     : pascal_h5sink_open(sink, meta, point_cols, result_cols, err);
-        if (rc == 0 && resume)
-            rc = check_early(sink, err);
+        if (rc == 0 && resume && sink->mpi->rank == 0)
+            pascal_testpoint("resume-reopened");
         opened = 1;
         rc = pascal_mpi_agree(sink->mpi->comm, rc, err);
     }
-    if (rc == 0 && sink->mpi->rank == 0 && meta->journal)
+    if (rc == 0 && sink->mpi->rank == 0 && meta->journal && !sink->journal)
         rc = pascal_journal_start(sink, meta, err);
     if (opened && rc == 0)
         rc = pascal_mpi_agree(sink->mpi->comm, rc, err);

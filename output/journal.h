@@ -17,7 +17,12 @@
  * appends a sync mark and syncs itself; a journal from another boot (or
  * another machine) is trusted up to its last sync mark.  Each record
  * carries a CRC of itself; the file is named by device and inode, so a
- * journal never describes another file of the same name. */
+ * journal never describes another file of the same name.
+ *
+ * A journal appears only whole (start writes it under a temporary name and
+ * renames it), and a resumed run opens its partial file for writing only
+ * once journaled (pascal_sink_resume): a resume killed at any moment leaves
+ * a partial file HDF5 can open, or a journal that records all its chunks. */
 #ifndef PASCAL_OUTPUT_JOURNAL_H
 #define PASCAL_OUTPUT_JOURNAL_H
 
@@ -25,8 +30,9 @@
 
 typedef struct pascal_journal pascal_journal;
 
-/* Starts "<sink->dest>.journal" for the open HDF5 sink (fresh or resumed)
- * and records the whole chunks already in its file. */
+/* Starts "<sink->dest>.journal" for the open HDF5 sink (fresh, or resumed
+ * and still open read-only) and records the whole chunks already in its
+ * file; the journal appears under its name only then, synced. */
 int pascal_journal_start(pascal_sink *sink, const pascal_sink_meta *meta, pascal_error *err);
 /* Records the whole chunks written since the last call; syncs when a
  * second has passed since the last sync. */

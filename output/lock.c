@@ -5,6 +5,7 @@
  * no longer has the name; so after locking, the descriptor and the name
  * must still be the same file, else the claim starts again. */
 #include "output/lock.h"
+#include "output/testpoint.h"
 #include "output/tmpfile.h"
 
 #include <errno.h>
@@ -99,6 +100,7 @@ int pascal_output_claim(const char *dest, const pascal_input *inputs, int n,
                         const char *holder, pascal_lock **out, pascal_error *err)
 {
     struct stat st;
+    sigset_t mask;
     char who[600];
     pascal_lock *lk;
     int rc, fd = -1;
@@ -121,6 +123,9 @@ int pascal_output_claim(const char *dest, const pascal_input *inputs, int n,
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", dest);
     }
     sprintf(lk->path, "%s.lock", dest);
+    /* From the lock file's creation to its tracking, a Ctrl-C waits: it
+     * would leave the file behind (tmpfile.h). */
+    pascal_tmpfile_guard_begin(&mask);
     for (int tries = 0; fd < 0 && tries < 100; tries++) {
         if ((rc = lock_once(dest, lk->path, &fd, who, sizeof who, err)) < 0)
             break;
@@ -142,11 +147,14 @@ int pascal_output_claim(const char *dest, const pascal_input *inputs, int n,
             unlink(lk->path);
             close(fd);
         }
+        pascal_tmpfile_guard_end(&mask);
         free(lk->path);
         free(lk);
         return rc;
     }
+    pascal_testpoint("claim-locked");
     pascal_tmpfile_track(lk->path);
+    pascal_tmpfile_guard_end(&mask);
     *out = lk;
     return 0;
 }

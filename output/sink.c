@@ -10,6 +10,7 @@
 #include "output/digest.h"
 #include "output/journal.h"
 #include "output/sink_internal.h"
+#include "output/testpoint.h"
 #include "output/tmpfile.h"
 
 #include <errno.h>
@@ -194,6 +195,7 @@ int pascal_sink_publish(pascal_sink *sink, pascal_error *err)
         return pascal_tmpfile_commit(sink->tmp, sink->dest, err);
     if ((rc = pascal_tmpfile_sync(sink->tmp, err)))
         return rc;
+    pascal_testpoint("publish-closed");
     if (rename(sink->tmp, sink->dest) != 0)
         return pascal_error_set(err, PASCAL_EIO, "cannot rename %s to %s: %s", sink->tmp,
                                 sink->dest, strerror(errno));
@@ -216,6 +218,7 @@ int pascal_sink_finish(pascal_sink *sink, pascal_error *err)
     if (rc == 0 && sink->tmp)
         rc = pascal_sink_publish(sink, err);
     if (rc == 0) {
+        pascal_testpoint("publish-renamed");
         free(sink->tmp);
         sink->tmp = NULL;
         pascal_journal_close(sink->journal, 1); /* its file is complete */
@@ -330,6 +333,36 @@ static int check_inputs(const char *partial, const pascal_sink_meta *meta, pasca
     return 0;
 }
 
+/* The partial file, open read-only, is journaled (every chunk it holds),
+ * then opened for writing: HDF5 marks a file open for writing, and a file
+ * left so marked by a kill cannot be opened again, so that from then on only
+ * the journal can bring back its rows.  Once the file may have been opened
+ * for writing, a failure keeps the journal. */
+static int reopen_journaled(pascal_sink *sink, const pascal_sink_meta *meta,
+                            const pascal_column_desc *point_cols,
+                            const pascal_column_desc *result_cols, int64_t *rows,
+                            pascal_error *err)
+{
+    int64_t kept = *rows;
+    int rc = pascal_journal_start(sink, meta, err);
+    if (rc)
+        return rc;
+    pascal_testpoint("resume-journaled");
+    pascal_h5sink_free(sink->h5);
+    sink->h5 = NULL;
+    rc = pascal_h5sink_reopen(sink, meta, point_cols, result_cols, rows, 1, err);
+    if (rc == 0 && *rows != kept)
+        rc = pascal_error_set(err, PASCAL_EINTERNAL, "%s: %lld rows, then %lld once reopened",
+                              sink->tmp, (long long)kept, (long long)*rows);
+    if (rc == 0)
+        pascal_testpoint("resume-reopened");
+    if (rc) {
+        pascal_journal_close(sink->journal, 0);
+        sink->journal = NULL;
+    }
+    return rc;
+}
+
 int pascal_sink_resume(const pascal_sink_meta *meta,
                        const pascal_column_desc *point_cols, int npoint,
                        const pascal_column_desc *result_cols, int nresult,
@@ -351,11 +384,12 @@ int pascal_sink_resume(const pascal_sink_meta *meta,
     if (!(sink->dest = strdup(meta->path)) || !(sink->tmp = partial_name(meta->path)))
         rc = pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", meta->path);
     else
-        rc = pascal_h5sink_reopen(sink, meta, point_cols, result_cols, rows, err);
+        rc = pascal_h5sink_reopen(sink, meta, point_cols, result_cols, rows, 0, err);
     if (rc == 0)
         rc = check_inputs(sink->tmp, meta, err);
+    pascal_testpoint("resume-opened");
     if (rc == 0 && meta->journal)
-        rc = pascal_journal_start(sink, meta, err);
+        rc = reopen_journaled(sink, meta, point_cols, result_cols, rows, err);
     sink->resumed = 1;
     if (rc) {
         free(sink->tmp);   /* never remove the partial file on a failed resume */

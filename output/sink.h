@@ -140,7 +140,10 @@ int pascal_sink_suspend(pascal_sink *sink, int64_t *rows, pascal_error *err);
  * file of the same spec text, shard and columns.  Chunking and filters come
  * from the file.  *rows receives the rows already there; appends continue
  * after them and finish renames the file to meta->path.  On failure the
- * partial file is left as it was. */
+ * partial file is left as it was.  With meta->journal the file is opened
+ * for writing only once "<meta->path>.journal" names it; without, it is
+ * opened read-only, to read its rows (pascal_sink_read_result) and close
+ * it again (pascal_sink_suspend), not to append. */
 int pascal_sink_resume(const pascal_sink_meta *meta,
                        const pascal_column_desc *point_cols, int npoint,
                        const pascal_column_desc *result_cols, int nresult,

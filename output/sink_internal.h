@@ -51,10 +51,14 @@ int pascal_h5sink_finish(pascal_sink *sink, pascal_error *err);
 void pascal_h5sink_free(pascal_h5sink *h5);
 /* Drops buffered rows and closes the file; *rows = rows in the file. */
 int pascal_h5sink_suspend(pascal_sink *sink, int64_t *rows, pascal_error *err);
-/* Opens the partial file sink->tmp for appending (see pascal_sink_resume). */
+/* Opens the partial file sink->tmp (see pascal_sink_resume): for appending
+ * when write, else read-only in this process (H5P_DEFAULT access: no MPI-IO)
+ * and unchanged.  HDF5 marks a file opened for writing in its superblock,
+ * and a file left so marked by a killed process cannot be opened again: a
+ * partial file is opened for writing only while a journal names it. */
 int pascal_h5sink_reopen(pascal_sink *sink, const pascal_sink_meta *meta,
                          const pascal_column_desc *point_cols,
-                         const pascal_column_desc *result_cols, int64_t *rows,
+                         const pascal_column_desc *result_cols, int64_t *rows, int write,
                          pascal_error *err);
 int pascal_h5sink_read(pascal_sink *sink, int col, int64_t from, int64_t n, double *out,
                        pascal_error *err);

@@ -1,8 +1,10 @@
 /* The temporary-file protocol shared by every writer; see tmpfile.h. */
 #include "output/tmpfile.h"
+#include "output/testpoint.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,8 +29,40 @@ void pascal_tmpfile_track(const char *path)
     tracked_ok[i] = 1;
 }
 
+/* Creations in progress, and whether a handler is removing the files.
+ * Each side raises its own flag before it reads the other's (sequentially
+ * consistent), so either the handler sees the creation and waits for its
+ * tracking, or the creator sees the handler and creates nothing. */
+static int creating, exiting;
+
+void pascal_tmpfile_guard_begin(sigset_t *old)
+{
+    sigset_t block;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, old);
+    __atomic_add_fetch(&creating, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&exiting, __ATOMIC_SEQ_CST)) {
+        __atomic_sub_fetch(&creating, 1, __ATOMIC_SEQ_CST);
+        for (;;) /* the handler's thread is ending the process */
+            pause();
+    }
+}
+
+void pascal_tmpfile_guard_end(const sigset_t *old)
+{
+    __atomic_sub_fetch(&creating, 1, __ATOMIC_SEQ_CST);
+    pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
 void pascal_tmpfile_remove_all(void)
 {
+    __atomic_store_n(&exiting, 1, __ATOMIC_SEQ_CST);
+    /* A creation on another thread takes a few system calls; the bound
+     * only keeps a stuck one from holding the exit. */
+    for (long spin = 0; __atomic_load_n(&creating, __ATOMIC_SEQ_CST) && spin < (1L << 30); spin++)
+        ;
     for (int i = 0; i < TRACKED; i++)
         if (tracked_ok[i])
             unlink(tracked[i]);
@@ -37,6 +71,7 @@ void pascal_tmpfile_remove_all(void)
 int pascal_tmpfile_create(const char *dest, char **tmp, pascal_error *err)
 {
     struct stat st;
+    sigset_t mask;
     size_t cap = strlen(dest) + 64;
     *tmp = NULL;
     if (stat(dest, &st) == 0 && S_ISDIR(st.st_mode))
@@ -44,7 +79,9 @@ int pascal_tmpfile_create(const char *dest, char **tmp, pascal_error *err)
     if (!(*tmp = malloc(cap)))
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", dest);
     /* A name already taken (another writer of this process, or a leftover)
-     * gets a numbered neighbour rather than being overwritten. */
+     * gets a numbered neighbour rather than being overwritten.  Created
+     * and tracked under the guard, so that a Ctrl-C never leaves it. */
+    pascal_tmpfile_guard_begin(&mask);
     for (int i = 0; i < 100; i++) {
         int fd;
         if (i == 0)
@@ -53,13 +90,16 @@ int pascal_tmpfile_create(const char *dest, char **tmp, pascal_error *err)
             snprintf(*tmp, cap, "%s.tmp.%ld.%d", dest, (long)getpid(), i);
         fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0) {
+            pascal_testpoint("tmpfile-created");
             pascal_tmpfile_track(*tmp);
+            pascal_tmpfile_guard_end(&mask);
             return fd;
         }
         if (errno != EEXIST)
             break;
     }
     pascal_error_set(err, PASCAL_EIO, "cannot create %s: %s", *tmp, strerror(errno));
+    pascal_tmpfile_guard_end(&mask);
     free(*tmp);
     *tmp = NULL;
     return PASCAL_EIO;

@@ -5,6 +5,8 @@
 #ifndef PASCAL_OUTPUT_TMPFILE_H
 #define PASCAL_OUTPUT_TMPFILE_H
 
+#include <signal.h>
+
 #include "common/error.h"
 
 #ifdef __cplusplus
@@ -25,11 +27,19 @@ int pascal_tmpfile_commit(const char *tmp, const char *dest, pascal_error *err);
 int pascal_tmpfile_sync(const char *path, pascal_error *err);
 
 /* Files this process is writing (temporary files, lock files), removed by
- * pascal_tmpfile_remove_all(), which a signal handler may call (it only
- * calls unlink).  A name already renamed or removed is harmless there.
- * pascal_tmpfile_create tracks its files itself. */
+ * pascal_tmpfile_remove_all(), which a signal handler that then ends the
+ * process may call (it only calls unlink).  A name already renamed or
+ * removed is harmless there.  pascal_tmpfile_create tracks its files
+ * itself. */
 void pascal_tmpfile_track(const char *path);
 void pascal_tmpfile_remove_all(void);
+/* Around the creation and the tracking of such a file: a Ctrl-C between the
+ * two would leave the file behind.  begin blocks SIGINT and SIGTERM in the
+ * calling thread (*old receives its mask) until end; a handler running
+ * meanwhile in another thread (an OpenMP worker) waits in
+ * pascal_tmpfile_remove_all for end before it removes anything. */
+void pascal_tmpfile_guard_begin(sigset_t *old);
+void pascal_tmpfile_guard_end(const sigset_t *old);
 
 /* Removes the temporary files of dest ("<dest>.tmp.<pid>" and its numbered
  * neighbours) except `keep` (may be NULL), and returns how many it removed.

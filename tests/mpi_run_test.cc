@@ -537,6 +537,38 @@ TEST_F(Mpi, AHardKillIsRecoveredFromTheJournal)
     }
 }
 
+// A resume under mpirun killed (rank 0, SIGKILL) as it checks the partial
+// file, once the file is journaled, and once every rank opened it for
+// writing: the next resume keeps every row of the stopped run and ends with
+// the one-process file.  The partial file is opened for writing only once
+// journaled; before, a kill in between left a file HDF5 refuses to open.
+TEST_F(Mpi, AResumeKilledAtEachMomentLosesNothing)
+{
+    write("s.yaml", spec_text(kNone));
+    auto ref = one("ref", "run ../s.yaml -o out.h5 --batch 50");
+    ASSERT_EQ(ref.status, 0) << ref.err;
+    for (const char *stage : {"resume-opened", "resume-journaled", "resume-reopened"}) {
+        std::string sub = stage, args = "run ../s.yaml -o out.h5 --batch 50";
+        // Stopped (Ctrl-C) as its first chunk is recorded: one batch kept.
+        auto r = in(sub, "OMP_NUM_THREADS=1 PASCAL_TEST_RAISE_AT=journal-record:INT " +
+                             std::string(PASCAL_CLI) + " " + args);
+        ASSERT_EQ(r.status, 130) << r.err;
+        std::smatch kept;
+        ASSERT_TRUE(std::regex_search(r.err, kept, std::regex("stopped: (\\d+) of"))) << r.err;
+        auto killed = mpi(sub, 2, 1, args + " --resume",
+                          "-x PASCAL_TEST_RAISE_AT=" + std::string(stage) + ":KILL");
+        ASSERT_NE(killed.status, 0) << stage;
+        auto again = mpi(sub, 2, 1, args + " --resume");
+        ASSERT_EQ(again.status, 0) << stage << ": " << again.err;
+        EXPECT_NE(again.out.find("resumed: " + kept[1].str() + " rows kept"), std::string::npos)
+            << stage << ": " << again.out;
+        EXPECT_TRUE(file_differences(at("ref", "out.h5"), at(sub, "out.h5"), kResumed).empty())
+            << stage;
+        EXPECT_EQ(pascal_test::list_dir(dir + "/" + sub),
+                  (std::vector<std::string>{"out.h5", "stderr", "stdout"}));
+    }
+}
+
 // The claim is rank 0's and holds for the whole job; every refusal is the
 // one-process message, printed once, exit 2, nothing created.
 TEST_F(Mpi, RefusalsSpeakOnceAndCreateNothing)

@@ -409,4 +409,32 @@ TEST_F(Claim, InterruptedCommandsExit130)
     ExpectOnly(dir, {"s.yaml", "dev.yaml", "big.yaml", "x.h5.partial", "stdout", "stderr"});
 }
 
+// A Ctrl-C (or SIGTERM) in the instant after a command created its lock
+// file or its temporary file, before it registered the file for removal:
+// the command still exits 130 and leaves nothing.  The signal is raised at
+// the named moment (PASCAL_TEST_RAISE_AT, output/testpoint.h).
+TEST_F(Claim, ASignalJustAfterAFileIsCreatedLeavesNothing)
+{
+    ASSERT_EQ(run("run " + spec + " -o " + dir + "/a.h5 --shard 1/2 --quiet").status, 0);
+    ASSERT_EQ(run("run " + spec + " -o " + dir + "/b.h5 --shard 2/2 --quiet").status, 0);
+    const std::string merge = "merge -o " + dir + "/m.h5 " + dir + "/a.h5 " + dir + "/b.h5";
+    struct Case {
+        std::string at, args;
+    } cases[] = {
+        {"claim-locked:INT", "validate -o " + dir + "/v.h5 --quiet"},
+        {"claim-locked:TERM", "validate -o " + dir + "/v.h5 --quiet"},
+        {"tmpfile-created:INT", "validate -o " + dir + "/v.h5 --quiet"},
+        {"claim-locked:INT", merge},
+        {"tmpfile-created:TERM", merge},
+    };
+    for (const Case &c : cases) {
+        CliResult r = pascal_test::run_command(dir, "PASCAL_TEST_RAISE_AT=" + c.at + " " +
+                                                        PASCAL_CLI + " " + c.args);
+        EXPECT_EQ(r.status, 130) << c.at << " " << c.args << ": " << r.err;
+        EXPECT_NE(r.err.find("pascal: interrupted; nothing written"), std::string::npos)
+            << c.at << ": " << r.err;
+        ExpectOnly(dir, {"s.yaml", "dev.yaml", "a.h5", "b.h5", "stdout", "stderr"});
+    }
+}
+
 } // namespace

@@ -184,6 +184,35 @@ TEST_F(FullDisk, ResumeOnAFullDiskLosesNothing)
     EXPECT_EQ(list_dir(fs), std::vector<std::string>{"out.h5"});
 }
 
+// A resume that cannot write its journal (the disk is full) fails before it
+// opens the partial file for writing: the file keeps its bytes, and nothing
+// else is left; with room again, the resume keeps every row.
+TEST_F(FullDisk, AResumeThatCannotJournalLeavesThePartialFileAsItWas)
+{
+    std::string spec = write("s.yaml", kSpec), full = dir + "/full.h5", out = fs + "/out.h5";
+    ASSERT_EQ(run("run " + spec + " -o " + full + " --quiet").status, 0);
+    umount(fs.c_str());
+    mounted = mount("tmpfs", fs.c_str(), "tmpfs", 0, "size=48m") == 0;
+    ASSERT_TRUE(mounted);
+    // Ctrl-C as the first chunk is recorded: the run stops after batch 0.
+    CliResult r = pascal_test::run_command(dir, "PASCAL_TEST_RAISE_AT=journal-record:INT " PASCAL_CLI
+                                                " run " + spec + " -o " + out + " --quiet");
+    ASSERT_EQ(r.status, 130) << r.err;
+    std::string kept = slurp(out + ".partial");
+    ASSERT_FALSE(kept.empty());
+    Fill(4096); // room for the lock file's page alone
+    r = run("run " + spec + " -o " + out + " --resume --quiet");
+    ExpectWriteFailure(r, out + ".journal", "No space left on device");
+    EXPECT_TRUE(slurp(out + ".partial") == kept) << "the partial file was changed";
+    EXPECT_EQ(list_dir(fs), (std::vector<std::string>{"filler", "out.h5.partial"}));
+    unlink((fs + "/filler").c_str());
+    r = run("run " + spec + " -o " + out + " --resume --quiet");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("resumed: 65536 rows kept"), std::string::npos) << r.out;
+    ExpectSameRows(full, out);
+    EXPECT_EQ(list_dir(fs), std::vector<std::string>{"out.h5"});
+}
+
 // A file size limit (ulimit -f) needs no privilege: writes fail with EFBIG.
 class FileSizeLimit : public pascal_test::TempDirTest {
 protected:
@@ -233,6 +262,33 @@ protected:
             dir, "PASCAL_TEST_KILL_AFTER_BATCH=" + std::to_string(k) + " " PASCAL_CLI " run " +
                      spec + " -o " + out + args + " --quiet");
         ASSERT_EQ(r.status, 137) << "expected a SIGKILL, got " << r.status << ": " << r.err;
+    }
+    // `pascal run ... -o out` killed by SIGKILL at the named moment
+    // (output/testpoint.h), the first time it comes.
+    void KillAtStage(const std::string &stage, const std::string &out, const std::string &args)
+    {
+        CliResult r = pascal_test::run_command(
+            dir, "PASCAL_TEST_RAISE_AT=" + stage + ":KILL " PASCAL_CLI " run " + spec + " -o " +
+                     out + args + " --quiet");
+        ASSERT_EQ(r.status, 137) << stage << ": expected a SIGKILL, got " << r.status << ": "
+                                 << r.err;
+    }
+    // The resume that follows: it succeeds, keeps `kept` rows (those the
+    // killed runs had finished: none lost), gives the uninterrupted rows
+    // and leaves nothing beside the output.
+    void ExpectResumeKeeps(int64_t kept, const std::string &out, const std::string &what)
+    {
+        CliResult r = run("run " + spec + " -o " + out + " --resume --quiet");
+        ASSERT_EQ(r.status, 0) << what << ": " << r.err;
+        if (kept > 0)
+            EXPECT_NE(r.out.find("resumed: " + std::to_string(kept) + " rows kept"),
+                      std::string::npos) << what << ": " << r.out;
+        else
+            EXPECT_NE(r.out.find("nothing to resume"), std::string::npos) << what << ": " << r.out;
+        ExpectSameRows(full, out);
+        std::string base = out.substr(out.rfind('/') + 1);
+        for (const std::string &name : list_dir(dir))
+            EXPECT_TRUE(name.find(base) != 0 || name == base) << what << ": " << name;
     }
     // Starts `pascal run`, kills it with SIGKILL after `ms` milliseconds.
     void KillAt(int ms, const std::string &out, const std::string &args)
@@ -286,6 +342,81 @@ TEST_F(HardKill, AtAnyMomentResumeGivesTheUninterruptedRows)
     // How many kills landed mid-run depends on the machine's speed; the
     // assertion that matters is above, for every delay.
     RecordProperty("recovered", recovered);
+}
+
+// A resume killed at each moment of its own (recovering the killed run's
+// journal, opening the partial file, writing the new journal, finishing):
+// the next resume accepts what is left, keeps every row the killed resume
+// started from, and ends with the uninterrupted rows.  Before the partial
+// file was opened for writing only once journaled, a kill between the two
+// left a file HDF5 refuses to open (marked open for writing) and no
+// journal; a kill in the middle of the new journal lost the rows it had
+// not yet recorded.
+TEST_F(HardKill, AResumeKilledAtEachMomentLosesNothing)
+{
+    const int64_t two_batches = 2 * 65536, whole_chunks = 300000 / 4096 * 4096;
+    struct Case {
+        const char *stage;
+        int64_t kept; // rows the next resume keeps; 0: the file was complete
+    } cases[] = {
+        {"recover-copied", two_batches},   {"recover-renamed", two_batches},
+        {"recover-journal-removed", two_batches},
+        {"resume-opened", two_batches},    {"journal-header", two_batches},
+        {"journal-record", two_batches},   {"resume-journaled", two_batches},
+        {"resume-reopened", two_batches},  {"publish-closed", whole_chunks},
+        {"publish-renamed", 0},
+    };
+    for (const Case &c : cases) {
+        std::string out = dir + "/" + c.stage + ".h5";
+        KillAfter(1, out, "");
+        KillAtStage(c.stage, out, " --resume");
+        ExpectResumeKeeps(c.kept, out, c.stage);
+    }
+    // Compressed (chunks copied and written as stored), and a partial file
+    // of a run stopped by Ctrl-C (no journal to recover) instead of a kill.
+    for (const char *stage : {"recover-renamed", "resume-reopened", "publish-closed"}) {
+        std::string out = dir + "/z-" + stage + ".h5";
+        KillAfter(1, out, " --compression 3");
+        KillAtStage(stage, out, " --resume");
+        ExpectResumeKeeps(std::string(stage) == "publish-closed" ? whole_chunks : two_batches,
+                          out, std::string("compressed ") + stage);
+    }
+    for (const char *stage : {"resume-opened", "journal-record", "resume-reopened"}) {
+        std::string out = dir + "/s-" + stage + ".h5";
+        // Ctrl-C as the first chunk is recorded: the run stops after batch 0.
+        CliResult r = pascal_test::run_command(dir, "PASCAL_TEST_RAISE_AT=journal-record:INT " PASCAL_CLI
+                                                    " run " + spec + " -o " + out + " --quiet");
+        ASSERT_EQ(r.status, 130) << r.err;
+        KillAtStage(stage, out, " --resume");
+        ExpectResumeKeeps(65536, out, std::string("stopped, then ") + stage);
+    }
+}
+
+// Resumes killed one after another, so that a journal names the partial
+// file itself (second-generation recovery), killed again while recovering.
+TEST_F(HardKill, ARecoveryOfAKilledResumeKilledAgainLosesNothing)
+{
+    struct Chain {
+        std::vector<std::string> stages; // "batch" : after the resume's first batch
+        int64_t kept;
+    } chains[] = {
+        {{"batch", "recover-copied", "recover-renamed"}, 3 * 65536},
+        {{"resume-reopened", "recover-journal-removed", "resume-opened"}, 2 * 65536},
+        {{"publish-closed", "recover-renamed", "journal-record"}, 300000 / 4096 * 4096},
+    };
+    int n = 0;
+    for (const Chain &c : chains) {
+        std::string out = dir + "/c" + std::to_string(n++) + ".h5", what;
+        KillAfter(1, out, "");
+        for (const std::string &stage : c.stages) {
+            what += " " + stage;
+            if (stage == "batch")
+                KillAfter(0, out, " --resume");
+            else
+                KillAtStage(stage, out, " --resume");
+        }
+        ExpectResumeKeeps(c.kept, out, what);
+    }
 }
 
 // The journal of a killed run whose inputs changed is refused, naming the
