@@ -12,7 +12,14 @@
  * the median over REPS (default 3) of the single-thread throughput in MB/s
  * of raw column bytes, the stored bytes per 8-byte value, and the speed
  * ratio to the baseline timed in the same process.  Every encoded chunk is
- * decoded with zlib's uncompress and compared before it counts. */
+ * decoded with zlib's uncompress and compared before it counts.
+ *
+ *   bench_chunks lookup [CHUNKS]
+ *
+ * The cost of HDF5's H5Dget_chunk_info_by_coord, which the journal avoids
+ * (output/h5_sink.c, put_chunk): a 1.10-format file (the format sweep
+ * files use) gets CHUNKS (default 40000) small chunks, each looked up right
+ * after it is written; prints the mean lookup time per 10000 chunks. */
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,8 +105,48 @@ static void check(const unsigned char *z, size_t len, const unsigned char *src, 
                 die("a chunk decodes to other bytes");
 }
 
+static int bench_lookup(long chunks)
+{
+    char path[256];
+    hsize_t zero = 0, unlimited = H5S_UNLIMITED, len = 64;
+    char buf[64] = {0};
+    double t = 0;
+    snprintf(path, sizeof path, "/tmp/pascal-bench-lookup-%d.h5", (int)getpid());
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110);
+    H5Pset_chunk(dcpl, 1, &len);
+    H5Pset_deflate(dcpl, 1);
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    hid_t space = H5Screate_simple(1, &zero, &unlimited);
+    hid_t d = H5Dcreate2(f, "x", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (d < 0)
+        die("creating the lookup file");
+    printf("H5Dget_chunk_info_by_coord after each chunk written, HDF5 1.10 format\n");
+    for (long k = 0; k < chunks; k++) {
+        hsize_t off = (hsize_t)k * len, size = off + len, sz;
+        unsigned mask;
+        haddr_t addr;
+        if (H5Dset_extent(d, &size) < 0 || H5Dwrite_chunk(d, H5P_DEFAULT, 0, &off, 8, buf) < 0)
+            die("writing a chunk");
+        double t0 = pascal_now();
+        if (H5Dget_chunk_info_by_coord(d, &off, &mask, &addr, &sz) < 0)
+            die("looking a chunk up");
+        t += pascal_now() - t0;
+        if ((k + 1) % 10000 == 0) {
+            printf("chunks %6ld to %6ld: %8.1f us a lookup (%.3f us per chunk before it)\n",
+                   k - 9999, k + 1, 1e6 * t / 10000, 1e6 * t / 10000 / (double)(k + 1 - 5000));
+            t = 0;
+        }
+    }
+    H5Dclose(d), H5Sclose(space), H5Pclose(dcpl), H5Pclose(fapl), H5Fclose(f);
+    unlink(path);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "lookup") == 0)
+        return bench_lookup(argc > 2 ? atol(argv[2]) : 40000);
     size_t rows = argc > 1 ? (size_t)atof(argv[1]) : (size_t)1 << 20;
     int reps = argc > 2 ? atoi(argv[2]) : 3;
     const int levels[NENC] = {0, 1, 2, 3, 6}; /* 0: the baseline */
