@@ -19,3 +19,16 @@ void pascal_parallel(int threads, void (*body)(void *ctx), void *ctx)
 #pragma omp parallel num_threads(n)
     body(ctx);
 }
+
+int pascal_parallel_stop_seen(const volatile sig_atomic_t *flag, int *halt)
+{
+    int s;
+#pragma omp atomic read
+    s = *halt;
+    if (!s && flag && *flag) {
+#pragma omp atomic write
+        *halt = 1;
+        s = 1;
+    }
+    return s;
+}

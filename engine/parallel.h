@@ -8,6 +8,8 @@
 #ifndef PASCAL_ENGINE_PARALLEL_H
 #define PASCAL_ENGINE_PARALLEL_H
 
+#include <signal.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -22,6 +24,12 @@ int pascal_parallel_cores(void);
 /* Runs body(ctx) on every thread of a team of pascal_parallel_threads(
  * threads) threads and returns when all are done. */
 void pascal_parallel(int threads, void (*body)(void *ctx), void *ctx);
+
+/* 1 once a stop was asked for: *halt, shared by the team and set here the
+ * first time a thread sees *flag (may be NULL) set.  Read before every
+ * point or scenario, so that a batch of slow ones does not hold up Ctrl-C;
+ * the loops then leave at a batch boundary that every thread agrees on. */
+int pascal_parallel_stop_seen(const volatile sig_atomic_t *flag, int *halt);
 
 #ifdef __cplusplus
 }

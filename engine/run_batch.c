@@ -101,15 +101,7 @@ double pascal_run_buffer_bytes(const pascal_spec *spec, const pascal_run_opts *o
  * the loop at the same batch. */
 static int stop_now(const pascal_run_opts *o, int *halt)
 {
-    int s;
-#pragma omp atomic read
-    s = *halt;
-    if (!s && o->stop_flag && *o->stop_flag) {
-#pragma omp atomic write
-        *halt = 1;
-        s = 1;
-    }
-    return s;
+    return pascal_parallel_stop_seen(o->stop_flag, halt);
 }
 
 /* Evaluates raw indices [b0, b1) into the batch slots (parallel part). */

@@ -256,15 +256,7 @@ typedef struct size_team {
  * every point, so that Ctrl-C is not held up by a batch of slow ones. */
 static int stop_now(const pascal_size_opts *o, int *halt)
 {
-    int s;
-#pragma omp atomic read
-    s = *halt;
-    if (!s && o->stop_flag && *o->stop_flag) {
-#pragma omp atomic write
-        *halt = 1;
-        s = 1;
-    }
-    return s;
+    return pascal_parallel_stop_seen(o->stop_flag, halt);
 }
 
 static void search_batch(size_team *t, pascal_eval *ev, uint64_t b0, uint64_t b1)
