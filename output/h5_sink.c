@@ -20,8 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Chunks whose file address is remembered per column: more than a run
- * writes between two journal notes (one batch). */
+/* Chunks whose file address is remembered per column (put_chunk): the
+ * journal notes them after every batch, which holds a few chunks at the
+ * default chunk length; a chunk the ring no longer holds is looked up. */
 #define LOC_RING 64
 
 typedef struct h5col {
@@ -36,7 +37,7 @@ typedef struct h5col {
     size_t esize;        /* bytes per stored value */
     unsigned char *buf;  /* chunk rows waiting for a full chunk */
     char *name;          /* "points/x", for messages */
-    struct chunk_loc {   /* where recent chunks went (chunk_written) */
+    struct chunk_loc {   /* where recent chunks went (put_chunk) */
         uint64_t row1;   /* first row + 1; 0: empty */
         uint64_t addr, size;
         unsigned mask;
@@ -59,7 +60,7 @@ struct pascal_h5sink {
     /* The chunk being compressed: column sources and its row count. */
     const void **zsrc;
     int64_t zrows;
-    /* Chunk addresses (chunk_written): the file's descriptor under the
+    /* Chunk addresses (put_chunk): the file's descriptor under the
      * sec2 driver (-1: not known), and a buffer to read a chunk back. */
     int fd;
     unsigned char *vbuf;
