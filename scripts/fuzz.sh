@@ -26,8 +26,8 @@ else
   head -c 4000 configs/calibration/synthetic-gb10-refs.csv > "$out/corpus-$target/seed.csv"
   clang "${flags[@]}" -fopenmp -I/usr/include/hdf5/serial tests/fuzz/refs_fuzz.c \
     engine/calibrate*.c engine/clock.c model/dynamic*.c output/calibration*.c $(serial output/h5_*.c) output/tmpfile.c \
-    output/sink.c output/csv_sink.c output/fmt_g17.c output/digest.c output/lock.c $(serial common/*.c) sweeps/*.c model/phases.c model/workload.c model/streams.c \
-    -L/usr/lib/x86_64-linux-gnu/hdf5/serial -lhdf5_hl -lhdf5 -lz $(pkg-config --libs yaml-0.1) $(pkg-config --libs gsl) -lm \
+    output/sink.c output/csv_sink.c output/fmt_g17.c output/digest.c output/lock.c output/testpoint.c output/zchunk.c $(serial common/*.c) sweeps/*.c model/phases.c model/workload.c model/streams.c \
+    -L/usr/lib/x86_64-linux-gnu/hdf5/serial -lhdf5_hl -lhdf5 -lz $(pkg-config --libs yaml-0.1) $(pkg-config --libs gsl) $(pkg-config --libs libisal) -lm \
     -o "$out/refs_fuzz"
 fi
 "$out/${target}_fuzz" -max_total_time="$secs" -max_len=4096 "$out/corpus-$target"
