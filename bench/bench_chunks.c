@@ -28,7 +28,7 @@
 #include <zlib.h>
 
 #include "bench_util.h"
-#include "engine/clock.h"
+#include "common/clock.h"
 #include "engine/run.h"
 #include "output/zchunk.h"
 

@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "bench_util.h"
-#include "engine/calibrate.h"
-#include "engine/clock.h"
+#include "calibrate/calibrate.h"
+#include "common/clock.h"
 #include "engine/run.h"
 
 #define REPS 3

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "bench_util.h"
-#include "engine/validate.h"
+#include "validate/validate.h"
 #include "model/phases.h"
 #include "model/replay.h"
 #include "model/static.h"

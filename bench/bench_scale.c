@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "bench_util.h"
-#include "engine/clock.h"
+#include "common/clock.h"
 #include "engine/run.h"
 #include "engine/size.h"
 #include "sweeps/sample.h"

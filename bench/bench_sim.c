@@ -28,7 +28,7 @@
 #include "engine/simrefs.h"
 #include "model/replay.h"
 #include "model/sim.h"
-#include "sweeps/device.h"
+#include "devices/sim_timing.h"
 #include "tests/sim_reference/ref_sim.h"
 
 #define REPS 5

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "bench_util.h"
-#include "engine/clock.h"
+#include "common/clock.h"
 #include "engine/run.h"
 #include "model/phases.h"
 #include "model/static.h"

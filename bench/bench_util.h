@@ -1,6 +1,6 @@
 /* Helpers shared by the benchmarks: the median of repeated timings. */
-#ifndef PASCAL_BENCH_UTIL_H
-#define PASCAL_BENCH_UTIL_H
+#ifndef PASCAL_BENCH_BENCH_UTIL_H
+#define PASCAL_BENCH_BENCH_UTIL_H
 
 #include <stdlib.h>
 

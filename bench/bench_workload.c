@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "bench_util.h"
-#include "engine/clock.h"
+#include "common/clock.h"
 #include "engine/run.h"
 #include "model/phases.h"
 #include "model/replay_streams.h"

@@ -33,11 +33,11 @@ set(PASCAL_PUBLIC_HEADERS
   common/error.h common/version.h
   model/static.h model/static_multi.h model/streams.h model/phases.h model/replay.h
   model/replay_streams.h model/progress.h model/dynamic.h model/workload.h model/lab.h
-  sweeps/params.h sweeps/spec.h sweeps/workload.h
-  engine/eval.h engine/eval_workload.h engine/run.h engine/calibrate.h engine/validate.h
+  vocab/params.h devices/profile.h sweeps/spec.h sweeps/workload.h
+  engine/eval.h engine/eval_workload.h engine/run.h calibrate/calibrate.h validate/validate.h
   output/sink.h output/calibration.h
   engine/plan.h
-  model/sim.h sweeps/device.h engine/simrefs.h
+  model/sim.h devices/sim_timing.h engine/simrefs.h
   sweeps/search.h sweeps/sample.h engine/size.h)
 
 # Installed consumers include <pascal/...> from the include folder, and
@@ -47,7 +47,7 @@ set(PASCAL_PUBLIC_HEADERS
 # and needs neither FindHDF5 nor FindOpenMP, which want a C compiler in a
 # C++ project.
 set(install_link "$<LINK_ONLY:PkgConfig::YAML>" "$<LINK_ONLY:ZLIB::ZLIB>" "$<LINK_ONLY:GSL::gsl>"
-  "$<LINK_ONLY:PkgConfig::ISAL>")
+  "$<LINK_ONLY:PkgConfig::ISAL>" "$<LINK_ONLY:PkgConfig::NETTLE>")
 foreach(target hdf5::hdf5_hl hdf5::hdf5)
   get_target_property(location ${target} IMPORTED_LOCATION)
   list(APPEND install_link ${location})
@@ -178,7 +178,7 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/configs/ DESTINATION ${CMAKE_INSTALL_DATAD
 
 # Bash completion: the script asks the installed binary for its commands
 # and flags (pascal --complete).
-install(FILES ${CMAKE_SOURCE_DIR}/engine/cli/completion.bash
+install(FILES ${CMAKE_SOURCE_DIR}/programs/completion.bash
   DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME pascal)
 
 # The man page, generated from the binary's own help when help2man is

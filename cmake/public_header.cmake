@@ -5,6 +5,6 @@
 # include folder that holds pascal/ (no -I.../include/pascal).
 #   -DIN=source header  -DOUT=header to write
 file(READ ${IN} text)
-string(REGEX REPLACE "#include \"((common|model|sweeps|engine|output)/[^\"]+)\"" "#include <pascal/\\1>"
+string(REGEX REPLACE "#include \"((common|model|vocab|devices|sweeps|engine|calibrate|validate|spot|info|output)/[^\"]+)\"" "#include <pascal/\\1>"
        text "${text}")
 file(WRITE ${OUT} "${text}")

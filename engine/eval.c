@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/calibrate.h"
+#include "calibrate/calibrate.h"
 #include "engine/eval_sim.h"
 #include "engine/eval_workload.h"
 #include "model/progress.h"

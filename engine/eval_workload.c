@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/calibrate.h"
+#include "calibrate/calibrate.h"
 #include "engine/eval.h"
 #include "model/phases.h"
 #include "model/replay.h"

@@ -9,11 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine/calibrate.h"
+#include "calibrate/calibrate.h"
 #include "engine/eval.h"
 #include "engine/eval_sim.h"
 #include "engine/eval_workload.h"
-#include "engine/clock.h"
+#include "common/clock.h"
 #include "engine/parallel.h"
 #include "model/phases.h"
 #include "model/replay.h"

@@ -8,17 +8,14 @@
 
 #include <string.h>
 
-#include "engine/calibrate.h"
-#include "engine/clock.h"
+#include "calibrate/calibrate.h"
+#include "common/clock.h"
 #include "engine/parallel.h"
 #include "engine/plan.h"
 #include "engine/run_guard.h"
 #include "engine/run_private.h"
 #include "model/sim.h"
-#include "sweeps/device.h"
-#ifdef PASCAL_MPI
-#include "engine/run_mpi.h"
-#endif
+#include "devices/sim_timing.h"
 
 /* The checks of the whole run once its points are counted: a shard may
  * hold no kept point, the whole sweep must hold one; a dynamic sweep needs
@@ -113,11 +110,6 @@ int pascal_run(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_sta
     pascal_sim_timing tm;
     int rc, have_tm;
     memset(st, 0, sizeof *st);
-#ifdef PASCAL_MPI
-    /* Started by mpirun: the ranks share the run (engine/run_mpi.c). */
-    if (pascal_run_mpi_active())
-        return pascal_run_mpi(spec, o, st, err);
-#endif
     if ((rc = pascal_run_load_sim_timing(spec, &tm, &have_tm, err)) != 0)
         return rc;
     /* Before any work: the output is not an input and no one else writes it. */

@@ -141,7 +141,7 @@ typedef struct pascal_run_stats {
 
 /* In the MPI build, a process started by mpirun (MPI initialised) shares
  * the run with the other ranks: the same file, bit for bit, apart from the
- * `created`, `threads` and `ranks` attributes (engine/run_mpi.h). */
+ * `created`, `threads` and `ranks` attributes (engine/mpi/run_mpi.h). */
 int pascal_run(const pascal_spec *spec, const pascal_run_opts *opts,
                pascal_run_stats *stats, pascal_error *err);
 

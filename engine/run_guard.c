@@ -8,7 +8,7 @@
 
 #include "output/calibration.h"
 #include "output/digest.h"
-#include "output/tmpfile.h"
+#include "output/fs/tmpfile.h"
 
 int pascal_run_claim(const pascal_spec *spec, const pascal_run_opts *o, pascal_lock **lock,
                      pascal_error *err)
@@ -39,7 +39,7 @@ int pascal_run_digests_make(const pascal_spec *spec, const pascal_column_desc *p
     d->calibration[0] = '\0';
     /* The bytes the run loaded its model from (a calibration is read whole
      * before any point is evaluated). */
-    if (cal[0] && pascal_sha256_file(cal, d->calibration, err) != 0)
+    if (cal[0] && pascal_digest_file(cal, d->calibration, err) != 0)
         return err->code = PASCAL_EINPUT;
     pascal_digest_columns(points, npoint, results, nresult, d->columns);
     d->attrs[0] = (pascal_attr){"device_path", pascal_spec_device_path(spec)};

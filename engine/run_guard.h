@@ -6,7 +6,7 @@
 #define PASCAL_ENGINE_RUN_GUARD_H
 
 #include "engine/run.h"
-#include "output/lock.h"
+#include "output/fs/lock.h"
 #include "output/sink.h"
 
 /* The digests of a run's inputs (output/digest.h) as root attributes. */
@@ -15,7 +15,7 @@ typedef struct pascal_run_digests {
     pascal_attr attrs[5];   /* device_path and the four digests */
 } pascal_run_digests;
 
-/* Claims opts->out_path (output/lock.h) against the spec, its device profile
+/* Claims opts->out_path (output/fs/lock.h) against the spec, its device profile
  * and its calibration; *lock is NULL when there is nothing to claim (dry
  * run, no output, stdout). */
 int pascal_run_claim(const pascal_spec *spec, const pascal_run_opts *o, pascal_lock **lock,

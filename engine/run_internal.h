@@ -1,5 +1,5 @@
 /* The pieces of a sweep run (engine/run_work.c) that the MPI driver
- * (engine/run_mpi.c) puts together in its own order: the same plan, columns,
+ * (engine/mpi/run_mpi.c) puts together in its own order: the same plan, columns,
  * output description, evaluation and headline as one process, so that the
  * ranks write what one process writes.  Internal to engine/. */
 #ifndef PASCAL_ENGINE_RUN_INTERNAL_H

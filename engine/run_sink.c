@@ -1,5 +1,5 @@
 /* What a sweep run tells its sink (output/sink.h): the point and result
- * columns, described from the vocabulary (sweeps/params.h), and the output's
+ * columns, described from the vocabulary (vocab/params.h), and the output's
  * provenance attributes, input digests, axes and phase lists; then the sink
  * itself, a new file or the partial file of an interrupted run. */
 #include "engine/run_private.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/calibrate.h"
+#include "calibrate/calibrate.h"
 #include "engine/parallel.h"
 #include "engine/size.h"
 

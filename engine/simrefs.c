@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "engine/parallel.h"
-#include "output/tmpfile.h"
-#include "sweeps/params.h"
+#include "output/fs/tmpfile.h"
+#include "vocab/params.h"
 
 _Static_assert(PASCAL_SIM_SYNC == 0 && PASCAL_SIM_TMA == 1 && PASCAL_PATH_COUNT == 2,
                "simulator load path codes follow pascal_path_names");

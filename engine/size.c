@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/clock.h"
+#include "common/clock.h"
 #include "engine/parallel.h"
 #include "engine/plan.h"
 #include "sweeps/sample.h"

@@ -1,6 +1,6 @@
 /* What one measured launch of the scan kernels reports, and the device it
  * ran on: the types the GPU runner (kernels/gpu.h, kernels/session.h, the
- * meters) fills and the spot-check driver (engine/spot.h) turns into the
+ * meters) fills and the spot-check driver (spot/spot.h) turns into the
  * model's quantities and tables.  Device-side vocabulary only: nothing here
  * knows of sweeps, the engine or output files. */
 #ifndef PASCAL_KERNELS_MEASURE_H

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "output/sink_internal.h"
-#include "output/tmpfile.h"
+#include "output/fs/tmpfile.h"
 
 #ifndef PASCAL_VERSION
 #define PASCAL_VERSION "unknown"

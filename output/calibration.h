@@ -1,5 +1,5 @@
 /* Calibration files: the frozen dynamic model (paper section 4.5) as HDF5,
- * and the SHA-256 digest recorded as provenance of its input.
+ * (the SHA-256 of its input, output/digest.h, is recorded as provenance).
  *
  * This module writes and reads named tables and root attributes; what the
  * tables mean (curves, references, cross-validation) is engine/calibrate's
@@ -58,21 +58,6 @@ int pascal_calibration_read_table(const char *path, const char *group, const cha
  * when it is missing or not a number. */
 int pascal_calibration_read_num(const char *path, const char *key, double *out,
                                 pascal_error *err);
-
-/* SHA-256 (FIPS 180-4). */
-typedef struct pascal_sha256 {
-    uint32_t h[8];
-    uint64_t len;        /* bytes hashed so far */
-    unsigned char buf[64];
-    int nbuf;
-} pascal_sha256;
-
-void pascal_sha256_init(pascal_sha256 *s);
-void pascal_sha256_update(pascal_sha256 *s, const void *data, size_t n);
-/* Writes the 64 lowercase hex digits and a NUL into hex. */
-void pascal_sha256_final(pascal_sha256 *s, char hex[65]);
-/* The digest of a whole file; PASCAL_EIO when it cannot be read. */
-int pascal_sha256_file(const char *path, char hex[65], pascal_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,12 +1,11 @@
-/* Digests of a run's resolved inputs (digest.h), with the SHA-256 of
- * output/calibration.h. */
+/* Digests of a run's resolved inputs (digest.h).  SHA-256 is Nettle's. */
 #include "output/digest.h"
 
+#include <errno.h>
+#include <nettle/sha2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "output/calibration.h"
 
 #ifndef PASCAL_VERSION
 #define PASCAL_VERSION "unknown"
@@ -21,24 +20,58 @@ static const char *const key_nouns[PASCAL_DIGEST_NKEYS] = {
 static const char *const key_paths[PASCAL_DIGEST_NKEYS] = {"spec_path", "device_path",
                                                             "calibration", NULL, NULL};
 
+/* The 64 lowercase hex digits of the digest so far, and a NUL. */
+static void finish(struct sha256_ctx *s, char hex[65])
+{
+    static const char digits[] = "0123456789abcdef";
+    uint8_t d[SHA256_DIGEST_SIZE];
+    sha256_digest(s, sizeof d, d);
+    for (size_t i = 0; i < sizeof d; i++) {
+        hex[2 * i] = digits[d[i] >> 4];
+        hex[2 * i + 1] = digits[d[i] & 15];
+    }
+    hex[64] = '\0';
+}
+
 void pascal_digest_bytes(const void *data, size_t n, char hex[65])
 {
-    pascal_sha256 s;
+    struct sha256_ctx s;
     if (!data) {
         hex[0] = '\0';
         return;
     }
-    pascal_sha256_init(&s);
-    pascal_sha256_update(&s, data, n);
-    pascal_sha256_final(&s, hex);
+    sha256_init(&s);
+    sha256_update(&s, n, data);
+    finish(&s, hex);
 }
 
-static void hash_text(pascal_sha256 *s, const char *text)
+int pascal_digest_file(const char *path, char hex[65], pascal_error *err)
 {
-    pascal_sha256_update(s, text ? text : "", strlen(text ? text : "") + 1);
+    unsigned char buf[65536];
+    struct sha256_ctx s;
+    size_t n;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return pascal_error_set(err, PASCAL_EIO, "cannot read %s: %s", path, strerror(errno));
+    sha256_init(&s);
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        sha256_update(&s, n, buf);
+    if (ferror(f)) {
+        fclose(f);
+        return pascal_error_set(err, PASCAL_EIO, "cannot read %s", path);
+    }
+    fclose(f);
+    finish(&s, hex);
+    return 0;
 }
 
-static void hash_columns(pascal_sha256 *s, const char *group, const pascal_column_desc *c,
+static void hash_text(struct sha256_ctx *s, const char *text)
+{
+    const char *t = text ? text : "";
+    sha256_update(s, strlen(t) + 1, (const uint8_t *)t);
+}
+
+static void hash_columns(struct sha256_ctx *s, const char *group, const pascal_column_desc *c,
                          int n)
 {
     for (int i = 0; i < n; i++) {
@@ -55,11 +88,11 @@ static void hash_columns(pascal_sha256 *s, const char *group, const pascal_colum
 void pascal_digest_columns(const pascal_column_desc *points, int npoint,
                            const pascal_column_desc *results, int nresult, char hex[65])
 {
-    pascal_sha256 s;
-    pascal_sha256_init(&s);
+    struct sha256_ctx s;
+    sha256_init(&s);
     hash_columns(&s, "points", points, npoint);
     hash_columns(&s, "results", results, nresult);
-    pascal_sha256_final(&s, hex);
+    finish(&s, hex);
 }
 
 static const char *lookup(const pascal_attr *a, int n, const char *key)

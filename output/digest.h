@@ -28,8 +28,10 @@ extern "C" {
 /* The keys above, in that order. */
 extern const char *const pascal_digest_keys[PASCAL_DIGEST_NKEYS];
 
-/* SHA-256 of n bytes as 64 hex digits; "" for a NULL pointer. */
+/* SHA-256 of n bytes as 64 lowercase hex digits; "" for a NULL pointer. */
 void pascal_digest_bytes(const void *data, size_t n, char hex[65]);
+/* SHA-256 of a whole file; PASCAL_EIO when it cannot be read. */
+int pascal_digest_file(const char *path, char hex[65], pascal_error *err);
 /* SHA-256 of a canonical text of the column set. */
 void pascal_digest_columns(const pascal_column_desc *points, int npoint,
                            const pascal_column_desc *results, int nresult, char hex[65]);

@@ -1,10 +1,10 @@
-/* Describing an HDF5 file for `pascal info` (output/info.h).
+/* Describing an HDF5 file for `pascal info` (output/h5_info.h).
  *
  * Only metadata and the small /axes datasets are read, so describing a
  * ten-million-row sweep takes milliseconds.  Anything unexpected (a group
  * that is not a table, a dataset that is not 1-D) is skipped rather than
- * refused: deciding what the file is belongs to engine/info.c. */
-#include "output/info.h"
+ * refused: deciding what the file is belongs to info/info.c. */
+#include "output/h5_info.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -24,8 +24,8 @@
 
 #include "output/digest.h"
 #include "output/journal_format.h"
-#include "output/testpoint.h"
-#include "output/tmpfile.h"
+#include "common/testpoint.h"
+#include "output/fs/tmpfile.h"
 
 #ifndef PASCAL_VERSION
 #define PASCAL_VERSION "unknown"

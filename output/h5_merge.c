@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include "output/digest.h"
-#include "output/lock.h"
+#include "output/fs/lock.h"
 #include "output/sink.h"
 #include "output/sink_internal.h"
-#include "output/tmpfile.h"
+#include "output/fs/tmpfile.h"
 
 #define COPY_ROWS (1 << 18)
 

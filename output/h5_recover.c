@@ -14,9 +14,9 @@
 #include <zlib.h>
 
 #include "output/digest.h"
-#include "output/info.h"
+#include "output/h5_info.h"
 #include "output/journal_format.h"
-#include "output/testpoint.h"
+#include "common/testpoint.h"
 
 #define MAX_ATTRS 32
 

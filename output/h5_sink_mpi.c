@@ -19,9 +19,9 @@
 
 #include "common/error_mpi.h"
 #include "output/journal.h"
-#include "output/testpoint.h"
+#include "common/testpoint.h"
 #include "output/sink_internal.h"
-#include "output/tmpfile.h"
+#include "output/fs/tmpfile.h"
 
 /* A compressed window regrouped by chunk owner (to_owners). */
 typedef struct owned {

@@ -10,8 +10,8 @@
 #include "output/digest.h"
 #include "output/journal.h"
 #include "output/sink_internal.h"
-#include "output/testpoint.h"
-#include "output/tmpfile.h"
+#include "common/testpoint.h"
+#include "output/fs/tmpfile.h"
 
 #include <errno.h>
 #include <fcntl.h>

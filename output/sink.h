@@ -156,7 +156,7 @@ int pascal_sink_resume(const pascal_sink_meta *meta,
  * one whose file is gone).  PASCAL_EINPUT, leaving everything as it was,
  * when the killed run had other inputs (spec text, device profile,
  * calibration, columns, version, shard: the message names which).  Only
- * for a caller holding the destination's claim (output/lock.h). */
+ * for a caller holding the destination's claim (output/fs/lock.h). */
 int pascal_sink_recover(const pascal_sink_meta *meta,
                         const pascal_column_desc *point_cols, int npoint,
                         const pascal_column_desc *result_cols, int nresult,

@@ -2,8 +2,8 @@
  * blocks (plot cells and the sizing table together), thin the plot cells to
  * the budget and write the page under a temporary name, renamed over the
  * destination only when complete. */
-#include "output/lock.h"
-#include "output/tmpfile.h"
+#include "output/fs/lock.h"
+#include "output/fs/tmpfile.h"
 #include "report/report_internal.h"
 
 #include <errno.h>

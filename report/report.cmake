@@ -64,7 +64,7 @@ add_library(pascal_report STATIC ${PASCAL_REPORT_SOURCES} ${PASCAL_REPORT_ASSETS
 target_compile_options(pascal_report PRIVATE -Wall -Wextra -Wshadow -Wno-unused-parameter)
 target_link_libraries(pascal_report PUBLIC libpascal)
 if(TARGET pascal)
-  target_link_libraries(pascal PRIVATE pascal_report)
+  target_link_libraries(pascal_cli PUBLIC pascal_report)
 endif()
 if(TARGET pascal_tests)
   target_link_libraries(pascal_tests PRIVATE pascal_report)

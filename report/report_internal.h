@@ -13,8 +13,8 @@
  *   page.c    the HTML page: template, inlined libraries, data
  *   assets    the embedded web sources (generated at build time by
  *             report/tools/embed.c from web/ and the npm packages) */
-#ifndef PASCAL_REPORT_INTERNAL_H
-#define PASCAL_REPORT_INTERNAL_H
+#ifndef PASCAL_REPORT_REPORT_INTERNAL_H
+#define PASCAL_REPORT_REPORT_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>

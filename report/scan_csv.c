@@ -2,7 +2,7 @@
  *
  * A CSV carries only column names and values, so what the HDF5 file states
  * is rebuilt here: names, units and descriptions come from the vocabulary
- * (sweeps/params.h), pattern and path labels become the codes the HDF5
+ * (vocab/params.h), pattern and path labels become the codes the HDF5
  * writer uses, and the axes are the point columns, less the derived N, M
  * and C.  The writer puts every swept axis first, in canonical order, then
  * N, M and C when they are not axes; so a trailing run of N, M, C in that
@@ -24,7 +24,7 @@
 
 #include "model/phases.h"
 #include "output/csv_read.h"
-#include "sweeps/params.h"
+#include "vocab/params.h"
 
 #define MAX_DISTINCT (1 << 24)   /* values of one axis */
 

@@ -19,6 +19,7 @@ packages+=(python3-xarray python3-h5netcdf netcdf-bin)
 packages+=(openmpi-bin libopenmpi-dev libhdf5-openmpi-dev procps)
 packages+=(libgsl-dev)   # Sobol sequences for sampled specs
 packages+=(libisal-dev)  # fast deflate for HDF5 chunks (output/zchunk.c)
+packages+=(nettle-dev)   # SHA-256 of a run's inputs (output/digest.c)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

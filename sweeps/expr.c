@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "common/suggest.h"
-#include "sweeps/params.h"
+#include "vocab/params.h"
 
 
 /* Nesting of parentheses and unary operators the parser will recurse into. */

@@ -44,7 +44,7 @@ static _Thread_local struct {
 struct spec_sample {
     pascal_sample_info info;
     uint64_t id;                      /* next_id at parse */
-    spec_mark mark, n_mark, seed_mark;/* the section, its `n` and `seed` */
+    yml_mark mark, n_mark, seed_mark;/* the section, its `n` and `seed` */
     unsigned char kind[PASCAL_NPARAM];/* per parameter: KIND_* */
     uint64_t key[PASCAL_NPARAM];      /* per dimension: random or LHS jitter stream */
     uint64_t perm_key[PASCAL_NPARAM][FEISTEL_ROUNDS];
@@ -78,9 +78,9 @@ void spec_sample_free(struct spec_sample *s)
 /* A plain unsigned decimal integer of at most `max`; -1 otherwise. */
 static int parse_count(const yaml_node_t *node, uint64_t max, uint64_t *out)
 {
-    const char *s = spec_scalar_text(node);
+    const char *s = yml_scalar_text(node);
     uint64_t v = 0;
-    if (!s || spec_is_null(node) || node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE || !*s)
+    if (!s || yml_is_null(node) || node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE || !*s)
         return -1;
     for (; *s; s++) {
         if (*s < '0' || *s > '9' || v > (max - (uint64_t)(*s - '0')) / 10)
@@ -93,15 +93,15 @@ static int parse_count(const yaml_node_t *node, uint64_t max, uint64_t *out)
 
 static int parse_method(const spec_ctx *c, const yaml_node_t *val, struct spec_sample *s)
 {
-    const char *t = spec_scalar_text(val);
+    const char *t = yml_scalar_text(val);
     char got[96], hint[96];
-    for (int m = 0; t && !spec_is_null(val) && m < PASCAL_SAMPLE_COUNT; m++)
+    for (int m = 0; t && !yml_is_null(val) && m < PASCAL_SAMPLE_COUNT; m++)
         if (strcmp(t, pascal_sample_method_names[m]) == 0) {
             s->info.method = m;
             return 0;
         }
-    spec_describe(val, got, sizeof got);
-    return spec_fail(c, val, "sample.method", PASCAL_EINPUT,
+    yml_describe(val, got, sizeof got);
+    return yml_fail(c->y, val, "sample.method", PASCAL_EINPUT,
                      "expected a sampling method (random, sobol, lhs), got %s%s", got,
                      pascal_suggest_hint(t, pascal_sample_method_names, PASCAL_SAMPLE_COUNT, hint,
                                          sizeof hint));
@@ -111,31 +111,31 @@ static int parse_key(const spec_ctx *c, const char *key, const yaml_node_t *val,
                      struct spec_sample *s)
 {
     static const char *const inner_names[] = {"sample", "grid"};
-    char path[SPEC_PATH_MAX], got[96], hint[96];
-    const char *t = spec_scalar_text(val);
-    spec_path_key(path, "sample", key);
-    spec_describe(val, got, sizeof got);
+    char path[YML_PATH_MAX], got[96], hint[96];
+    const char *t = yml_scalar_text(val);
+    yml_path_key(path, "sample", key);
+    yml_describe(val, got, sizeof got);
     if (strcmp(key, "method") == 0)
         return parse_method(c, val, s);
     if (strcmp(key, "n") == 0) {
-        spec_mark_of(c, val, path, &s->n_mark);
+        yml_mark_of(c->y, val, path, &s->n_mark);
         if (parse_count(val, PASCAL_SAMPLE_MAX_N, &s->info.n) != 0 || s->info.n < 1)
-            return spec_fail(c, val, path, PASCAL_EINPUT,
+            return yml_fail(c->y, val, path, PASCAL_EINPUT,
                              "expected a number of draws, a positive integer of at most 2^53, got %s",
                              got);
         return 0;
     }
     if (strcmp(key, "seed") == 0) {
-        spec_mark_of(c, val, path, &s->seed_mark);
+        yml_mark_of(c->y, val, path, &s->seed_mark);
         if (parse_count(val, UINT64_MAX, &s->info.seed) != 0)
-            return spec_fail(c, val, path, PASCAL_EINPUT,
+            return yml_fail(c->y, val, path, PASCAL_EINPUT,
                              "expected a seed, a non-negative integer below 2^64, got %s", got);
         return 0;
     }
     if (t && strcmp(t, "grid") == 0)
         s->info.inner_grid = 1;
     else if (!t || strcmp(t, "sample") != 0)
-        return spec_fail(c, val, path, PASCAL_EINPUT,
+        return yml_fail(c->y, val, path, PASCAL_EINPUT,
                          "expected sample (every axis drawn) or grid (capacity-like axes enumerated "
                          "at every draw), got %s%s", got,
                          pascal_suggest_hint(t, inner_names, 2, hint, sizeof hint));
@@ -148,39 +148,39 @@ int spec_parse_sample(const spec_ctx *c, const yaml_node_t *node)
     const yaml_node_pair_t *pr;
     struct spec_sample *s;
     int have_method = 0, have_n = 0, have_seed = 0, rc;
-    if (spec_is_null(node))
+    if (yml_is_null(node))
         return 0;
-    rc = spec_check_mapping(c, node, "sample",
+    rc = yml_check_mapping(c->y, node, "sample",
                             "a mapping like {method: sobol, n: 100000, seed: 1}", keys, 4);
     if (rc)
         return rc;
     if (!(s = calloc(1, sizeof *s)))
-        return pascal_error_set(c->err, PASCAL_ENOMEM, "out of memory");
+        return pascal_error_set(c->y->err, PASCAL_ENOMEM, "out of memory");
     c->spec->sample = s;   /* freed with the spec, whatever happens next */
     s->id = atomic_fetch_add(&next_id, 1);
     s->info.seed = 1;
-    spec_mark_of(c, node, "sample", &s->mark);
+    yml_mark_of(c->y, node, "sample", &s->mark);
     for (pr = node->data.mapping.pairs.start; pr < node->data.mapping.pairs.top; pr++) {
-        const char *key = spec_scalar_text(spec_node(c, pr->key));
+        const char *key = yml_scalar_text(yml_node(c->y, pr->key));
         have_method |= strcmp(key, "method") == 0;
         have_n |= strcmp(key, "n") == 0;
         have_seed |= strcmp(key, "seed") == 0;
-        if ((rc = parse_key(c, key, spec_node(c, pr->value), s)))
+        if ((rc = parse_key(c, key, yml_node(c->y, pr->value), s)))
             return rc;
     }
     if (!have_method || !have_n)
-        return spec_fail(c, node, have_method ? "sample.n" : "sample.method", PASCAL_EINPUT,
+        return yml_fail(c->y, node, have_method ? "sample.n" : "sample.method", PASCAL_EINPUT,
                          "expected %s, got nothing (the key is missing)",
                          have_method ? "a number of draws" : "a sampling method (random, sobol, lhs)");
     if (s->info.method == PASCAL_SAMPLE_SOBOL && have_seed)
-        return spec_fail_mark(c->err, &s->seed_mark, PASCAL_EINPUT,
+        return yml_fail_mark(c->y->err, &s->seed_mark, PASCAL_EINPUT,
                               "expected no seed with sobol (GSL's Sobol sequence is one fixed "
                               "sequence; random and lhs take a seed), got %llu",
                               (unsigned long long)s->info.seed);
     if (s->info.method == PASCAL_SAMPLE_SOBOL)
         s->info.seed = 0;
     if (s->info.method == PASCAL_SAMPLE_SOBOL && s->info.n > PASCAL_SAMPLE_SOBOL_MAX_N)
-        return spec_fail_mark(c->err, &s->n_mark, PASCAL_EINPUT,
+        return yml_fail_mark(c->y->err, &s->n_mark, PASCAL_EINPUT,
                               "expected at most %llu draws for sobol (GSL's Sobol numerators have "
                               "%d bits), got %llu; use random or lhs",
                               (unsigned long long)PASCAL_SAMPLE_SOBOL_MAX_N, SOBOL_BITS,
@@ -197,7 +197,7 @@ int spec_sample_is_interval(const spec_ctx *c, const yaml_node_t *node, int para
         type == PASCAL_T_PHASES || type == PASCAL_T_PATH)
         return 0;
     for (pr = node->data.mapping.pairs.start; pr < node->data.mapping.pairs.top; pr++) {
-        const char *k = spec_scalar_text(spec_node(c, pr->key));
+        const char *k = yml_scalar_text(yml_node(c->y, pr->key));
         if (k && (strcmp(k, "step") == 0 || strcmp(k, "num") == 0 || strcmp(k, "factor") == 0))
             return 0;
     }
@@ -210,45 +210,45 @@ int spec_sample_interval(const spec_ctx *c, const yaml_node_t *node, int param, 
     static const char *const keys[] = {"from", "to", "step", "num", "factor", "scale"};
     const yaml_node_t *end[2] = {0}, *scale = NULL;
     const yaml_node_pair_t *pr;
-    char sub[SPEC_PATH_MAX];
+    char sub[YML_PATH_MAX];
     double v[2];
-    int rc = spec_check_mapping(c, node, path, "a range", keys, 6), log_scale = 0;
+    int rc = yml_check_mapping(c->y, node, path, "a range", keys, 6), log_scale = 0;
     if (rc)
         return rc;
     for (pr = node->data.mapping.pairs.start; pr < node->data.mapping.pairs.top; pr++) {
-        const char *k = spec_scalar_text(spec_node(c, pr->key));
-        const yaml_node_t *val = spec_node(c, pr->value);
+        const char *k = yml_scalar_text(yml_node(c->y, pr->key));
+        const yaml_node_t *val = yml_node(c->y, pr->value);
         if (strcmp(k, "scale") == 0)
             scale = val;
         else
             end[strcmp(k, "to") == 0] = val;
     }
     for (int k = 0; k < 2; k++) {
-        spec_path_key(sub, path, k ? "to" : "from");
+        yml_path_key(sub, path, k ? "to" : "from");
         if (!end[k])
-            return spec_fail(c, node, sub, PASCAL_EINPUT, "expected %s, got nothing (the interval has no %s)",
-                             spec_expected(param), k ? "to" : "from");
-        if ((rc = spec_scalar_value(c, end[k], param, sub, &v[k])))
+            return yml_fail(c->y, node, sub, PASCAL_EINPUT, "expected %s, got nothing (the interval has no %s)",
+                             yml_expected(param), k ? "to" : "from");
+        if ((rc = yml_value(c->y, end[k], param, sub, &v[k])))
             return rc;
     }
     if (scale) {
-        const char *t = spec_scalar_text(scale);
+        const char *t = yml_scalar_text(scale);
         char got[96];
-        spec_path_key(sub, path, "scale");
-        spec_describe(scale, got, sizeof got);
+        yml_path_key(sub, path, "scale");
+        yml_describe(scale, got, sizeof got);
         if (!t || (strcmp(t, "linear") != 0 && strcmp(t, "log") != 0))
-            return spec_fail(c, scale, sub, PASCAL_EINPUT, "expected linear or log, got %s", got);
+            return yml_fail(c->y, scale, sub, PASCAL_EINPUT, "expected linear or log, got %s", got);
         log_scale = strcmp(t, "log") == 0;
     }
     if (!(v[0] < v[1]))
-        return spec_fail(c, node, path, PASCAL_EINPUT,
+        return yml_fail(c->y, node, path, PASCAL_EINPUT,
                          "expected from < to for a sampled interval (one value goes under fixed), got "
                          "from %.17g, to %.17g", v[0], v[1]);
     if (log_scale && !(v[0] > 0))
-        return spec_fail(c, node, path, PASCAL_EINPUT,
+        return yml_fail(c->y, node, path, PASCAL_EINPUT,
                          "expected from > 0 for scale: log, got from %.17g", v[0]);
     if (!(*values = malloc(2 * sizeof **values)))
-        return pascal_error_set(c->err, PASCAL_ENOMEM, "out of memory");
+        return pascal_error_set(c->y->err, PASCAL_ENOMEM, "out of memory");
     memcpy(*values, v, sizeof v);
     *count = 2;
     c->spec->sample->kind[param] = log_scale ? KIND_LOG : KIND_LINEAR;
@@ -284,13 +284,13 @@ static int sobol_init(const spec_ctx *c, struct spec_sample *s)
     s->buf = malloc((size_t)nd * sizeof *s->buf);
     s->ckpt = malloc((size_t)(s->nblocks ? s->nblocks : 1) * (size_t)nd * sizeof *s->ckpt);
     if (!s->q || !s->buf || !s->ckpt)
-        return pascal_error_set(c->err, PASCAL_ENOMEM, "out of memory for the Sobol sequence");
+        return pascal_error_set(c->y->err, PASCAL_ENOMEM, "out of memory for the Sobol sequence");
     if (pthread_mutex_init(&s->lock, NULL) != 0)
-        return pascal_error_set(c->err, PASCAL_ENOMEM, "cannot create a lock for the Sobol sequence");
+        return pascal_error_set(c->y->err, PASCAL_ENOMEM, "cannot create a lock for the Sobol sequence");
     s->lock_ready = 1;
     for (uint64_t t = 1; t <= BLOCK; t++) {
         if (sobol_next(s, cur) != 0)
-            return pascal_error_set(c->err, PASCAL_EINTERNAL,
+            return pascal_error_set(c->y->err, PASCAL_EINTERNAL,
                                     "GSL's Sobol point %llu is not a %d-bit fraction",
                                     (unsigned long long)t, SOBOL_BITS);
         if ((t & (t - 1)) == 0 && t < BLOCK)   /* t = 2^k, k < BLOCK_BITS */
@@ -439,21 +439,21 @@ static int dim_is_inner(const pascal_spec *spec, int d)
 int spec_sample_check_zip(const spec_ctx *c, const yaml_node_t *zip)
 {
     const yaml_node_item_t *g, *it;
-    char path[SPEC_PATH_MAX], sub[SPEC_PATH_MAX];
+    char path[YML_PATH_MAX], sub[YML_PATH_MAX];
     if (!zip || zip->type != YAML_SEQUENCE_NODE)
         return 0;   /* parse_zip reports the shape */
     for (g = zip->data.sequence.items.start; g < zip->data.sequence.items.top; g++) {
-        const yaml_node_t *gn = spec_node(c, *g);
+        const yaml_node_t *gn = yml_node(c->y, *g);
         if (!gn || gn->type != YAML_SEQUENCE_NODE)
             continue;
-        spec_path_index(path, "zip", (long)(g - zip->data.sequence.items.start));
+        yml_path_index(path, "zip", (long)(g - zip->data.sequence.items.start));
         for (it = gn->data.sequence.items.start; it < gn->data.sequence.items.top; it++) {
-            const yaml_node_t *m = spec_node(c, *it);
-            int p = pascal_param_from_name(spec_scalar_text(m));
+            const yaml_node_t *m = yml_node(c->y, *it);
+            int p = pascal_param_from_name(yml_scalar_text(m));
             if (p < 0 || c->spec->source[p] != SRC_AXIS || !c->spec->sample->kind[p])
                 continue;
-            spec_path_index(sub, path, (long)(it - gn->data.sequence.items.start));
-            return spec_fail(c, m, sub, PASCAL_EINPUT,
+            yml_path_index(sub, path, (long)(it - gn->data.sequence.items.start));
+            return yml_fail(c->y, m, sub, PASCAL_EINPUT,
                              "expected axes that are lists or grid ranges (step, num or factor) in a "
                              "zip group, whose axes share one index; got %s, a sampled interval",
                              pascal_params[p].name);
@@ -471,7 +471,7 @@ static int check_intervals(const spec_ctx *c, struct spec_sample *s)
         if (!s->kind[ax->param])
             continue;
         if (ax->dim >= s->info.ndims)
-            return spec_fail_mark(c->err, &spec->src[ax->param], PASCAL_EINPUT,
+            return yml_fail_mark(c->y->err, &spec->src[ax->param], PASCAL_EINPUT,
                                   "expected a list or a grid range (step, num or factor): sample.inner: "
                                   "grid enumerates %s at every draw; got an interval",
                                   pascal_params[ax->param].name);
@@ -502,7 +502,7 @@ int spec_sample_finish(const spec_ctx *c)
         while (ns > 0 && dim_is_inner(spec, ns - 1))
             ns--;
     if (ns == 0)
-        return spec_fail_mark(c->err, &s->mark, PASCAL_EINPUT,
+        return yml_fail_mark(c->y->err, &s->mark, PASCAL_EINPUT,
                               "expected an axis to draw, got only capacity-like axes, which inner: grid "
                               "enumerates");
     s->info.ndims = ns;
@@ -512,12 +512,12 @@ int spec_sample_finish(const spec_ctx *c)
         if (__builtin_mul_overflow(inner, (uint64_t)spec->dim_size[d], &inner))
             inner = UINT64_MAX;
     if (__builtin_mul_overflow(s->info.n, inner, &spec->size))
-        return spec_fail_mark(c->err, &s->n_mark, PASCAL_EINPUT,
+        return yml_fail_mark(c->y->err, &s->n_mark, PASCAL_EINPUT,
                               "expected fewer than 2^64 rows, got %llu draws x %llu enumerated points",
                               (unsigned long long)s->info.n, (unsigned long long)inner);
     s->info.inner = inner;
     if (s->info.method == PASCAL_SAMPLE_SOBOL && ns > PASCAL_SAMPLE_SOBOL_MAX_DIMS)
-        return spec_fail_mark(c->err, &s->mark, PASCAL_EINPUT,
+        return yml_fail_mark(c->y->err, &s->mark, PASCAL_EINPUT,
                               "expected at most %d sampled dimensions for sobol (GSL's table), got %d; "
                               "use random or lhs, or zip axes", PASCAL_SAMPLE_SOBOL_MAX_DIMS, ns);
     make_keys(s);

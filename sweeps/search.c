@@ -14,7 +14,7 @@
 
 struct spec_search {
     pascal_search pub;
-    spec_mark mark;
+    yml_mark mark;
 };
 
 #define DOWN PASCAL_MONO_DOWN
@@ -255,7 +255,7 @@ static int check_rules(const pascal_spec *spec, const spec_rule *r, int n, pasca
     const uint64_t cap = (UINT64_C(1) << PASCAL_P_C) | (UINT64_C(1) << PASCAL_P_CAPACITY_BYTES);
     for (int k = 0; k < n; k++)
         if (pascal_expr_params(r[k].expr) & cap)
-            return spec_fail_mark(err, &r[k].mark, PASCAL_EINPUT,
+            return yml_fail_mark(err, &r[k].mark, PASCAL_EINPUT,
                                   "expected a rule that does not read C or capacity_bytes, which a search "
                                   "varies, got \"%s\"", r[k].text);
     (void)spec;
@@ -270,7 +270,7 @@ int pascal_search_check(const pascal_spec *spec, const pascal_target *t, pascal_
      * or warm by its own rule (docs/workloads.md): none is shown monotone
      * in C, so bisection could return a wrong capacity. */
     if (!isnan(spec->fixed.v[PASCAL_P_WORKLOAD]))
-        return spec_fail_mark(err, &spec->src[PASCAL_P_WORKLOAD], PASCAL_EINPUT,
+        return yml_fail_mark(err, &spec->src[PASCAL_P_WORKLOAD], PASCAL_EINPUT,
                               "expected a spec without a workload section for a search, got one: a "
                               "workload's columns sum its waves and are not shown monotone in C, so "
                               "bisection could miss; size it with `pascal run` over a capacity_bytes "
@@ -283,7 +283,7 @@ int pascal_search_check(const pascal_spec *spec, const pascal_target *t, pascal_
     for (int b = 0; b < spec->naxes; b++) {
         int p = spec->axes[b].param;
         if (spec->axes[b].dim == spec->axes[a].dim && p != PASCAL_P_C && p != PASCAL_P_CAPACITY_BYTES)
-            return spec_fail_mark(err, &spec->src[spec->axes[a].param], PASCAL_EINPUT,
+            return yml_fail_mark(err, &spec->src[spec->axes[a].param], PASCAL_EINPUT,
                                   "expected the capacity axis on a dimension of its own for a search, got "
                                   "it zipped with %s", pascal_params[p].name);
     }
@@ -302,25 +302,25 @@ void spec_search_free(struct spec_search *s)
 
 static int parse_target(const spec_ctx *c, const yaml_node_t *val, pascal_target *t)
 {
-    const char *s = spec_scalar_text(val);
+    const char *s = yml_scalar_text(val);
     pascal_error sub = {0};
     size_t off = 0;
     char got[96];
     int quoted;
-    if (!s || spec_is_null(val) || strlen(s) != val->data.scalar.length) {
-        spec_describe(val, got, sizeof got);
-        return spec_fail(c, val, "search.target", PASCAL_EINPUT,
+    if (!s || yml_is_null(val) || strlen(s) != val->data.scalar.length) {
+        yml_describe(val, got, sizeof got);
+        return yml_fail(c->y, val, "search.target", PASCAL_EINPUT,
                          "expected a target like \"rho_lru <= 0.05\", got %s", got);
     }
     if (pascal_target_parse(s, t, &off, &sub) != 0) {
         quoted = val->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
                  val->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
-        return pascal_error_set(c->err, PASCAL_EINPUT, "%s:%d:%d: search.target: %s", c->file,
+        return pascal_error_set(c->y->err, PASCAL_EINPUT, "%s:%d:%d: search.target: %s", c->y->file,
                                 (int)val->start_mark.line + 1,
                                 (int)val->start_mark.column + 1 + (int)off + quoted, sub.msg);
     }
     if (!(c->spec->models & (1u << pascal_columns[t->column].model)))
-        return spec_fail(c, val, "search.target", PASCAL_EINPUT,
+        return yml_fail(c->y, val, "search.target", PASCAL_EINPUT,
                          "expected a column of the requested models, got %s (a column of model %s, which "
                          "is not in models)", pascal_columns[t->column].name,
                          pascal_models[pascal_columns[t->column].model].name);
@@ -333,18 +333,18 @@ int spec_parse_search(const spec_ctx *c, const yaml_node_t *node)
     const yaml_node_pair_t *pr;
     struct spec_search *s;
     int have_target = 0, rc;
-    if (spec_is_null(node))
+    if (yml_is_null(node))
         return 0;
-    if ((rc = spec_check_mapping(c, node, "search", "a mapping like {target: \"rho_lru <= 0.05\"}", keys, 2)))
+    if ((rc = yml_check_mapping(c->y, node, "search", "a mapping like {target: \"rho_lru <= 0.05\"}", keys, 2)))
         return rc;
     if (!(s = calloc(1, sizeof *s)))
-        return pascal_error_set(c->err, PASCAL_ENOMEM, "out of memory");
+        return pascal_error_set(c->y->err, PASCAL_ENOMEM, "out of memory");
     c->spec->search = s;
-    spec_mark_of(c, node, "search", &s->mark);
+    yml_mark_of(c->y, node, "search", &s->mark);
     for (pr = node->data.mapping.pairs.start; pr < node->data.mapping.pairs.top; pr++) {
-        const char *key = spec_scalar_text(spec_node(c, pr->key));
-        const yaml_node_t *val = spec_node(c, pr->value);
-        const char *t = spec_scalar_text(val);
+        const char *key = yml_scalar_text(yml_node(c->y, pr->key));
+        const yaml_node_t *val = yml_node(c->y, pr->value);
+        const char *t = yml_scalar_text(val);
         char got[96];
         if (strcmp(key, "target") == 0) {
             have_target = 1;
@@ -352,16 +352,16 @@ int spec_parse_search(const spec_ctx *c, const yaml_node_t *node)
                 return rc;
             continue;
         }
-        spec_describe(val, got, sizeof got);
+        yml_describe(val, got, sizeof got);
         if (t && val->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && strcmp(t, "true") == 0)
             s->pub.worst = 1;
         else if (!t || val->data.scalar.style != YAML_PLAIN_SCALAR_STYLE || strcmp(t, "false") != 0)
-            return spec_fail(c, val, "search.worst", PASCAL_EINPUT,
+            return yml_fail(c->y, val, "search.worst", PASCAL_EINPUT,
                              "expected true (one answer: the scenario that needs the most capacity) or "
                              "false (one answer per scenario), got %s", got);
     }
     if (!have_target)
-        return spec_fail(c, node, "search.target", PASCAL_EINPUT,
+        return yml_fail(c->y, node, "search.target", PASCAL_EINPUT,
                          "expected a target like \"rho_lru <= 0.05\", got nothing (the key is missing)");
-    return pascal_search_check(c->spec, &s->pub.target, c->err);
+    return pascal_search_check(c->spec, &s->pub.target, c->y->err);
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/readfile.h"
 #include "common/suggest.h"
 
 static const char *const top_keys[] = {"name", "description", "device", "models", "columns", "fixed",
@@ -21,7 +22,7 @@ enum { K_NAME, K_DESCRIPTION, K_DEVICE, K_MODELS, K_COLUMNS, K_FIXED, K_AXES, K_
 
 static int missing(const spec_ctx *c, const yaml_node_t *root, const char *key, const char *what)
 {
-    return spec_fail(c, root, key, PASCAL_EINPUT, "expected %s, got nothing (the key is missing)", what);
+    return yml_fail(c->y, root, key, PASCAL_EINPUT, "expected %s, got nothing (the key is missing)", what);
 }
 
 static void model_names(char *buf, size_t len)
@@ -35,31 +36,31 @@ static int parse_models(const spec_ctx *c, const yaml_node_t *node)
 {
     pascal_spec *spec = c->spec;
     const yaml_node_item_t *it;
-    char names[256], got[96], path[SPEC_PATH_MAX];
+    char names[256], got[96], path[YML_PATH_MAX];
     model_names(names, sizeof names);
     if (!node || node->type != YAML_SEQUENCE_NODE || node->data.sequence.items.top == node->data.sequence.items.start) {
-        spec_describe(node, got, sizeof got);
+        yml_describe(node, got, sizeof got);
         if (node && node->type == YAML_SEQUENCE_NODE)
             snprintf(got, sizeof got, "an empty list");
-        return spec_fail(c, node, "models", PASCAL_EINPUT, "expected a non-empty list of models (%s), got %s",
+        return yml_fail(c->y, node, "models", PASCAL_EINPUT, "expected a non-empty list of models (%s), got %s",
                          names, got);
     }
     for (it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
-        const yaml_node_t *item = spec_node(c, *it);
-        const char *s = spec_scalar_text(item);
-        int m = s && !spec_is_null(item) ? pascal_model_from_name(s) : -1;
-        spec_path_index(path, "models", (long)(it - node->data.sequence.items.start));
-        spec_describe(item, got, sizeof got);
+        const yaml_node_t *item = yml_node(c->y, *it);
+        const char *s = yml_scalar_text(item);
+        int m = s && !yml_is_null(item) ? pascal_model_from_name(s) : -1;
+        yml_path_index(path, "models", (long)(it - node->data.sequence.items.start));
+        yml_describe(item, got, sizeof got);
         if (m < 0) {
             const char *valid[PASCAL_NMODEL];
             char hint[96];
             for (int k = 0; k < PASCAL_NMODEL; k++)
                 valid[k] = pascal_models[k].name;
-            return spec_fail(c, item, path, PASCAL_EINPUT, "expected a model name (%s), got %s%s", names, got,
+            return yml_fail(c->y, item, path, PASCAL_EINPUT, "expected a model name (%s), got %s%s", names, got,
                              pascal_suggest_hint(s, valid, PASCAL_NMODEL, hint, sizeof hint));
         }
         if (spec->models & (1u << m))
-            return spec_fail(c, item, path, PASCAL_EINPUT, "expected each model once, got %s again", got);
+            return yml_fail(c->y, item, path, PASCAL_EINPUT, "expected each model once, got %s again", got);
         spec->models |= 1u << m;
     }
     return 0;
@@ -83,10 +84,10 @@ static int parse_columns(const spec_ctx *c, const yaml_node_t *node)
 {
     pascal_spec *spec = c->spec;
     const yaml_node_item_t *it;
-    char names[512], got[96], path[SPEC_PATH_MAX];
+    char names[512], got[96], path[YML_PATH_MAX];
     size_t off = 0;
     spec->ncolumns = 0;
-    if (spec_is_null(node)) {
+    if (yml_is_null(node)) {
         for (int k = 0; k < PASCAL_NCOLUMN; k++)
             if (spec->models & (1u << pascal_columns[k].model))
                 spec->columns[spec->ncolumns++] = k;
@@ -96,31 +97,31 @@ static int parse_columns(const spec_ctx *c, const yaml_node_t *node)
         if (spec->models & (1u << pascal_columns[k].model))
             off += (size_t)snprintf(names + off, sizeof names - off, "%s%s", off ? ", " : "", pascal_columns[k].name);
     if (node->type != YAML_SEQUENCE_NODE || node->data.sequence.items.top == node->data.sequence.items.start) {
-        spec_describe(node, got, sizeof got);
+        yml_describe(node, got, sizeof got);
         if (node->type == YAML_SEQUENCE_NODE)
             snprintf(got, sizeof got, "an empty list");
-        return spec_fail(c, node, "columns", PASCAL_EINPUT,
+        return yml_fail(c->y, node, "columns", PASCAL_EINPUT,
                          "expected a non-empty list of columns (%s), got %s", names, got);
     }
     for (it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
-        const yaml_node_t *item = spec_node(c, *it);
-        const char *s = spec_scalar_text(item);
-        int k = s && !spec_is_null(item) ? pascal_column_from_name(s) : -1;
-        spec_path_index(path, "columns", (long)(it - node->data.sequence.items.start));
-        spec_describe(item, got, sizeof got);
+        const yaml_node_t *item = yml_node(c->y, *it);
+        const char *s = yml_scalar_text(item);
+        int k = s && !yml_is_null(item) ? pascal_column_from_name(s) : -1;
+        yml_path_index(path, "columns", (long)(it - node->data.sequence.items.start));
+        yml_describe(item, got, sizeof got);
         if (k < 0) {
             char hint[96];
-            return spec_fail(c, item, path, PASCAL_EINPUT, "expected a column of the requested models (%s), got %s%s",
+            return yml_fail(c->y, item, path, PASCAL_EINPUT, "expected a column of the requested models (%s), got %s%s",
                              names, got, column_hint(spec->models, s, hint, sizeof hint));
         }
         if (!(spec->models & (1u << pascal_columns[k].model)))
-            return spec_fail(c, item, path, PASCAL_EINPUT,
+            return yml_fail(c->y, item, path, PASCAL_EINPUT,
                              "expected a column of the requested models (%s), got %s (a column of model %s, "
                              "which is not in models)",
                              names, got, pascal_models[pascal_columns[k].model].name);
         for (int j = 0; j < spec->ncolumns; j++)
             if (spec->columns[j] == k)
-                return spec_fail(c, item, path, PASCAL_EINPUT, "expected each column once, got %s again", got);
+                return yml_fail(c->y, item, path, PASCAL_EINPUT, "expected each column once, got %s again", got);
         spec->columns[spec->ncolumns++] = k;
     }
     return 0;
@@ -131,21 +132,21 @@ static int check_needs(const spec_ctx *c, const yaml_node_t *models)
 {
     pascal_spec *spec = c->spec;
     const yaml_node_item_t *it;
-    char path[SPEC_PATH_MAX];
+    char path[YML_PATH_MAX];
     for (it = models->data.sequence.items.start; it < models->data.sequence.items.top; it++) {
-        const yaml_node_t *item = spec_node(c, *it);
-        int m = pascal_model_from_name(spec_scalar_text(item));
-        spec_path_index(path, "models", (long)(it - models->data.sequence.items.start));
+        const yaml_node_t *item = yml_node(c->y, *it);
+        int m = pascal_model_from_name(yml_scalar_text(item));
+        yml_path_index(path, "models", (long)(it - models->data.sequence.items.start));
         for (int k = 0; k < 6 && pascal_models[m].needs[k] >= 0; k++) {
             int p = pascal_models[m].needs[k];
             /* A workload gives the dynamic model its own horizon. */
             if (p == PASCAL_P_W && spec->source[PASCAL_P_WORKLOAD] != SRC_NONE)
                 continue;
             if (spec->source[p] == SRC_NONE)
-                return spec_fail(c, item, path, PASCAL_EINPUT,
+                return yml_fail(c->y, item, path, PASCAL_EINPUT,
                                  "model %s needs %s: expected %s (%s) in fixed or axes, got none",
                                  pascal_models[m].name, pascal_params[p].name, pascal_params[p].name,
-                                 spec_expected(p));
+                                 yml_expected(p));
         }
     }
     return 0;
@@ -156,49 +157,49 @@ static int add_rule(const spec_ctx *c, const yaml_node_t *node, const char *path
     pascal_error sub;
     size_t offset;
     int rc, quoted;
-    const char *text = spec_scalar_text(node);
+    const char *text = yml_scalar_text(node);
     char got[96];
-    if (!text || spec_is_null(node) || strlen(text) != node->data.scalar.length) {
-        spec_describe(node, got, sizeof got);
-        return spec_fail(c, node, path, PASCAL_EINPUT, "expected an expression like \"C < N\", got %s", got);
+    if (!text || yml_is_null(node) || strlen(text) != node->data.scalar.length) {
+        yml_describe(node, got, sizeof got);
+        return yml_fail(c->y, node, path, PASCAL_EINPUT, "expected an expression like \"C < N\", got %s", got);
     }
-    spec_mark_of(c, node, path, &rule->mark);
+    yml_mark_of(c->y, node, path, &rule->mark);
     rule->text = strdup(text);
     if (!rule->text)
-        return pascal_error_set(c->err, PASCAL_ENOMEM, "out of memory");
+        return pascal_error_set(c->y->err, PASCAL_ENOMEM, "out of memory");
     rc = pascal_expr_compile(text, &rule->expr, &offset, &sub);
     if (rc == PASCAL_EINPUT) {
         /* Columns count bytes from the scalar's first character; a quoted
          * scalar starts one column after its quote. */
         quoted = node->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
                  node->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
-        return pascal_error_set(c->err, rc, "%s:%d:%d: %s: %s", c->file, rule->mark.line,
+        return pascal_error_set(c->y->err, rc, "%s:%d:%d: %s: %s", c->y->file, rule->mark.line,
                                 rule->mark.col + (int)offset + quoted, path, sub.msg);
     }
     if (rc)
-        return pascal_error_set(c->err, rc, "%s", sub.msg);
+        return pascal_error_set(c->y->err, rc, "%s", sub.msg);
     return 0;
 }
 
 /* where/require: a string or a list of strings. */
 static int parse_rules(const spec_ctx *c, const yaml_node_t *node, const char *key, spec_rule **rules, int *n)
 {
-    char path[SPEC_PATH_MAX];
+    char path[YML_PATH_MAX];
     int count, rc;
-    if (spec_is_null(node))
+    if (yml_is_null(node))
         return 0;
     count = node->type == YAML_SEQUENCE_NODE ? (int)(node->data.sequence.items.top - node->data.sequence.items.start) : 1;
     *rules = calloc((size_t)(count ? count : 1), sizeof **rules);
     if (!*rules)
-        return pascal_error_set(c->err, PASCAL_ENOMEM, "out of memory");
+        return pascal_error_set(c->y->err, PASCAL_ENOMEM, "out of memory");
     if (node->type != YAML_SEQUENCE_NODE) {
         *n = 1;
         return add_rule(c, node, key, &(*rules)[0]);
     }
     for (int i = 0; i < count; i++) {
-        spec_path_index(path, key, i);
+        yml_path_index(path, key, i);
         *n = i + 1;
-        rc = add_rule(c, spec_node(c, node->data.sequence.items.start[i]), path, &(*rules)[i]);
+        rc = add_rule(c, yml_node(c->y, node->data.sequence.items.start[i]), path, &(*rules)[i]);
         if (rc)
             return rc;
     }
@@ -206,40 +207,40 @@ static int parse_rules(const spec_ctx *c, const yaml_node_t *node, const char *k
 }
 
 /* `calibration: model.h5`, relative to the spec's folder: the dynamic
- * model's frozen calibration (engine/calibrate.h).  Only its presence and
+ * model's frozen calibration (calibrate/calibrate.h).  Only its presence and
  * readability are checked here; the run loads it once. */
 static int parse_calibration(const spec_ctx *c, const yaml_node_t *models, const yaml_node_t *node)
 {
     pascal_spec *spec = c->spec;
-    const char *rel = spec_scalar_text(node), *slash;
+    const char *rel = yml_scalar_text(node), *slash;
     char got[96];
     size_t dirlen = 0;
     FILE *f;
     int dyn = (spec->models >> PASCAL_MODEL_DYNAMIC) & 1u;
-    if (spec_is_null(node)) {
+    if (yml_is_null(node)) {
         if (!dyn)
             return 0;
-        return spec_fail(c, models, "models", PASCAL_EINPUT,
+        return yml_fail(c->y, models, "models", PASCAL_EINPUT,
                          "model dynamic needs a calibration: expected a top-level key "
                          "calibration: MODEL.h5 (from pascal calibrate), got none");
     }
     if (!rel || !*rel || strlen(rel) != node->data.scalar.length) {
-        spec_describe(node, got, sizeof got);
-        return spec_fail(c, node, "calibration", PASCAL_EINPUT, "expected a calibration file path, got %s", got);
+        yml_describe(node, got, sizeof got);
+        return yml_fail(c->y, node, "calibration", PASCAL_EINPUT, "expected a calibration file path, got %s", got);
     }
     if (!dyn)
-        return spec_fail(c, node, "calibration", PASCAL_EINPUT,
+        return yml_fail(c->y, node, "calibration", PASCAL_EINPUT,
                          "expected model dynamic in models to use this calibration, got models without it");
     slash = strrchr(spec->filename, '/');
     if (rel[0] != '/' && slash && strcmp(spec->filename, "<spec>") != 0)
         dirlen = (size_t)(slash - spec->filename) + 1;
     if (!(spec->calibration = malloc(dirlen + strlen(rel) + 1)))
-        return pascal_error_set(c->err, PASCAL_ENOMEM, "out of memory");
+        return pascal_error_set(c->y->err, PASCAL_ENOMEM, "out of memory");
     memcpy(spec->calibration, spec->filename, dirlen);
     strcpy(spec->calibration + dirlen, rel);
-    spec_mark_of(c, node, "calibration", &spec->calibration_mark);
+    yml_mark_of(c->y, node, "calibration", &spec->calibration_mark);
     if (!(f = fopen(spec->calibration, "rb")))
-        return spec_fail(c, node, "calibration", PASCAL_EINPUT, "expected a readable calibration file, got \"%s\" (%s)",
+        return yml_fail(c->y, node, "calibration", PASCAL_EINPUT, "expected a readable calibration file, got \"%s\" (%s)",
                          spec->calibration, strerror(errno));
     fclose(f);
     return 0;
@@ -250,16 +251,16 @@ static int parse_calibration(const spec_ctx *c, const yaml_node_t *models, const
  * default) or gives NaN with code 15. */
 static int parse_extrapolation(const spec_ctx *c, const yaml_node_t *node)
 {
-    const char *s = spec_scalar_text(node);
+    const char *s = yml_scalar_text(node);
     char got[96];
-    if (spec_is_null(node))
+    if (yml_is_null(node))
         return 0;
-    spec_describe(node, got, sizeof got);
+    yml_describe(node, got, sizeof got);
     if (!s || (strcmp(s, "hold") != 0 && strcmp(s, "nan") != 0))
-        return spec_fail(c, node, "extrapolation", PASCAL_EINPUT,
+        return yml_fail(c->y, node, "extrapolation", PASCAL_EINPUT,
                          "expected hold (the paper's endpoint fallback) or nan, got %s", got);
     if (!((c->spec->models >> PASCAL_MODEL_DYNAMIC) & 1u))
-        return spec_fail(c, node, "extrapolation", PASCAL_EINPUT,
+        return yml_fail(c->y, node, "extrapolation", PASCAL_EINPUT,
                          "expected model dynamic in models to use extrapolation, got models without it");
     c->spec->extrapolation_nan = strcmp(s, "nan") == 0;
     return 0;
@@ -272,21 +273,21 @@ static int parse_output(const spec_ctx *c, const yaml_node_t *node)
     pascal_spec_output *o = &c->spec->output;
     const yaml_node_pair_t *pr;
     int rc;
-    if (spec_is_null(node))
+    if (yml_is_null(node))
         return 0;
-    rc = spec_check_mapping(c, node, "output", "a mapping of output options (compression, shuffle, chunk_rows)",
+    rc = yml_check_mapping(c->y, node, "output", "a mapping of output options (compression, shuffle, chunk_rows)",
                             output_keys, 3);
     if (rc)
         return rc;
     for (pr = node->data.mapping.pairs.start; pr < node->data.mapping.pairs.top; pr++) {
-        const char *key = spec_scalar_text(spec_node(c, pr->key));
-        const yaml_node_t *val = spec_node(c, pr->value);
-        const char *s = spec_scalar_text(val);
+        const char *key = yml_scalar_text(yml_node(c->y, pr->key));
+        const yaml_node_t *val = yml_node(c->y, pr->value);
+        const char *s = yml_scalar_text(val);
         int plain = val && val->type == YAML_SCALAR_NODE && val->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-        char path[SPEC_PATH_MAX], got[96], *end = NULL;
+        char path[YML_PATH_MAX], got[96], *end = NULL;
         long v = s && *s ? strtol(s, &end, 10) : -1;
-        spec_path_key(path, "output", key);
-        spec_describe(val, got, sizeof got);
+        yml_path_key(path, "output", key);
+        yml_describe(val, got, sizeof got);
         if (strcmp(key, "compression") == 0) {
             if (s && strcmp(s, "none") == 0)
                 o->compression = 0;
@@ -295,7 +296,7 @@ static int parse_output(const spec_ctx *c, const yaml_node_t *node)
             else if (plain && end && !*end && v >= 0 && v <= 9)
                 o->compression = (int)v;
             else
-                return spec_fail(c, val, path, PASCAL_EINPUT,
+                return yml_fail(c->y, val, path, PASCAL_EINPUT,
                                  "expected a deflate level 0..9, none or gzip (level 4), got %s", got);
         } else if (strcmp(key, "shuffle") == 0) {
             if (plain && (strcmp(s, "true") == 0 || strcmp(s, "True") == 0 || strcmp(s, "TRUE") == 0))
@@ -303,10 +304,10 @@ static int parse_output(const spec_ctx *c, const yaml_node_t *node)
             else if (plain && (strcmp(s, "false") == 0 || strcmp(s, "False") == 0 || strcmp(s, "FALSE") == 0))
                 o->shuffle = 0;
             else
-                return spec_fail(c, val, path, PASCAL_EINPUT, "expected true or false, got %s", got);
+                return yml_fail(c->y, val, path, PASCAL_EINPUT, "expected true or false, got %s", got);
         } else {
             if (!plain || !end || *end || s[0] == '-' || s[0] == '+' || v < 1 || v > 1048576)
-                return spec_fail(c, val, path, PASCAL_EINPUT,
+                return yml_fail(c->y, val, path, PASCAL_EINPUT,
                                  "expected a positive integer of at most 1048576 rows, got %s", got);
             o->chunk_rows = v;
         }
@@ -317,33 +318,33 @@ static int parse_output(const spec_ctx *c, const yaml_node_t *node)
 static int parse_top(const spec_ctx *c)
 {
     pascal_spec *spec = c->spec;
-    const yaml_node_t *root = yaml_document_get_root_node(c->doc);
+    const yaml_node_t *root = yaml_document_get_root_node(c->y->doc);
     const yaml_node_t *val[K_COUNT] = {0}, *key[K_COUNT] = {0};
     const yaml_node_pair_t *pr;
     char got[96];
     int rc;
     if (root->type != YAML_MAPPING_NODE) {
-        spec_describe(root, got, sizeof got);
-        return spec_fail(c, root, "", PASCAL_EINPUT,
+        yml_describe(root, got, sizeof got);
+        return yml_fail(c->y, root, "", PASCAL_EINPUT,
                          "expected a YAML mapping with keys name, models, axes, ..., got %s", got);
     }
-    rc = spec_check_mapping(c, root, "", "a mapping", top_keys, K_COUNT);
+    rc = yml_check_mapping(c->y, root, "", "a mapping", top_keys, K_COUNT);
     if (rc)
         return rc;
     for (pr = root->data.mapping.pairs.start; pr < root->data.mapping.pairs.top; pr++)
         for (int k = 0; k < K_COUNT; k++)
-            if (strcmp(spec_scalar_text(spec_node(c, pr->key)), top_keys[k]) == 0) {
-                key[k] = spec_node(c, pr->key);
-                val[k] = spec_node(c, pr->value);
+            if (strcmp(yml_scalar_text(yml_node(c->y, pr->key)), top_keys[k]) == 0) {
+                key[k] = yml_node(c->y, pr->key);
+                val[k] = yml_node(c->y, pr->value);
             }
     if (!val[K_NAME])
         return missing(c, root, "name", "a sweep name");
-    if ((rc = spec_string(c, val[K_NAME], "name", "a sweep name", &spec->name)))
+    if ((rc = yml_string(c->y, val[K_NAME], "name", "a sweep name", &spec->name)))
         return rc;
-    if (val[K_DESCRIPTION] && !spec_is_null(val[K_DESCRIPTION]) &&
-        (rc = spec_string(c, val[K_DESCRIPTION], "description", "a string", &spec->description)))
+    if (val[K_DESCRIPTION] && !yml_is_null(val[K_DESCRIPTION]) &&
+        (rc = yml_string(c->y, val[K_DESCRIPTION], "description", "a string", &spec->description)))
         return rc;
-    if (val[K_DEVICE] && !spec_is_null(val[K_DEVICE]) && (rc = spec_load_device(c, val[K_DEVICE])))
+    if (val[K_DEVICE] && !yml_is_null(val[K_DEVICE]) && (rc = spec_load_device(c, val[K_DEVICE])))
         return rc;
     if (!val[K_MODELS])
         return missing(c, root, "models", "a list of models such as [ttl, lru]");
@@ -374,6 +375,7 @@ int pascal_spec_parse(const char *text, size_t len, const char *filename, pascal
 {
     pascal_spec *spec;
     yaml_document_t doc;
+    yml_doc y;
     spec_ctx c;
     int rc;
     *out = NULL;
@@ -400,15 +402,16 @@ int pascal_spec_parse(const char *text, size_t len, const char *filename, pascal
     spec->output.compression = 1;
     spec->output.shuffle = 1;
     spec->output.chunk_rows = 65536;
-    rc = spec_load_yaml(spec->text, len, spec->filename, &doc, err);
+    rc = yml_load(spec->text, len, spec->filename, &doc, err);
     if (rc) {
         pascal_spec_free(spec);
         return rc;
     }
+    y.doc = &doc;
+    y.file = spec->filename;
+    y.err = err;
+    c.y = &y;
     c.spec = spec;
-    c.doc = &doc;
-    c.file = spec->filename;
-    c.err = err;
     rc = parse_top(&c);
     yaml_document_delete(&doc);
     if (rc) {
@@ -427,7 +430,7 @@ int pascal_spec_load(const char *path, pascal_spec **out, pascal_error *err)
     size_t len;
     int rc;
     *out = NULL;
-    rc = spec_read_file(path, &text, &len, err);
+    rc = pascal_read_file(path, &text, &len, err);
     if (rc)
         return rc;
     rc = pascal_spec_parse(text, len, path, out, err);

@@ -8,7 +8,7 @@
  * length of an explicit phase list), C = floor(capacity_bytes / block_bytes),
  * N = data_bytes / block_bytes; a value given directly overrides the derived
  * one.  A device profile (`device: devices/gb10.yaml`, relative to the spec,
- * or a shipped profile's name, `device: gb10`: sweeps/devices.h) supplies
+ * or a shipped profile's name, `device: gb10`: devices/profile.h) supplies
  * sms and capacity_bytes (its effective L2) as defaults.
  *
  * Canonical order: each axis, or each zip group, is one dimension of a
@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "sweeps/params.h"
+#include "vocab/params.h"
 
 #ifdef __cplusplus
 extern "C" {

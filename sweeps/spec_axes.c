@@ -16,7 +16,7 @@ static void param_names(const char **names)
 
 static int param_of_key(const spec_ctx *c, const yaml_node_pair_t *pr)
 {
-    return pascal_param_from_name(spec_scalar_text(spec_node(c, pr->key)));
+    return pascal_param_from_name(yml_scalar_text(yml_node(c->y, pr->key)));
 }
 
 int spec_parse_fixed(const spec_ctx *c, const yaml_node_t *node)
@@ -24,21 +24,21 @@ int spec_parse_fixed(const spec_ctx *c, const yaml_node_t *node)
     pascal_spec *spec = c->spec;
     const char *names[PASCAL_NPARAM];
     const yaml_node_pair_t *pr;
-    char path[SPEC_PATH_MAX], got[96];
+    char path[YML_PATH_MAX], got[96];
     int rc;
-    if (spec_is_null(node))
+    if (yml_is_null(node))
         return 0;
     param_names(names);
-    rc = spec_check_mapping(c, node, "fixed", "a mapping of parameter: value", names, PASCAL_NPARAM);
+    rc = yml_check_mapping(c->y, node, "fixed", "a mapping of parameter: value", names, PASCAL_NPARAM);
     if (rc)
         return rc;
     for (pr = node->data.mapping.pairs.start; pr < node->data.mapping.pairs.top; pr++) {
         int param = param_of_key(c, pr);
-        const yaml_node_t *val = spec_node(c, pr->value);
+        const yaml_node_t *val = yml_node(c->y, pr->value);
         double v;
-        spec_path_key(path, "fixed", pascal_params[param].name);
+        yml_path_key(path, "fixed", pascal_params[param].name);
         if (param == PASCAL_P_WORKLOAD || spec->source[param] == SRC_WORKLOAD)
-            return spec_fail(c, spec_node(c, pr->key), path, PASCAL_EINPUT,
+            return yml_fail(c->y, yml_node(c->y, pr->key), path, PASCAL_EINPUT,
                              param == PASCAL_P_WORKLOAD
                                  ? "expected the workload kind in a workload: section, got it in fixed"
                                  : "expected %s in the workload or in fixed, not both; got it in both "
@@ -49,17 +49,17 @@ int spec_parse_fixed(const spec_ctx *c, const yaml_node_t *node)
             rc = spec_phase_list(c, val, path, &index);
             v = (double)index;
         } else if (val && val->type == YAML_SEQUENCE_NODE) {
-            spec_describe(val, got, sizeof got);
-            rc = spec_fail(c, val, path, PASCAL_EINPUT, "expected %s, got a list (lists go under axes)",
-                           spec_expected(param));
+            yml_describe(val, got, sizeof got);
+            rc = yml_fail(c->y, val, path, PASCAL_EINPUT, "expected %s, got a list (lists go under axes)",
+                           yml_expected(param));
         } else {
-            rc = spec_scalar_value(c, val, param, path, &v);
+            rc = yml_value(c->y, val, param, path, &v);
         }
         if (rc)
             return rc;
         spec->fixed.v[param] = v;
         spec->source[param] = SRC_FIXED;
-        spec_mark_of(c, val, path, &spec->src[param]);
+        yml_mark_of(c->y, val, path, &spec->src[param]);
     }
     return 0;
 }
@@ -69,7 +69,7 @@ static int parse_zip(const spec_ctx *c, const yaml_node_t *zip, int *group, int 
 {
     pascal_spec *spec = c->spec;
     const yaml_node_item_t *g, *it;
-    char path[SPEC_PATH_MAX], sub[SPEC_PATH_MAX], got[96], list[512];
+    char path[YML_PATH_MAX], sub[YML_PATH_MAX], got[96], list[512];
     size_t off = 0;
     for (int i = 0; i < spec->naxes; i++) {
         group[i] = -1;
@@ -78,43 +78,43 @@ static int parse_zip(const spec_ctx *c, const yaml_node_t *zip, int *group, int 
                                     pascal_params[spec->axes[i].param].name);
     }
     *ngroups = 0;
-    if (spec_is_null(zip))
+    if (yml_is_null(zip))
         return 0;
     if (zip->type != YAML_SEQUENCE_NODE) {
-        spec_describe(zip, got, sizeof got);
-        return spec_fail(c, zip, "zip", PASCAL_EINPUT,
+        yml_describe(zip, got, sizeof got);
+        return yml_fail(c->y, zip, "zip", PASCAL_EINPUT,
                          "expected a list of axis groups like [[block_bytes, capacity_bytes]], got %s", got);
     }
     for (g = zip->data.sequence.items.start; g < zip->data.sequence.items.top; g++) {
-        const yaml_node_t *gn = spec_node(c, *g);
+        const yaml_node_t *gn = yml_node(c->y, *g);
         int first = -1;
-        spec_path_index(path, "zip", (long)(g - zip->data.sequence.items.start));
+        yml_path_index(path, "zip", (long)(g - zip->data.sequence.items.start));
         if (!gn || gn->type != YAML_SEQUENCE_NODE || gn->data.sequence.items.top - gn->data.sequence.items.start < 2) {
-            spec_describe(gn, got, sizeof got);
+            yml_describe(gn, got, sizeof got);
             if (gn && gn->type == YAML_SEQUENCE_NODE)
                 snprintf(got, sizeof got, "%d", (int)(gn->data.sequence.items.top - gn->data.sequence.items.start));
-            return spec_fail(c, gn, path, PASCAL_EINPUT, "expected a group of at least two axis names, got %s", got);
+            return yml_fail(c->y, gn, path, PASCAL_EINPUT, "expected a group of at least two axis names, got %s", got);
         }
         for (it = gn->data.sequence.items.start; it < gn->data.sequence.items.top; it++) {
-            const yaml_node_t *m = spec_node(c, *it);
-            const char *name = spec_scalar_text(m);
+            const yaml_node_t *m = yml_node(c->y, *it);
+            const char *name = yml_scalar_text(m);
             int a;
-            spec_path_index(sub, path, (long)(it - gn->data.sequence.items.start));
+            yml_path_index(sub, path, (long)(it - gn->data.sequence.items.start));
             for (a = 0; a < spec->naxes && name; a++)
                 if (strcmp(pascal_params[spec->axes[a].param].name, name) == 0)
                     break;
             if (!name || a == spec->naxes) {
-                spec_describe(m, got, sizeof got);
-                return spec_fail(c, m, sub, PASCAL_EINPUT, "expected the name of an axis (%s), got %s", list, got);
+                yml_describe(m, got, sizeof got);
+                return yml_fail(c->y, m, sub, PASCAL_EINPUT, "expected the name of an axis (%s), got %s", list, got);
             }
             if (group[a] >= 0)
-                return spec_fail(c, m, sub, PASCAL_EINPUT,
+                return yml_fail(c->y, m, sub, PASCAL_EINPUT,
                                  "expected each axis in at most one zip group, got \"%s\" again", name);
             group[a] = *ngroups;
             if (first < 0) {
                 first = a;
             } else if (spec->axes[a].count != spec->axes[first].count) {
-                return spec_fail(c, m, sub, PASCAL_EINPUT,
+                return yml_fail(c->y, m, sub, PASCAL_EINPUT,
                                  "expected axes of equal length in a zip group, got %s with %lld values and %s "
                                  "with %lld",
                                  pascal_params[spec->axes[first].param].name, (long long)spec->axes[first].count,
@@ -192,7 +192,7 @@ static int count_points(const spec_ctx *c, const yaml_node_t *axes_key)
             off += (size_t)snprintf(list + off, sizeof list - off, ")");
     }
     if (overflow)
-        return spec_fail(c, axes_key, "axes", PASCAL_EINPUT,
+        return yml_fail(c->y, axes_key, "axes", PASCAL_EINPUT,
                          "expected fewer than 2^64 points, got more: the sweep has more than 2^64 points "
                          "(%s)",
                          list);
@@ -207,13 +207,13 @@ static int count_points(const spec_ctx *c, const yaml_node_t *axes_key)
 static int check_repeats(const spec_ctx *c, const yaml_node_t *axes, const int *group)
 {
     const pascal_spec *spec = c->spec;
-    char paths[PASCAL_NPARAM][SPEC_PATH_MAX];
+    char paths[PASCAL_NPARAM][YML_PATH_MAX];
     spec_list_axis ax[PASCAL_NPARAM];
     int done[PASCAL_NPARAM] = {0}, rc;
     for (int i = 0; i < spec->naxes; i++) {
         const yaml_node_pair_t *pr = axes->data.mapping.pairs.start + i;
-        spec_path_key(paths[i], "axes", pascal_params[spec->axes[i].param].name);
-        ax[i] = (spec_list_axis){spec_node(c, pr->value), paths[i], spec->axes[i].param, spec->axes[i].values};
+        yml_path_key(paths[i], "axes", pascal_params[spec->axes[i].param].name);
+        ax[i] = (spec_list_axis){yml_node(c->y, pr->value), paths[i], spec->axes[i].param, spec->axes[i].values};
     }
     for (int i = 0; i < spec->naxes; i++) {
         spec_list_axis members[PASCAL_NPARAM];
@@ -238,26 +238,26 @@ int spec_parse_axes(const spec_ctx *c, const yaml_node_t *axes_key, const yaml_n
     pascal_spec *spec = c->spec;
     const char *names[PASCAL_NPARAM];
     const yaml_node_pair_t *pr;
-    char path[SPEC_PATH_MAX];
+    char path[YML_PATH_MAX];
     int group[PASCAL_NPARAM], ngroups, rc;
     param_names(names);
-    rc = spec_check_mapping(c, axes, "axes", "a mapping of parameter: list or range", names, PASCAL_NPARAM);
+    rc = yml_check_mapping(c->y, axes, "axes", "a mapping of parameter: list or range", names, PASCAL_NPARAM);
     if (rc)
         return rc;
     if (axes->data.mapping.pairs.top == axes->data.mapping.pairs.start)
-        return spec_fail(c, axes, "axes", PASCAL_EINPUT, "expected at least one axis, got an empty mapping");
+        return yml_fail(c->y, axes, "axes", PASCAL_EINPUT, "expected at least one axis, got an empty mapping");
     for (pr = axes->data.mapping.pairs.start; pr < axes->data.mapping.pairs.top; pr++) {
         int param = param_of_key(c, pr);
-        const yaml_node_t *val = spec_node(c, pr->value);
+        const yaml_node_t *val = yml_node(c->y, pr->value);
         pascal_axis *a = &spec->axes[spec->naxes];
         double *values;
-        spec_path_key(path, "axes", pascal_params[param].name);
+        yml_path_key(path, "axes", pascal_params[param].name);
         if (param == PASCAL_P_WORKLOAD)
-            return spec_fail(c, spec_node(c, pr->key), path, PASCAL_EINPUT,
+            return yml_fail(c->y, yml_node(c->y, pr->key), path, PASCAL_EINPUT,
                              "expected the workload kind in a workload: section, got it in axes "
                              "(one spec describes one kind)");
         if (spec->source[param] == SRC_FIXED)
-            return spec_fail(c, spec_node(c, pr->key), path, PASCAL_EINPUT,
+            return yml_fail(c->y, yml_node(c->y, pr->key), path, PASCAL_EINPUT,
                              "expected %s in fixed or in axes, not both; got it in both (%s at line %d)",
                              pascal_params[param].name, spec->src[param].path, spec->src[param].line);
         if (spec_sample_is_interval(c, val, param))
@@ -273,7 +273,7 @@ int spec_parse_axes(const spec_ctx *c, const yaml_node_t *axes_key, const yaml_n
         /* An axis overrides the device profile's default. */
         spec->fixed.v[param] = NAN;
         spec->source[param] = SRC_AXIS;
-        spec_mark_of(c, val, path, &spec->src[param]);
+        yml_mark_of(c->y, val, path, &spec->src[param]);
     }
     if (spec->sample && (rc = spec_sample_check_zip(c, zip)))
         return rc;
@@ -315,14 +315,14 @@ int spec_check_derivable(const spec_ctx *c, const yaml_node_t *root)
         !(is_set(spec, PASCAL_P_DATA_BYTES) && is_set(spec, PASCAL_P_BLOCK_BYTES))) {
         static const int l[] = {PASCAL_P_DATA_BYTES, PASCAL_P_BLOCK_BYTES};
         present(spec, l, 2, got, sizeof got);
-        return spec_fail(c, root, "N", PASCAL_EINPUT,
+        return yml_fail(c->y, root, "N", PASCAL_EINPUT,
                          "N is not set: expected N, or data_bytes and block_bytes, in fixed or axes; got %s", got);
     }
     if (!is_set(spec, PASCAL_P_C) &&
         !(is_set(spec, PASCAL_P_CAPACITY_BYTES) && (wl || is_set(spec, PASCAL_P_BLOCK_BYTES)))) {
         static const int l[] = {PASCAL_P_CAPACITY_BYTES, PASCAL_P_BLOCK_BYTES};
         present(spec, l, 2, got, sizeof got);
-        return spec_fail(c, root, "C", PASCAL_EINPUT,
+        return yml_fail(c->y, root, "C", PASCAL_EINPUT,
                          "C is not set: expected C, or capacity_bytes (or a device profile) and block_bytes, in "
                          "fixed or axes; got %s",
                          got);
@@ -342,16 +342,16 @@ int spec_check_derivable(const spec_ctx *c, const yaml_node_t *root)
         any_other = 1;
     }
     if (any_explicit && !is_set(spec, PASCAL_P_PHASES))
-        return spec_fail_mark(c->err, &spec->src[PASCAL_P_PATTERN], PASCAL_EINPUT,
+        return yml_fail_mark(c->y->err, &spec->src[PASCAL_P_PATTERN], PASCAL_EINPUT,
                               "expected phases (in fixed or axes) for the explicit pattern, got none");
     if (!any_explicit && is_set(spec, PASCAL_P_PHASES))
-        return spec_fail_mark(c->err, &spec->src[PASCAL_P_PHASES], PASCAL_EINPUT,
+        return yml_fail_mark(c->y->err, &spec->src[PASCAL_P_PHASES], PASCAL_EINPUT,
                               "expected pattern: explicit (in fixed or axes) to use these phases, got %s",
                               is_set(spec, PASCAL_P_PATTERN) ? "no explicit pattern" : "no pattern (aligned)");
     if (any_other && !is_set(spec, PASCAL_P_M) && !(is_set(spec, PASCAL_P_SMS) && is_set(spec, PASCAL_P_OCCUPANCY))) {
         static const int l[] = {PASCAL_P_SMS, PASCAL_P_OCCUPANCY};
         present(spec, l, 2, got, sizeof got);
-        return spec_fail(c, root, "M", PASCAL_EINPUT,
+        return yml_fail(c->y, root, "M", PASCAL_EINPUT,
                          "M is not set: expected M, or sms (or a device profile) and occupancy, in fixed or "
                          "axes; got %s",
                          got);

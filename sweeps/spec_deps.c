@@ -128,16 +128,16 @@ int pascal_spec_point_error(const pascal_spec *spec, int param, const pascal_poi
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     spec_describe_point(spec, p->v, i, extra, where, sizeof where);
-    return spec_fail_mark(err, &spec->src[mark_param(spec, param)], PASCAL_EINPUT, "%s at %s", msg, where);
+    return yml_fail_mark(err, &spec->src[mark_param(spec, param)], PASCAL_EINPUT, "%s at %s", msg, where);
 }
 
 int pascal_spec_where_error(const pascal_spec *spec, pascal_error *err, const char *fmt, ...)
 {
     char msg[PASCAL_ERROR_MAX];
-    spec_mark top = {spec->filename, 1, 1, "where"};
+    yml_mark top = {spec->filename, 1, 1, "where"};
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return spec_fail_mark(err, spec->nwhere ? &spec->where[0].mark : &top, PASCAL_EINPUT, "%s", msg);
+    return yml_fail_mark(err, spec->nwhere ? &spec->where[0].mark : &top, PASCAL_EINPUT, "%s", msg);
 }

@@ -1,41 +1,27 @@
-/* Internals shared by the spec parser's files (spec.c, spec_yaml.c,
- * spec_values.c, spec_axes.c, spec_point.c): the spec object itself and the
- * helpers that turn a YAML node into a located error message.  Not installed;
- * nothing outside sweeps/ includes it. */
+/* Internals shared by the spec parser's files (spec*.c, sample.c, search.c,
+ * workload.c): the spec object itself, the reading context, and the parsers
+ * of each section.  YAML nodes become located messages through
+ * vocab/yaml.h.  Not installed; nothing outside sweeps/ includes it. */
 #ifndef PASCAL_SWEEPS_SPEC_INTERNAL_H
 #define PASCAL_SWEEPS_SPEC_INTERNAL_H
 
+#include "devices/profile.h"
 #include "model/phases.h"
-#include <yaml.h>
-
-#include "sweeps/devices.h"
 #include "sweeps/expr.h"
 #include "sweeps/spec.h"
+#include "vocab/yaml.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define SPEC_MAX_AXIS_VALUES 10000000 /* values per axis */
-#define SPEC_PATH_MAX 160             /* key paths such as axes.capacity_bytes[2] */
-/* YAML nodes a spec (or device profile) may hold once its aliases are
- * expanded: refuses alias fan-out ("billion laughs") before the reader
- * walks it.  A literal axis of SPEC_MAX_AXIS_VALUES values fits. */
-#define SPEC_MAX_YAML_NODES 16777216
-#define SPEC_MAX_YAML_DEPTH 1024      /* nesting the fan-out count follows */
-
-/* Where something was written: one-based line and column. */
-typedef struct spec_mark {
-    const char *file;          /* the spec's or the device profile's name */
-    int line, col;
-    char path[SPEC_PATH_MAX];  /* key path */
-} spec_mark;
 
 /* A compiled where/require expression and its source. */
 typedef struct spec_rule {
     pascal_expr *expr;
     char *text;
-    spec_mark mark;
+    yml_mark mark;
 } spec_rule;
 
 enum { SRC_NONE = 0, SRC_DEVICE, SRC_FIXED, SRC_AXIS, SRC_WORKLOAD };
@@ -46,7 +32,7 @@ struct pascal_spec {
     char *device_path;         /* resolved device profile path, or NULL */
     char *device_text;         /* its text, or NULL */
     char *calibration;         /* resolved calibration file path, or NULL */
-    spec_mark calibration_mark;/* where `calibration` was written */
+    yml_mark calibration_mark; /* where `calibration` was written */
     int extrapolation_nan;     /* `extrapolation: nan` */
     char *name, *description;
 
@@ -56,7 +42,7 @@ struct pascal_spec {
 
     pascal_point fixed;        /* device + fixed; NaN where unset or swept */
     int source[PASCAL_NPARAM]; /* SRC_*: who set each parameter */
-    spec_mark src[PASCAL_NPARAM];
+    yml_mark src[PASCAL_NPARAM];
 
     int naxes;
     pascal_axis axes[PASCAL_NPARAM]; /* canonical order; values owned */
@@ -78,58 +64,17 @@ struct pascal_spec {
     struct spec_search *search; /* `search:` (search.c), or NULL */
 };
 
-/* The document being read and where its errors go. */
+/* The spec being read: the document (vocab/yaml.h) and the spec it fills. */
 typedef struct spec_ctx {
+    const yml_doc *y;
     pascal_spec *spec;
-    yaml_document_t *doc;
-    const char *file;          /* name used in messages for this document */
-    pascal_error *err;
 } spec_ctx;
 
-/* spec_yaml.c */
-int spec_fail(const spec_ctx *c, const yaml_node_t *node, const char *path, int code,
-              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* Same message shape for a remembered mark. */
-int spec_fail_mark(pascal_error *err, const spec_mark *m, int code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-void spec_mark_of(const spec_ctx *c, const yaml_node_t *node, const char *path, spec_mark *m);
-/* "\"text\"" for a scalar (truncated), "a list", "a mapping", "nothing". */
-void spec_describe(const yaml_node_t *node, char *buf, size_t len);
-int spec_is_null(const yaml_node_t *node);
-const char *spec_scalar_text(const yaml_node_t *node); /* NULL unless a scalar */
-yaml_node_t *spec_node(const spec_ctx *c, int index);
-/* Child path helpers. */
-void spec_path_key(char *buf, const char *path, const char *key);
-void spec_path_index(char *buf, const char *path, long i);
-/* Checks that node is a mapping with scalar, distinct keys; when valid is
- * not NULL, every key must be one of valid[0..nvalid). */
-int spec_check_mapping(const spec_ctx *c, const yaml_node_t *node, const char *path,
-                       const char *what, const char *const *valid, int nvalid);
-/* Reads a whole file into a NUL-terminated buffer (PASCAL_EIO on failure). */
-int spec_read_file(const char *path, char **text, size_t *len, pascal_error *err);
-/* Loads a single-document YAML text; reports syntax errors with their mark. */
-int spec_load_yaml(const char *text, size_t len, const char *file, yaml_document_t *doc,
-                   pascal_error *err);
-/* Reads the device profile named by node (a path relative to the spec, or a
- * shipped profile's name: sweeps/devices.h). */
+/* spec_device.c: reads the device profile named by node (a path relative
+ * to the spec, or a shipped profile's name: devices/profile.h). */
 int spec_load_device(const spec_ctx *c, const yaml_node_t *node);
-/* Reads a loaded device profile document into dev; val[k] gets the value
- * node of each key present (SPEC_DEVICE_KEYS of them), for marks. */
-#define SPEC_DEVICE_KEYS 7
-int spec_parse_device(const spec_ctx *d, pascal_device_profile *dev, const yaml_node_t **val);
-
-/* device_sim.c: checks a profile's `sim` section (node: its value) and,
- * when out is not NULL, stores the timing. */
-struct pascal_sim_timing;
-int spec_device_sim(const spec_ctx *c, const yaml_node_t *node, struct pascal_sim_timing *out);
 
 /* spec_values.c */
-/* The value a parameter takes in messages: "a positive integer", ... */
-const char *spec_expected(int param);
-int spec_scalar_value(const spec_ctx *c, const yaml_node_t *node, int param, const char *path,
-                      double *out);
-int spec_string(const spec_ctx *c, const yaml_node_t *node, const char *path, const char *what,
-                char **out);
 /* Parses a phase list and appends it to the spec's lists; *index is its number. */
 int spec_phase_list(const spec_ctx *c, const yaml_node_t *node, const char *path, int64_t *index);
 /* Parses an axis (list or range) into a new array of values.  A range's

@@ -105,7 +105,7 @@ static int fail_floor(const pascal_spec *spec, const double *v, uint64_t i, int 
 {
     char where[512];
     describe_point(spec, v, i, BIT(bytes) | BIT(PASCAL_P_BLOCK_BYTES), where, sizeof where);
-    return spec_fail_mark(err, &spec->src[bytes], PASCAL_EINPUT,
+    return yml_fail_mark(err, &spec->src[bytes], PASCAL_EINPUT,
                           "expected %s >= 1, got %s = floor(%s / block_bytes) = floor(%.0f / %.0f) = %.0f at %s",
                           pascal_params[target].name, pascal_params[target].name, pascal_params[bytes].name,
                           v[bytes], v[PASCAL_P_BLOCK_BYTES], v[target], where);
@@ -119,26 +119,26 @@ static int check_point(const pascal_spec *spec, pascal_point *p, uint64_t i, int
     char where[512];
     if (!(v[PASCAL_P_N] >= 1))
         return derived_n ? fail_floor(spec, v, i, PASCAL_P_N, PASCAL_P_DATA_BYTES, err)
-                         : spec_fail_mark(err, &spec->src[PASCAL_P_N], PASCAL_EINPUT, "expected N >= 1");
+                         : yml_fail_mark(err, &spec->src[PASCAL_P_N], PASCAL_EINPUT, "expected N >= 1");
     if (!(v[PASCAL_P_C] >= 1))
         return derived_c ? fail_floor(spec, v, i, PASCAL_P_C, PASCAL_P_CAPACITY_BYTES, err)
-                         : spec_fail_mark(err, &spec->src[PASCAL_P_C], PASCAL_EINPUT, "expected C >= 1");
+                         : yml_fail_mark(err, &spec->src[PASCAL_P_C], PASCAL_EINPUT, "expected C >= 1");
     if (!(v[PASCAL_P_M] >= 1)) {
         describe_point(spec, v, i, BIT(PASCAL_P_SMS) | BIT(PASCAL_P_OCCUPANCY), where, sizeof where);
-        return spec_fail_mark(err, &spec->src[PASCAL_P_PATTERN], PASCAL_EINPUT,
+        return yml_fail_mark(err, &spec->src[PASCAL_P_PATTERN], PASCAL_EINPUT,
                               "expected M, or sms and occupancy, got M unset at %s", where);
     }
     if (list) {
         if (v[PASCAL_P_M] != (double)list_len) {
             describe_point(spec, v, i, BIT(PASCAL_P_M), where, sizeof where);
-            return spec_fail_mark(err, &spec->src[PASCAL_P_PHASES], PASCAL_EINPUT,
+            return yml_fail_mark(err, &spec->src[PASCAL_P_PHASES], PASCAL_EINPUT,
                                   "expected a phase list of M = %.0f phases, got %lld phases at %s", v[PASCAL_P_M],
                                   (long long)list_len, where);
         }
         for (int64_t m = 0; m < list_len; m++)
             if ((double)list[m] >= v[PASCAL_P_N]) {
                 describe_point(spec, v, i, BIT(PASCAL_P_N), where, sizeof where);
-                return spec_fail_mark(err, &spec->src[PASCAL_P_PHASES], PASCAL_EINPUT,
+                return yml_fail_mark(err, &spec->src[PASCAL_P_PHASES], PASCAL_EINPUT,
                                       "expected phases < N = %.0f, got phase %lld (worker %lld) at %s", v[PASCAL_P_N],
                                       (long long)list[m], (long long)m, where);
             }
@@ -159,7 +159,7 @@ static int fail_rule(const pascal_spec *spec, const spec_rule *r, const double *
             off += (size_t)snprintf(vals + off, sizeof vals - off, "%s%s=%s", off ? ", " : " with ",
                                     pascal_params[p].name, val);
         }
-    return spec_fail_mark(err, &r->mark, PASCAL_EINPUT, "expected \"%s\" at every point, got false at %s%s", r->text,
+    return yml_fail_mark(err, &r->mark, PASCAL_EINPUT, "expected \"%s\" at every point, got false at %s%s", r->text,
                           where, vals);
 }
 

@@ -1,7 +1,5 @@
-/* Values in a spec: scalars of each parameter type (integers, numbers,
- * sizes with units, pattern names), phase lists, and axes (lists and
- * ranges).  Every value is checked against its parameter's type and flags
- * where it is written, so the message can point at it. */
+/* Values in a spec: phase lists and axes (lists and ranges), checked where
+ * they are written (the scalars of each parameter type are vocab/values.c's). */
 #include "sweeps/spec_internal.h"
 
 #include <ctype.h>
@@ -13,199 +11,6 @@
 #include "common/suggest.h"
 
 #define TWO53 9007199254740992.0
-
-const char *spec_expected(int param)
-{
-    unsigned f = pascal_params[param].flags;
-    switch (pascal_params[param].type) {
-    case PASCAL_T_INT:
-        return (f & PASCAL_PF_POSITIVE) ? "a positive integer"
-               : (f & PASCAL_PF_NONNEG) ? "a non-negative integer"
-                                        : "an integer";
-    case PASCAL_T_REAL:
-        return (f & PASCAL_PF_POSITIVE) ? "a positive number"
-               : (f & PASCAL_PF_NONNEG) ? "a non-negative number"
-                                        : "a number";
-    case PASCAL_T_SIZE:
-        return "a size like 20MiB";
-    case PASCAL_T_PATTERN:
-        return "a pattern name (aligned, clusters, equal, uniform, gaussian, lag, explicit)";
-    case PASCAL_T_PATH:
-        return "a load path (" PASCAL_PATH_LIST ")";
-    case PASCAL_T_NAME:
-        return pascal_params[param].description;
-    default:
-        return "a list of phases like [0, 0, 5]";
-    }
-}
-
-/* Decimal integers only: [+-]digits.  0 ok, -1 not an integer, -2 beyond 2^53. */
-static int parse_int_text(const char *s, double *out)
-{
-    const char *p = s;
-    uint64_t v = 0;
-    int neg = 0, big = 0;
-    if (*p == '+' || *p == '-')
-        neg = *p++ == '-';
-    if (!isdigit((unsigned char)*p))
-        return -1;
-    for (; isdigit((unsigned char)*p); p++) {
-        if (v > (UINT64_C(1) << 53))
-            big = 1; /* keep scanning: "1e999999..." is still not an integer */
-        else
-            v = v * 10 + (uint64_t)(*p - '0');
-    }
-    if (*p)
-        return -1;
-    if (big || v > (UINT64_C(1) << 53))
-        return -2;
-    *out = neg ? -(double)v : (double)v;
-    return 0;
-}
-
-/* [+-](digits[.digits] | .digits)[e[+-]digits], finite. */
-static int parse_real_text(const char *s, double *out)
-{
-    const char *p = s;
-    int digits = 0;
-    char *end;
-    if (*p == '+' || *p == '-')
-        p++;
-    while (isdigit((unsigned char)*p))
-        p++, digits++;
-    if (*p == '.') {
-        p++;
-        while (isdigit((unsigned char)*p))
-            p++, digits++;
-    }
-    if (!digits)
-        return -1;
-    if (*p == 'e' || *p == 'E') {
-        p++;
-        if (*p == '+' || *p == '-')
-            p++;
-        if (!isdigit((unsigned char)*p))
-            return -1;
-        while (isdigit((unsigned char)*p))
-            p++;
-    }
-    if (*p)
-        return -1;
-    *out = strtod(s, &end);
-    return isfinite(*out) ? 0 : -1;
-}
-
-/* The text of a non-null scalar without embedded NULs, else NULL. */
-static const char *scalar(const yaml_node_t *node)
-{
-    const char *s = spec_scalar_text(node);
-    if (!s || spec_is_null(node) || strlen(s) != node->data.scalar.length)
-        return NULL;
-    return s;
-}
-
-static int plain(const yaml_node_t *node)
-{
-    return node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-}
-
-static int fail_value(const spec_ctx *c, const yaml_node_t *node, const char *path, const char *what)
-{
-    char got[96];
-    spec_describe(node, got, sizeof got);
-    if (node && node->type == YAML_SCALAR_NODE && !spec_is_null(node) && !plain(node) &&
-        (strstr(what, "integer") || strstr(what, "number")))
-        return spec_fail(c, node, path, PASCAL_EINPUT, "expected %s, got %s (quoted, so a string)", what, got);
-    return spec_fail(c, node, path, PASCAL_EINPUT, "expected %s, got %s", what, got);
-}
-
-/* A refused size, with the reason when there is one to give. */
-static int fail_size(const spec_ctx *c, const yaml_node_t *node, const char *path, const char *what, int code,
-                     const char *text)
-{
-    char why[160], got[96];
-    pascal_size_explain(code, text, why, sizeof why);
-    if (!why[0] || !plain(node))
-        return fail_value(c, node, path, what);
-    spec_describe(node, got, sizeof got);
-    return spec_fail(c, node, path, PASCAL_EINPUT, "expected %s, got %s: %s", what, got, why);
-}
-
-/* An unknown pattern or load path: fail_value's message and the nearest name. */
-static int fail_name(const spec_ctx *c, const yaml_node_t *node, const char *path, const char *what,
-                     const char *const *names, int n)
-{
-    char got[96], hint[96];
-    spec_describe(node, got, sizeof got);
-    return spec_fail(c, node, path, PASCAL_EINPUT, "expected %s, got %s%s", what, got,
-                     pascal_suggest_hint(scalar(node), names, n, hint, sizeof hint));
-}
-
-int spec_scalar_value(const spec_ctx *c, const yaml_node_t *node, int param, const char *path,
-                      double *out)
-{
-    const pascal_param_info *info = &pascal_params[param];
-    const char *what = spec_expected(param);
-    const char *s = scalar(node);
-    double v = NAN;
-    int r;
-    if (!s || info->type == PASCAL_T_PHASES)
-        return fail_value(c, node, path, what);
-    switch (info->type) {
-    case PASCAL_T_INT:
-        r = plain(node) ? parse_int_text(s, &v) : -1;
-        if (r == -2)
-            return spec_fail(c, node, path, PASCAL_EINPUT, "expected %s of at most 2^53, got %s", what, s);
-        if (r)
-            return fail_value(c, node, path, what);
-        break;
-    case PASCAL_T_REAL:
-        if (!plain(node) || parse_real_text(s, &v))
-            return fail_value(c, node, path, what);
-        break;
-    case PASCAL_T_SIZE:
-        if ((r = pascal_size_parse(s, &v)) != 0)
-            return fail_size(c, node, path, what, r, s);
-        break;
-    case PASCAL_T_PATH:
-        if ((r = pascal_path_from_name(s)) < 0)
-            return fail_name(c, node, path, what, pascal_path_names, PASCAL_PATH_COUNT);
-        v = r;
-        break;
-    case PASCAL_T_NAME:
-        for (r = 0; r < info->nlabels; r++)
-            if (strcmp(s, info->labels[r]) == 0)
-                break;
-        if (r == info->nlabels)
-            return fail_value(c, node, path, what);
-        v = r;
-        break;
-    default:
-        for (r = 0; r < PASCAL_PATTERN_COUNT; r++)
-            if (strcmp(s, pascal_pattern_names[r]) == 0)
-                break;
-        if (r == PASCAL_PATTERN_COUNT)
-            return fail_name(c, node, path, what, pascal_pattern_names, PASCAL_PATTERN_COUNT);
-        v = r;
-        break;
-    }
-    if (((info->flags & PASCAL_PF_POSITIVE) && !(v > 0)) || ((info->flags & PASCAL_PF_NONNEG) && !(v >= 0)))
-        return spec_fail(c, node, path, PASCAL_EINPUT, "expected %s, got %s", what, s);
-    *out = v;
-    return 0;
-}
-
-int spec_string(const spec_ctx *c, const yaml_node_t *node, const char *path, const char *what,
-                char **out)
-{
-    const char *s = scalar(node);
-    if (!s)
-        return fail_value(c, node, path, what);
-    *out = strdup(s);
-    if (!*out)
-        return pascal_error_set(c->err, PASCAL_ENOMEM, "out of memory");
-    return 0;
-}
 
 static int grow(void **p, int64_t *cap, int64_t need, size_t elem)
 {
@@ -228,22 +33,22 @@ int spec_phase_list(const spec_ctx *c, const yaml_node_t *node, const char *path
     pascal_spec *spec = c->spec;
     const yaml_node_item_t *it;
     int64_t n, base;
-    char sub[SPEC_PATH_MAX];
+    char sub[YML_PATH_MAX];
     if (!node || node->type != YAML_SEQUENCE_NODE || node->data.sequence.items.top == node->data.sequence.items.start)
-        return fail_value(c, node, path, "a non-empty list of phases like [0, 0, 5]");
+        return yml_fail_value(c->y, node, path, "a non-empty list of phases like [0, 0, 5]");
     n = node->data.sequence.items.top - node->data.sequence.items.start;
     base = spec->nphase_lists ? spec->phase_off[spec->nphase_lists] : 0;
     if (grow((void **)&spec->phase_data, &spec->phase_cap, base + n, sizeof *spec->phase_data) ||
         grow((void **)&spec->phase_off, &spec->phase_off_cap, spec->nphase_lists + 2, sizeof *spec->phase_off))
-        return pascal_error_set(c->err, PASCAL_ENOMEM, "out of memory");
+        return pascal_error_set(c->y->err, PASCAL_ENOMEM, "out of memory");
     for (it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
-        const yaml_node_t *item = spec_node(c, *it);
-        const char *s = scalar(item);
+        const yaml_node_t *item = yml_node(c->y, *it);
+        const char *s = yml_scalar(item);
         double v;
         int64_t k = it - node->data.sequence.items.start;
-        spec_path_index(sub, path, (long)k);
-        if (!s || !plain(item) || parse_int_text(s, &v) || v < 0)
-            return fail_value(c, item, sub, "a non-negative integer phase");
+        yml_path_index(sub, path, (long)k);
+        if (!s || !yml_plain(item) || yml_parse_int(s, &v) || v < 0)
+            return yml_fail_value(c->y, item, sub, "a non-negative integer phase");
         spec->phase_data[base + k] = (int64_t)v;
     }
     spec->phase_off[spec->nphase_lists] = base;
@@ -277,33 +82,33 @@ static double snap15(double v)
 /* A step: a number of the axis's kind, signed (sizes take units). */
 static int parse_step(const spec_ctx *c, const yaml_node_t *node, int param, const char *path, double *out)
 {
-    const char *s = scalar(node);
+    const char *s = yml_scalar(node);
     const char *what = pascal_params[param].type == PASCAL_T_SIZE ? "a step like 1MiB or -4096"
                        : pascal_params[param].type == PASCAL_T_INT ? "an integer step"
                                                                    : "a numeric step";
     double v;
     int r;
     if (!s)
-        return fail_value(c, node, path, what);
+        return yml_fail_value(c->y, node, path, what);
     /* Integers exactly: "9007199254740993" must not round to 2^53. */
-    if (plain(node) && is_integral(param) && (r = parse_int_text(s, &v)) != -1) {
+    if (yml_plain(node) && is_integral(param) && (r = yml_parse_int(s, &v)) != -1) {
         if (r == -2)
-            return spec_fail(c, node, path, PASCAL_EINPUT, "expected a step of at most 2^53, got %s", s);
-    } else if (plain(node) && parse_real_text(s, &v) == 0) {
+            return yml_fail(c->y, node, path, PASCAL_EINPUT, "expected a step of at most 2^53, got %s", s);
+    } else if (yml_plain(node) && yml_parse_real(s, &v) == 0) {
         if (is_integral(param) && v != floor(v))
-            return fail_value(c, node, path, what);
+            return yml_fail_value(c->y, node, path, what);
     } else if (pascal_params[param].type == PASCAL_T_SIZE) {
         if ((r = pascal_size_parse(s + (s[0] == '-'), &v)) != 0)
-            return fail_size(c, node, path, what, r, s + (s[0] == '-'));
+            return yml_fail_size(c->y, node, path, what, r, s + (s[0] == '-'));
         if (s[0] == '-')
             v = -v;
     } else {
-        return fail_value(c, node, path, what);
+        return yml_fail_value(c->y, node, path, what);
     }
     if (fabs(v) > TWO53)
-        return spec_fail(c, node, path, PASCAL_EINPUT, "expected a step of at most 2^53, got %s", s);
+        return yml_fail(c->y, node, path, PASCAL_EINPUT, "expected a step of at most 2^53, got %s", s);
     if (v == 0)
-        return spec_fail(c, node, path, PASCAL_EINPUT,
+        return yml_fail(c->y, node, path, PASCAL_EINPUT,
                          "expected a nonzero step (a range with zero step never ends), got %s", s);
     *out = v;
     return 0;
@@ -324,28 +129,28 @@ static int read_range_kind(const spec_ctx *c, const yaml_node_t *map, int param,
 static int read_range(const spec_ctx *c, const yaml_node_t *map, int param, const char *path, range *r)
 {
     const yaml_node_pair_t *pr;
-    char sub[SPEC_PATH_MAX];
+    char sub[YML_PATH_MAX];
     int rc, nkind = 0;
-    rc = spec_check_mapping(c, map, path, "a range", range_keys, RK_COUNT);
+    rc = yml_check_mapping(c->y, map, path, "a range", range_keys, RK_COUNT);
     if (rc)
         return rc;
     memset(r->node, 0, sizeof r->node);
     for (pr = map->data.mapping.pairs.start; pr < map->data.mapping.pairs.top; pr++)
         for (int k = 0; k < RK_COUNT; k++)
-            if (strcmp(spec_scalar_text(spec_node(c, pr->key)), range_keys[k]) == 0)
-                r->node[k] = spec_node(c, pr->value);
+            if (strcmp(yml_scalar_text(yml_node(c->y, pr->key)), range_keys[k]) == 0)
+                r->node[k] = yml_node(c->y, pr->value);
     for (int k = RK_FROM; k <= RK_TO; k++) {
-        spec_path_key(sub, path, range_keys[k]);
+        yml_path_key(sub, path, range_keys[k]);
         if (!r->node[k])
-            return spec_fail(c, map, sub, PASCAL_EINPUT, "expected %s, got nothing (the range has no %s)",
-                             spec_expected(param), range_keys[k]);
-        rc = spec_scalar_value(c, r->node[k], param, sub, k == RK_FROM ? &r->from : &r->to);
+            return yml_fail(c->y, map, sub, PASCAL_EINPUT, "expected %s, got nothing (the range has no %s)",
+                             yml_expected(param), range_keys[k]);
+        rc = yml_value(c->y, r->node[k], param, sub, k == RK_FROM ? &r->from : &r->to);
         if (rc)
             return rc;
     }
     nkind = !!r->node[RK_STEP] + !!r->node[RK_NUM] + !!r->node[RK_FACTOR];
     if (nkind != 1)
-        return spec_fail(c, map, path, PASCAL_EINPUT, "expected exactly one of step, num or factor, got %s",
+        return yml_fail(c->y, map, path, PASCAL_EINPUT, "expected exactly one of step, num or factor, got %s",
                          nkind ? "more than one" : "none");
     return read_range_kind(c, map, param, path, r);
 }
@@ -353,51 +158,51 @@ static int read_range(const spec_ctx *c, const yaml_node_t *map, int param, cons
 /* The part of a range after from and to: scale, then step, num or factor. */
 static int read_range_kind(const spec_ctx *c, const yaml_node_t *map, int param, const char *path, range *r)
 {
-    char sub[SPEC_PATH_MAX];
+    char sub[YML_PATH_MAX];
     double num;
     int rc;
     r->log = 0;
     if (r->node[RK_SCALE]) {
-        const char *s = scalar(r->node[RK_SCALE]);
-        spec_path_key(sub, path, "scale");
+        const char *s = yml_scalar(r->node[RK_SCALE]);
+        yml_path_key(sub, path, "scale");
         if (!r->node[RK_NUM])
-            return spec_fail(c, r->node[RK_SCALE], sub, PASCAL_EINPUT,
+            return yml_fail(c->y, r->node[RK_SCALE], sub, PASCAL_EINPUT,
                              "expected scale only with num, got scale with %s", r->node[RK_STEP] ? "step" : "factor");
         if (!s || (strcmp(s, "linear") != 0 && strcmp(s, "log") != 0))
-            return fail_value(c, r->node[RK_SCALE], sub, "linear or log");
+            return yml_fail_value(c->y, r->node[RK_SCALE], sub, "linear or log");
         r->log = strcmp(s, "log") == 0;
     }
     if (r->node[RK_STEP]) {
-        spec_path_key(sub, path, "step");
+        yml_path_key(sub, path, "step");
         rc = parse_step(c, r->node[RK_STEP], param, sub, &r->step);
         if (rc)
             return rc;
         if (r->to != r->from && (r->to - r->from) * r->step < 0)
-            return spec_fail(c, r->node[RK_STEP], sub, PASCAL_EINPUT,
+            return yml_fail(c->y, r->node[RK_STEP], sub, PASCAL_EINPUT,
                              "expected a %s step to go from %.17g to %.17g, got %.17g",
                              r->to > r->from ? "positive" : "negative", r->from, r->to, r->step);
     } else if (r->node[RK_NUM]) {
-        const char *s = scalar(r->node[RK_NUM]);
-        spec_path_key(sub, path, "num");
-        if (!s || !plain(r->node[RK_NUM]) || parse_int_text(s, &num) || num < 1)
-            return fail_value(c, r->node[RK_NUM], sub, "a positive integer");
+        const char *s = yml_scalar(r->node[RK_NUM]);
+        yml_path_key(sub, path, "num");
+        if (!s || !yml_plain(r->node[RK_NUM]) || yml_parse_int(s, &num) || num < 1)
+            return yml_fail_value(c->y, r->node[RK_NUM], sub, "a positive integer");
         if (num > SPEC_MAX_AXIS_VALUES)
-            return spec_fail(c, r->node[RK_NUM], sub, PASCAL_EINPUT,
+            return yml_fail(c->y, r->node[RK_NUM], sub, PASCAL_EINPUT,
                              "expected at most %d values per axis, got %s", SPEC_MAX_AXIS_VALUES, s);
         r->num = (int64_t)num;
         if (r->num == 1 && r->from != r->to)
-            return spec_fail(c, r->node[RK_NUM], sub, PASCAL_EINPUT,
+            return yml_fail(c->y, r->node[RK_NUM], sub, PASCAL_EINPUT,
                              "expected num >= 2 for a range whose from and to differ, got 1");
         if (r->log && !(r->from > 0 && r->to > 0))
-            return spec_fail(c, map, path, PASCAL_EINPUT,
+            return yml_fail(c->y, map, path, PASCAL_EINPUT,
                              "expected from > 0 and to > 0 for scale: log, got from %.17g, to %.17g", r->from, r->to);
     } else {
-        const char *s = scalar(r->node[RK_FACTOR]);
-        spec_path_key(sub, path, "factor");
-        if (!s || !plain(r->node[RK_FACTOR]) || parse_real_text(s, &r->factor) || !(r->factor > 1))
-            return fail_value(c, r->node[RK_FACTOR], sub, "a factor > 1");
+        const char *s = yml_scalar(r->node[RK_FACTOR]);
+        yml_path_key(sub, path, "factor");
+        if (!s || !yml_plain(r->node[RK_FACTOR]) || yml_parse_real(s, &r->factor) || !(r->factor > 1))
+            return yml_fail_value(c->y, r->node[RK_FACTOR], sub, "a factor > 1");
         if (!(r->from > 0) || r->to < r->from)
-            return spec_fail(c, map, path, PASCAL_EINPUT,
+            return yml_fail(c->y, map, path, PASCAL_EINPUT,
                              "expected 0 < from <= to for a factor range, got from %.17g, to %.17g", r->from, r->to);
     }
     return 0;
@@ -438,18 +243,18 @@ static int range_values(const spec_ctx *c, const yaml_node_t *map, int param, co
         return rc;
     n = range_count(&r);
     if (n > SPEC_MAX_AXIS_VALUES)
-        return spec_fail(c, map, path, PASCAL_EINPUT, "expected at most %d values per axis, got %.0f",
+        return yml_fail(c->y, map, path, PASCAL_EINPUT, "expected at most %d values per axis, got %.0f",
                          SPEC_MAX_AXIS_VALUES, n);
     v = malloc((size_t)n * sizeof *v);
     if (!v)
-        return pascal_error_set(c->err, PASCAL_ENOMEM, "out of memory");
+        return pascal_error_set(c->y->err, PASCAL_ENOMEM, "out of memory");
     for (int64_t k = 0; k < (int64_t)n; k++) {
         double x = range_value(&r, k, (int64_t)n);
         v[k] = is_integral(param) ? (double)llround(x) : snap15(x);
         if (k > 0 && v[k] == v[k - 1]) {
             double dup = v[k];
             free(v);
-            return spec_fail(c, map, path, PASCAL_EINPUT,
+            return yml_fail(c->y, map, path, PASCAL_EINPUT,
                              "expected distinct values%s, got %.17g twice (values %lld and %lld of %.0f); "
                              "ask for fewer points",
                              is_integral(param) ? " after rounding to whole numbers" : "", dup, (long long)k,
@@ -543,7 +348,7 @@ int spec_check_distinct(const spec_ctx *c, const spec_list_axis *ax, int k, int6
 {
     int type = pascal_params[ax[0].param].type;
     int64_t first, second, *ranks = NULL;
-    char sub[SPEC_PATH_MAX], got[96], names[256], tuple[512];
+    char sub[YML_PATH_MAX], got[96], names[256], tuple[512];
     axis_item *it;
     if (k == 1) {
         it = sorted_items(c, type, ax[0].values, n);
@@ -556,29 +361,29 @@ int spec_check_distinct(const spec_ctx *c, const spec_list_axis *ax, int k, int6
     }
     if (!it) {
         free(ranks);
-        return pascal_error_set(c->err, PASCAL_ENOMEM, "out of memory");
+        return pascal_error_set(c->y->err, PASCAL_ENOMEM, "out of memory");
     }
     first_repeat(it, n, &first, &second);
     free(it);
     free(ranks);
     if (second < 0)
         return 0;
-    spec_path_index(sub, ax[0].path, (long)second);
-    spec_describe(spec_node(c, ax[0].node->data.sequence.items.start[second]), got, sizeof got);
+    yml_path_index(sub, ax[0].path, (long)second);
+    yml_describe(yml_node(c->y, ax[0].node->data.sequence.items.start[second]), got, sizeof got);
     if (type == PASCAL_T_PHASES)
         snprintf(got, sizeof got, "the same phase list");
     if (k == 1)
-        return spec_fail(c, spec_node(c, ax[0].node->data.sequence.items.start[second]), sub, PASCAL_EINPUT,
+        return yml_fail(c->y, yml_node(c->y, ax[0].node->data.sequence.items.start[second]), sub, PASCAL_EINPUT,
                          "expected distinct values, got %s again (first at %s[%lld]); each would give the "
                          "same points twice", got, ax[0].path, (long long)first);
     names[0] = tuple[0] = 0;
     for (int j = 0, off = 0, t = 0; j < k && off < (int)sizeof names && t < (int)sizeof tuple; j++) {
-        spec_describe(spec_node(c, ax[j].node->data.sequence.items.start[second]), got, sizeof got);
+        yml_describe(yml_node(c->y, ax[j].node->data.sequence.items.start[second]), got, sizeof got);
         off += snprintf(names + off, sizeof names - off, "%s%s", j ? ", " : "", pascal_params[ax[j].param].name);
         t += snprintf(tuple + t, sizeof tuple - t, "%s%s", j ? ", " : "",
                       pascal_params[ax[j].param].type == PASCAL_T_PHASES ? "a phase list" : got);
     }
-    return spec_fail(c, spec_node(c, ax[0].node->data.sequence.items.start[second]), sub, PASCAL_EINPUT,
+    return yml_fail(c->y, yml_node(c->y, ax[0].node->data.sequence.items.start[second]), sub, PASCAL_EINPUT,
                      "expected distinct combinations of the zip group [%s], got (%s) again at index %lld "
                      "(first at index %lld); each would give the same points twice",
                      names, tuple, (long long)second, (long long)first);
@@ -589,7 +394,7 @@ int spec_axis_values(const spec_ctx *c, const yaml_node_t *node, int param, cons
 {
     int type = pascal_params[param].type;
     const yaml_node_item_t *it;
-    char sub[SPEC_PATH_MAX], got[96];
+    char sub[YML_PATH_MAX], got[96];
     int64_t n;
     double *v;
     int rc;
@@ -598,7 +403,7 @@ int spec_axis_values(const spec_ctx *c, const yaml_node_t *node, int param, cons
     if (node && node->type == YAML_MAPPING_NODE) {
         if (type == PASCAL_T_PATTERN || type == PASCAL_T_PHASES || type == PASCAL_T_PATH ||
             type == PASCAL_T_NAME)
-            return spec_fail(c, node, path, PASCAL_EINPUT, "expected a list of %s, got a range",
+            return yml_fail(c->y, node, path, PASCAL_EINPUT, "expected a list of %s, got a range",
                              type == PASCAL_T_PATTERN ? "pattern names"
                              : type == PASCAL_T_PATH  ? "load paths (" PASCAL_PATH_LIST ")"
                              : type == PASCAL_T_NAME  ? "names"
@@ -606,32 +411,32 @@ int spec_axis_values(const spec_ctx *c, const yaml_node_t *node, int param, cons
         return range_values(c, node, param, path, values, count);
     }
     if (!node || node->type != YAML_SEQUENCE_NODE) {
-        spec_describe(node, got, sizeof got);
+        yml_describe(node, got, sizeof got);
         if (type == PASCAL_T_PHASES)
-            return spec_fail(c, node, path, PASCAL_EINPUT,
+            return yml_fail(c->y, node, path, PASCAL_EINPUT,
                              "expected a list of phase lists like [[0, 0, 5], [0, 1, 2, 3]], got %s", got);
-        return spec_fail(c, node, path, PASCAL_EINPUT,
+        return yml_fail(c->y, node, path, PASCAL_EINPUT,
                          "expected a list like [1, 2, 4] or a range like {from: 1, to: 8, step: 1} "
                          "(single values go under fixed), got %s",
                          got);
     }
     n = node->data.sequence.items.top - node->data.sequence.items.start;
     if (n == 0)
-        return spec_fail(c, node, path, PASCAL_EINPUT, "expected at least one value, got an empty axis []");
+        return yml_fail(c->y, node, path, PASCAL_EINPUT, "expected at least one value, got an empty axis []");
     if (n > SPEC_MAX_AXIS_VALUES)
-        return spec_fail(c, node, path, PASCAL_EINPUT, "expected at most %d values per axis, got %lld",
+        return yml_fail(c->y, node, path, PASCAL_EINPUT, "expected at most %d values per axis, got %lld",
                          SPEC_MAX_AXIS_VALUES, (long long)n);
     v = malloc((size_t)n * sizeof *v);
     if (!v)
-        return pascal_error_set(c->err, PASCAL_ENOMEM, "out of memory");
+        return pascal_error_set(c->y->err, PASCAL_ENOMEM, "out of memory");
     for (it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
-        const yaml_node_t *item = spec_node(c, *it);
+        const yaml_node_t *item = yml_node(c->y, *it);
         int64_t k = it - node->data.sequence.items.start, index;
-        spec_path_index(sub, path, (long)k);
+        yml_path_index(sub, path, (long)k);
         if (type == PASCAL_T_PHASES) {
             if (!item || item->type != YAML_SEQUENCE_NODE) {
-                spec_describe(item, got, sizeof got);
-                rc = spec_fail(c, item, sub, PASCAL_EINPUT,
+                yml_describe(item, got, sizeof got);
+                rc = yml_fail(c->y, item, sub, PASCAL_EINPUT,
                                "expected a phase list like [0, 0, 5] (an axis of phases is a list of lists), got %s",
                                got);
             } else {
@@ -639,7 +444,7 @@ int spec_axis_values(const spec_ctx *c, const yaml_node_t *node, int param, cons
                 v[k] = (double)index;
             }
         } else {
-            rc = spec_scalar_value(c, item, param, sub, &v[k]);
+            rc = yml_value(c->y, item, param, sub, &v[k]);
         }
         if (rc) {
             free(v);

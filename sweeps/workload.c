@@ -54,28 +54,28 @@ static int parse_fields(const spec_ctx *c, int kind, const yaml_node_t *map, con
 {
     pascal_spec *spec = c->spec;
     const char *names[16];
-    char sub[SPEC_PATH_MAX];
+    char sub[YML_PATH_MAX];
     int n, rc;
     const wl_field *f = fields_of(kind, &n);
     for (int i = 0; i < n; i++)
         names[i] = pascal_params[f[i].param].name;
-    if ((rc = spec_check_mapping(c, map, path, "a mapping of workload fields", names, n)))
+    if ((rc = yml_check_mapping(c->y, map, path, "a mapping of workload fields", names, n)))
         return rc;
     for (const yaml_node_pair_t *pr = map->data.mapping.pairs.start; pr < map->data.mapping.pairs.top;
          pr++) {
-        int param = pascal_param_from_name(spec_scalar_text(spec_node(c, pr->key)));
-        const yaml_node_t *val = spec_node(c, pr->value);
+        int param = pascal_param_from_name(yml_scalar_text(yml_node(c->y, pr->key)));
+        const yaml_node_t *val = yml_node(c->y, pr->value);
         double v;
-        spec_path_key(sub, path, pascal_params[param].name);
+        yml_path_key(sub, path, pascal_params[param].name);
         if (val && val->type == YAML_SEQUENCE_NODE)
-            return spec_fail(c, val, sub, PASCAL_EINPUT,
+            return yml_fail(c->y, val, sub, PASCAL_EINPUT,
                              "expected %s, got a list (sweep a workload field under axes)",
-                             spec_expected(param));
-        if ((rc = spec_scalar_value(c, val, param, sub, &v)))
+                             yml_expected(param));
+        if ((rc = yml_value(c->y, val, param, sub, &v)))
             return rc;
         spec->fixed.v[param] = v;
         spec->source[param] = SRC_WORKLOAD;
-        spec_mark_of(c, val, sub, &spec->src[param]);
+        yml_mark_of(c->y, val, sub, &spec->src[param]);
     }
     return 0;
 }
@@ -84,31 +84,31 @@ int spec_parse_workload(const spec_ctx *c, const yaml_node_t *node)
 {
     pascal_spec *spec = c->spec;
     const yaml_node_pair_t *pr;
-    char path[SPEC_PATH_MAX], got[96];
+    char path[YML_PATH_MAX], got[96];
     int rc;
-    if (spec_is_null(node))
+    if (yml_is_null(node))
         return 0;
-    rc = spec_check_mapping(c, node, "workload", "a mapping with one key, attention or gemm",
+    rc = yml_check_mapping(c->y, node, "workload", "a mapping with one key, attention or gemm",
                             pascal_workload_names, PASCAL_WORKLOAD_COUNT);
     if (rc)
         return rc;
     if (node->data.mapping.pairs.top - node->data.mapping.pairs.start != 1)
-        return spec_fail(c, node, "workload", PASCAL_EINPUT,
+        return yml_fail(c->y, node, "workload", PASCAL_EINPUT,
                          "expected one workload, attention or gemm, got %d",
                          (int)(node->data.mapping.pairs.top - node->data.mapping.pairs.start));
     pr = node->data.mapping.pairs.start;
-    const yaml_node_t *key = spec_node(c, pr->key), *map = spec_node(c, pr->value);
-    int kind = strcmp(spec_scalar_text(key), "gemm") == 0 ? PASCAL_WORKLOAD_GEMM
+    const yaml_node_t *key = yml_node(c->y, pr->key), *map = yml_node(c->y, pr->value);
+    int kind = strcmp(yml_scalar_text(key), "gemm") == 0 ? PASCAL_WORKLOAD_GEMM
                                                             : PASCAL_WORKLOAD_ATTENTION;
-    spec_path_key(path, "workload", pascal_workload_names[kind]);
+    yml_path_key(path, "workload", pascal_workload_names[kind]);
     if (!map || map->type != YAML_MAPPING_NODE) {
-        spec_describe(map, got, sizeof got);
-        return spec_fail(c, map, path, PASCAL_EINPUT, "expected a mapping of %s fields, got %s",
+        yml_describe(map, got, sizeof got);
+        return yml_fail(c->y, map, path, PASCAL_EINPUT, "expected a mapping of %s fields, got %s",
                          pascal_workload_names[kind], got);
     }
     spec->fixed.v[PASCAL_P_WORKLOAD] = kind;
     spec->source[PASCAL_P_WORKLOAD] = SRC_WORKLOAD;
-    spec_mark_of(c, key, path, &spec->src[PASCAL_P_WORKLOAD]);
+    yml_mark_of(c->y, key, path, &spec->src[PASCAL_P_WORKLOAD]);
     return parse_fields(c, kind, map, path);
 }
 
@@ -143,7 +143,7 @@ static int check_causal(const spec_ctx *c)
                                     pascal_models[m].name);
     if (!off)
         return 0;
-    return spec_fail_mark(c->err, &spec->src[PASCAL_P_CAUSAL], PASCAL_EINPUT,
+    return yml_fail_mark(c->y->err, &spec->src[PASCAL_P_CAUSAL], PASCAL_EINPUT,
                           "expected causal: false with models %s (causal attention is not a ring "
                           "scan: query tile t reads KV blocks 0..last(t) only, so its CTAs scan "
                           "different lengths and no cache model here applies; models: [workload] "
@@ -158,7 +158,7 @@ int spec_check_workload(const spec_ctx *c, const yaml_node_t *root)
     if (spec->source[PASCAL_P_WORKLOAD] == SRC_NONE) {
         for (int p = PASCAL_P_WORKLOAD + 1; p <= PASCAL_P_SPLIT_K; p++)
             if (spec->source[p] != SRC_NONE)
-                return spec_fail_mark(c->err, &spec->src[p], PASCAL_EINPUT,
+                return yml_fail_mark(c->y->err, &spec->src[p], PASCAL_EINPUT,
                                       "expected a workload: section (attention or gemm) to use %s, "
                                       "got none", pascal_params[p].name);
         return 0;
@@ -167,18 +167,18 @@ int spec_check_workload(const spec_ctx *c, const yaml_node_t *root)
     const wl_field *f = fields_of(kind, &n);
     for (int p = PASCAL_P_WORKLOAD + 1; p <= PASCAL_P_SPLIT_K; p++)
         if (spec->source[p] != SRC_NONE && field_of(kind, p) < 0)
-            return spec_fail_mark(c->err, &spec->src[p], PASCAL_EINPUT,
+            return yml_fail_mark(c->y->err, &spec->src[p], PASCAL_EINPUT,
                                   "expected a field of %s, got %s (a field of the other workload kind)",
                                   pascal_workload_names[kind], pascal_params[p].name);
     for (int i = 0; i < n; i++)
         if (f[i].required && spec->source[f[i].param] == SRC_NONE)
-            return spec_fail_mark(c->err, &spec->src[PASCAL_P_WORKLOAD], PASCAL_EINPUT,
+            return yml_fail_mark(c->y->err, &spec->src[PASCAL_P_WORKLOAD], PASCAL_EINPUT,
                                   "expected %s (%s) in the workload, fixed or axes, got none",
-                                  pascal_params[f[i].param].name, spec_expected(f[i].param));
+                                  pascal_params[f[i].param].name, yml_expected(f[i].param));
     static const int derived[] = {PASCAL_P_N, PASCAL_P_DATA_BYTES, PASCAL_P_BLOCK_BYTES};
     for (int i = 0; i < 3; i++)
         if (spec->source[derived[i]] != SRC_NONE)
-            return spec_fail_mark(c->err, &spec->src[derived[i]], PASCAL_EINPUT,
+            return yml_fail_mark(c->y->err, &spec->src[derived[i]], PASCAL_EINPUT,
                                   "expected no %s with a workload (it derives N and block_bytes), "
                                   "got %s", pascal_params[derived[i]].name, pascal_params[derived[i]].name);
     (void)root;
@@ -253,7 +253,7 @@ int spec_workload_point(const pascal_spec *spec, double *v, uint64_t i, pascal_e
             w.ctas > PASCAL_WORKLOAD_MAX_REQUESTS / w.units)
         {
             spec_describe_point(spec, v, i, 0, where, sizeof where);
-            return spec_fail_mark(err, &spec->src[PASCAL_P_WORKLOAD], PASCAL_EINPUT,
+            return yml_fail_mark(err, &spec->src[PASCAL_P_WORKLOAD], PASCAL_EINPUT,
                                   "expected at most %lld block requests per round over all waves "
                                   "(CTAs x units), got %lld CTAs x %lld at %s; use models: "
                                   "[workload] for its derived columns",
@@ -264,7 +264,7 @@ int spec_workload_point(const pascal_spec *spec, double *v, uint64_t i, pascal_e
     }
     pascal_workload_explain(&w.shape, rc, why, sizeof why);
     spec_describe_point(spec, v, i, 0, where, sizeof where);
-    return spec_fail_mark(err, &spec->src[culprit(rc, w.shape.kind)], PASCAL_EINPUT,
+    return yml_fail_mark(err, &spec->src[culprit(rc, w.shape.kind)], PASCAL_EINPUT,
                           "expected a workload the model can take, got %s at %s", why, where);
 }
 

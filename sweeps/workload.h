@@ -6,7 +6,7 @@
  *                   tile_q: 128, tile_kv: 128, causal: false}
  *
  * or `gemm: {gemm_m, gemm_n, gemm_k, dtype, tile_m, tile_n, tile_k, raster,
- * swizzle, split_k}`.  Its fields are ordinary parameters (sweeps/params.h):
+ * swizzle, split_k}`.  Its fields are ordinary parameters (vocab/params.h):
  * the section gives their values, an axis of the same name overrides one
  * (as a device profile's values are overridden), `fixed` may set the ones
  * the section leaves out.  Each point then derives N (blocks per stream) and
@@ -17,7 +17,7 @@
 #define PASCAL_SWEEPS_WORKLOAD_H
 
 #include "model/workload.h"
-#include "sweeps/params.h"
+#include "vocab/params.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,4 @@
-// Calibration (engine/calibrate.h, output/calibration.h): the reference CSV
+// Calibration (calibrate/calibrate.h, output/calibration.h): the reference CSV
 // and HDF5 readers with every kind of malformed row, cross-validation
 // figures recomputed independently, the baselines on cases worked out by
 // hand, the model file round trip, SHA-256 against published vectors and
@@ -13,8 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/calibrate.h"
+#include "calibrate/calibrate.h"
+#include "devices/profile.h"
 #include "output/calibration.h"
+#include "output/digest.h"
 #include "test_util.h"
 
 namespace {
@@ -116,7 +118,7 @@ TEST(DynamicCalibrate, ReadRefsTellsCsvFromHdf5AndRejectsBinary)
     EXPECT_EQ(pascal_calibrate_read_refs(bin.c_str(), NAN, &r, &err), PASCAL_EINPUT);
     EXPECT_PREFIX(err.msg, bin + ":1:1: expected CSV text (o,path,d,m,N,W,K) or HDF5, got binary data");
     EXPECT_EQ(pascal_calibrate_read_refs((t.path + "/missing.csv").c_str(), NAN, &r, &err), PASCAL_EINPUT);
-    EXPECT_PREFIX(err.msg, t.path + "/missing.csv: cannot read:");
+    EXPECT_PREFIX(err.msg, "cannot read " + t.path + "/missing.csv: ");
 }
 
 std::string synthetic_csv()
@@ -392,11 +394,8 @@ TEST(DynamicCalibrate, Hdf5ReferencesAreCheckedLikeCsv)
 
 std::string sha_hex(const std::string &s)
 {
-    pascal_sha256 h;
     char hex[65];
-    pascal_sha256_init(&h);
-    pascal_sha256_update(&h, s.data(), s.size());
-    pascal_sha256_final(&h, hex);
+    pascal_digest_bytes(s.data(), s.size(), hex);
     return hex;
 }
 
@@ -420,7 +419,7 @@ TEST(DynamicCalibrate, Sha256AgreesWithSha256sumAcrossBlockBoundaries)
         std::string p = t.file("f" + std::to_string(len), s);
         char hex[65];
         pascal_error err{};
-        ASSERT_EQ(pascal_sha256_file(p.c_str(), hex, &err), 0) << err.msg;
+        ASSERT_EQ(pascal_digest_file(p.c_str(), hex, &err), 0) << err.msg;
         FILE *pipe = popen(("sha256sum " + p).c_str(), "r");
         ASSERT_NE(pipe, nullptr);
         char want[65] = {0};
@@ -434,16 +433,16 @@ TEST(DynamicCalibrate, DeviceProfiles)
 {
     pascal_device_facts d;
     pascal_error err{};
-    ASSERT_EQ(pascal_calibrate_device((kSrc + "/configs/devices/gb10.yaml").c_str(), &d, &err), 0) << err.msg;
+    ASSERT_EQ(pascal_device_facts_load((kSrc + "/configs/devices/gb10.yaml").c_str(), &d, &err), 0) << err.msg;
     EXPECT_EQ(d.sms, 48);
     EXPECT_EQ(d.capacity_bytes, 20.0 * 1048576);
     EXPECT_STREQ(d.name, "NVIDIA GB10");
     TmpDir t;
     std::string bad = t.file("bad.yaml", "name: x\nsms: -3\n");
-    EXPECT_EQ(pascal_calibrate_device(bad.c_str(), &d, &err), PASCAL_EINPUT);
+    EXPECT_EQ(pascal_device_facts_load(bad.c_str(), &d, &err), PASCAL_EINPUT);
     EXPECT_PREFIX(err.msg, bad + ":2:6: sms: expected a positive integer, got -3");
-    EXPECT_EQ(pascal_calibrate_device((t.path + "/nope.yaml").c_str(), &d, &err), PASCAL_EINPUT);
-    EXPECT_PREFIX(err.msg, t.path + "/nope.yaml: cannot read the device profile:");
+    EXPECT_EQ(pascal_device_facts_load((t.path + "/nope.yaml").c_str(), &d, &err), PASCAL_EINPUT);
+    EXPECT_PREFIX(err.msg, "cannot read " + t.path + "/nope.yaml: ");
 }
 
 } // namespace

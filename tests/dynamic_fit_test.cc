@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "engine/calibrate.h"
+#include "calibrate/calibrate.h"
 #include "model/dynamic.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// The held-out test of `pascal calibrate --test` (engine/calibrate.h):
+// The held-out test of `pascal calibrate --test` (calibrate/calibrate.h):
 // figures recomputed from the test runs (grouping, eq. 26, the aligned
 // baseline from the data alone), and the CLI's table and errors.
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <string>
 #include <tuple>
 
-#include "engine/calibrate.h"
+#include "calibrate/calibrate.h"
 #include "test_util.h"
 
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "engine/run.h"
-#include "output/info.h"
+#include "output/h5_info.h"
 #include "output/sink.h"
 #include "sweeps/spec.h"
 #include "test_util.h"

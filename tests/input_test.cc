@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "sweeps/params.h"
+#include "vocab/params.h"
 #include "sweeps/spec.h"
 #include "test_util.h"
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/spot.h"
+#include "spot/spot.h"
 #include "test_util.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// Spot-check host arithmetic (engine/spot.h): bytes to K for the static and
+// Spot-check host arithmetic (spot/spot.h): bytes to K for the static and
 // open scans, errors, the effective capacity of a capacity scan, the seeded
 // sample against a brute-force definition, explicit selections, plans built
 // from a spec (phases and predictions by hand), and the tables read back.
@@ -11,7 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "engine/spot.h"
+#include "programs/cli.h"
+#include "spot/spot.h"
 #include "model/phases.h"
 #include "output/sink.h"
 #include "test_util.h"
@@ -235,24 +236,24 @@ TEST_F(KernelsSpot, IntListsAndOutputCheck)
     int64_t *v = nullptr;
     int n = 0;
     pascal_error err = {};
-    ASSERT_EQ(pascal_spot_parse_ints("occupancy", "1,2,4", 1, &v, &n, &err), 0);
+    ASSERT_EQ(cli_int_list("occupancy", "1,2,4", 1, &v, &n, &err), 0);
     ASSERT_EQ(n, 3);
     EXPECT_EQ(v[0], 1);
     EXPECT_EQ(v[2], 4);
     free(v);
-    EXPECT_EQ(pascal_spot_parse_ints("occupancy", "1,0", 1, &v, &n, &err), PASCAL_EINPUT);
+    EXPECT_EQ(cli_int_list("occupancy", "1,0", 1, &v, &n, &err), PASCAL_EINPUT);
     EXPECT_EQ(std::string(err.msg).rfind("--occupancy: expected integers >= 1", 0), 0u);
-    EXPECT_EQ(pascal_spot_parse_ints("W", "2,x", 1, &v, &n, &err), PASCAL_EINPUT);
-    EXPECT_EQ(pascal_spot_parse_ints("W", "2,2", 1, &v, &n, &err), PASCAL_EINPUT);
+    EXPECT_EQ(cli_int_list("W", "2,x", 1, &v, &n, &err), PASCAL_EINPUT);
+    EXPECT_EQ(cli_int_list("W", "2,2", 1, &v, &n, &err), PASCAL_EINPUT);
     EXPECT_EQ(std::string(err.msg).rfind("--W: expected each value once", 0), 0u);
 
-    EXPECT_EQ(pascal_spot_check_output((dir + "/ok.h5").c_str(), &err), 0);
+    EXPECT_EQ(cli_check_output((dir + "/ok.h5").c_str(), &err), 0);
     EXPECT_FALSE(exists(dir + "/ok.h5"));
-    EXPECT_EQ(pascal_spot_check_output("/nonexistent-dir/x.h5", &err), PASCAL_EINPUT);
+    EXPECT_EQ(cli_check_output("/nonexistent-dir/x.h5", &err), PASCAL_EINPUT);
     EXPECT_EQ(std::string(err.msg).rfind("/nonexistent-dir/x.h5: cannot create the output", 0),
               0u);
     char *argv[] = {(char *)"a.yaml", (char *)"--sample", (char *)"3"};
-    char *line = pascal_spot_command_line("spotcheck", 3, argv);
+    char *line = cli_command_line("spotcheck", 3, argv);
     EXPECT_STREQ(line, "pascal spotcheck a.yaml --sample 3");
     free(line);
 }

@@ -1,18 +1,25 @@
 // The structure DESIGN.md describes, checked on the sources themselves, so
 // that a change that breaks it fails here rather than in an embedding
-// program:
-//   - include arrows run one way: common <- model <- sweeps <- engine, output
-//     below engine, report over the core, kernels/ over common only (the
-//     engine may read kernels/measure.h, the device-side types); only the
-//     CLI (engine/cli, engine/main.c) reaches everything;
-//   - HDF5 is reached only in output/;
+// program.  A room is a folder (output/fs and engine/mpi are rooms of their
+// own); its includes may reach only the rooms below it:
+//   common, model  <-  vocab  <-  devices  <-  sweeps
+//   common  <-  output/fs  <-  output
+//   calibrate (over vocab, devices, output)  <-  engine  <-  engine/mpi
+//   validate, spot, info, report over the core; kernels/ over common only
+//   (spot/ may read kernels/measure.h, the device-side types); programs/
+//   reaches everything.
+// And:
+//   - common/ and model/ (libpascal_model) include no third-party header;
+//   - HDF5 is reached only in output/, libyaml only in vocab/, devices/ and
+//     sweeps/, MPI only in *_mpi.c files, engine/mpi/ and programs/;
 //   - one OpenMP team launch, in engine/parallel.c;
 //   - the libraries never print, exit or abort;
-//   - load path names are spelled only in the table (sweeps/params.c).
+//   - load path names are spelled only in the table (vocab/params.c).
 // Comments and string literals are blanked before the code is searched
 // (include lines are read first).
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -28,7 +35,7 @@ namespace fs = std::filesystem;
 
 struct Source {
     std::string rel;              // path from the source root
-    std::string folder;           // "engine", "engine/cli", "kernels", ...
+    std::string folder;           // "engine", "programs", "kernels", ...
     std::vector<std::string> includes; // quoted includes
     std::vector<std::string> system_includes;
     std::string code;             // comments and string literals blanked
@@ -89,7 +96,8 @@ std::vector<Source> sources()
         angled(R"(^\s*#\s*include\s*<([^>]+)>)");
     std::vector<Source> out;
     const fs::path root = PASCAL_SOURCE_DIR;
-    for (const char *top : {"common", "model", "sweeps", "engine", "output", "report", "kernels"}) {
+    for (const char *top : {"common", "model", "vocab", "devices", "sweeps", "output", "calibrate",
+                            "engine", "validate", "spot", "info", "report", "kernels", "programs"}) {
         for (const auto &e : fs::recursive_directory_iterator(root / top)) {
             if (!e.is_regular_file() || !exts.count(e.path().extension().string()))
                 continue;
@@ -115,10 +123,20 @@ std::vector<Source> sources()
 
 bool is_cli(const Source &s)
 {
-    return s.folder == "engine/cli" || s.rel == "engine/main.c";
+    return s.folder == "programs";
 }
 
-// Top folder of an include ("model/static.h" -> "model").
+// The room of a path: its first folder, or its first two where the second
+// is a room of its own ("output/fs/lock.h" -> "output/fs").
+std::string room_of(const std::string &path)
+{
+    for (const char *sub : {"output/fs/", "engine/mpi/"})
+        if (path.rfind(sub, 0) == 0)
+            return std::string(sub, std::strlen(sub) - 1);
+    size_t slash = path.find('/');
+    return slash == std::string::npos ? "" : path.substr(0, slash);
+}
+
 std::string top_of(const std::string &inc)
 {
     size_t slash = inc.find('/');
@@ -127,13 +145,25 @@ std::string top_of(const std::string &inc)
 
 TEST(Layout, IncludeArrowsRunOneWay)
 {
+    const std::set<std::string> core = {"common", "model", "vocab", "devices", "sweeps",
+                                        "output", "output/fs", "calibrate", "engine"};
     const std::map<std::string, std::set<std::string>> allowed = {
         {"common", {"common"}},
         {"model", {"model"}},
-        {"sweeps", {"common", "model", "sweeps"}},
-        {"output", {"common", "output"}},
-        {"engine", {"common", "model", "sweeps", "output", "engine"}},
-        {"report", {"common", "model", "sweeps", "output", "report"}},
+        {"vocab", {"common", "model", "vocab"}},
+        {"devices", {"common", "model", "vocab", "devices"}},
+        {"sweeps", {"common", "model", "vocab", "devices", "sweeps"}},
+        {"output/fs", {"common", "output/fs"}},
+        {"output", {"common", "output/fs", "output"}},
+        {"calibrate", {"common", "model", "vocab", "devices", "output/fs", "output", "calibrate"}},
+        {"engine", core},
+        {"engine/mpi", {"common", "model", "vocab", "devices", "sweeps", "output", "output/fs",
+                        "calibrate", "engine", "engine/mpi"}},
+        {"validate", {"common", "model", "vocab", "engine", "output", "output/fs", "validate"}},
+        {"spot", {"common", "model", "vocab", "devices", "sweeps", "engine", "output", "output/fs",
+                  "spot"}},
+        {"info", {"common", "model", "vocab", "sweeps", "calibrate", "output", "output/fs", "info"}},
+        {"report", {"common", "model", "vocab", "sweeps", "output", "output/fs", "report"}},
         {"kernels", {"common", "kernels"}},
     };
     std::vector<Source> all = sources();
@@ -141,15 +171,47 @@ TEST(Layout, IncludeArrowsRunOneWay)
     for (const Source &s : all) {
         if (is_cli(s))
             continue;
-        const std::string top = top_of(s.rel);
+        const std::string from = room_of(s.rel);
+        ASSERT_TRUE(allowed.count(from)) << s.rel << " is in no room this test knows";
         for (const std::string &inc : s.includes) {
-            const std::string to = top_of(inc);
-            if (to.empty()) // a file beside this one, or a generated one
+            if (top_of(inc).empty()) // a file beside this one, or a generated one
                 continue;
             // The spot-check driver reads the measurement types, nothing else of kernels/.
-            if (top == "engine" && inc == "kernels/measure.h")
+            if (from == "spot" && inc == "kernels/measure.h")
                 continue;
-            EXPECT_TRUE(allowed.at(top).count(to)) << s.rel << " includes " << inc;
+            EXPECT_TRUE(allowed.at(from).count(room_of(inc))) << s.rel << " includes " << inc;
+        }
+    }
+}
+
+TEST(Layout, ModelLibraryHasNoThirdPartyHeader)
+{
+    // libpascal_model (common/ and model/) links nothing but libc and libm.
+    static const std::set<std::string> standard = {
+        "ctype.h", "errno.h", "float.h", "inttypes.h", "limits.h", "math.h", "stdarg.h",
+        "stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h", "string.h", "time.h"};
+    for (const Source &s : sources()) {
+        const std::string room = room_of(s.rel);
+        if (room != "common" && room != "model")
+            continue;
+        if (s.rel.find("_mpi.") != std::string::npos) // pascal-mpi's error helper
+            continue;
+        for (const std::string &inc : s.system_includes)
+            EXPECT_TRUE(standard.count(inc)) << s.rel << " includes <" << inc << ">";
+    }
+}
+
+TEST(Layout, LibYamlAndMpiStayInTheirRooms)
+{
+    for (const Source &s : sources()) {
+        const std::string room = room_of(s.rel);
+        const bool mpi_file = s.rel.find("_mpi.") != std::string::npos || room == "engine/mpi";
+        for (const std::string &inc : s.system_includes) {
+            if (inc == "yaml.h")
+                EXPECT_TRUE(room == "vocab" || room == "devices" || room == "sweeps")
+                    << s.rel << " includes <yaml.h>";
+            if (inc == "mpi.h")
+                EXPECT_TRUE(mpi_file) << s.rel << " includes <mpi.h>";
         }
     }
 }
@@ -158,7 +220,7 @@ TEST(Layout, Hdf5OnlyThroughOutput)
 {
     static const std::regex call(R"(\bH5[A-Z][A-Za-z0-9_]*\s*\()"), type(R"(\b(hid_t|herr_t|hsize_t)\b)");
     for (const Source &s : sources()) {
-        if (top_of(s.rel) == "output")
+        if (room_of(s.rel) == "output")
             continue;
         for (const std::string &inc : s.system_includes)
             EXPECT_EQ(inc.rfind("hdf5", 0), std::string::npos) << s.rel << " includes <" << inc << ">";
@@ -219,7 +281,7 @@ TEST(Layout, LoadPathNamesOnlyInTheTable)
             if (stripped.find_first_not_of(" \t") == std::string::npos)
                 continue; // a comment line
             if (std::regex_search(line, literal))
-                EXPECT_EQ(s.rel, "sweeps/params.c") << s.rel << ":" << n << ": " << line;
+                EXPECT_EQ(s.rel, "vocab/params.c") << s.rel << ":" << n << ": " << line;
         }
     }
 }

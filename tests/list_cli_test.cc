@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "model/phases.h"
-#include "sweeps/params.h"
+#include "vocab/params.h"
 #include "test_util.h"
 
 namespace {

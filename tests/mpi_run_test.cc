@@ -27,7 +27,7 @@ const char *kMpiCli = PASCAL_MPI_CLI;
 const char *kMpirun = PASCAL_MPIRUN;
 // What every app context of an mpirun line passes its ranks (Open MPI gives
 // a -x before the first context to that context only): in a sanitized
-// build, the leak suppressions for Open MPI (engine/mpi.cmake).
+// build, the leak suppressions for Open MPI (engine/mpi/mpi.cmake).
 const char *kRankEnv = PASCAL_MPI_RANK_ENV;
 #else
 const char *kMpiCli = nullptr;

@@ -412,7 +412,7 @@ TEST_F(Claim, InterruptedCommandsExit130)
 // A Ctrl-C (or SIGTERM) in the instant after a command created its lock
 // file or its temporary file, before it registered the file for removal:
 // the command still exits 130 and leaves nothing.  The signal is raised at
-// the named moment (PASCAL_TEST_RAISE_AT, output/testpoint.h).
+// the named moment (PASCAL_TEST_RAISE_AT, common/testpoint.h).
 TEST_F(Claim, ASignalJustAfterAFileIsCreatedLeavesNothing)
 {
     ASSERT_EQ(run("run " + spec + " -o " + dir + "/a.h5 --shard 1/2 --quiet").status, 0);

@@ -264,7 +264,7 @@ protected:
         ASSERT_EQ(r.status, 137) << "expected a SIGKILL, got " << r.status << ": " << r.err;
     }
     // `pascal run ... -o out` killed by SIGKILL at the named moment
-    // (output/testpoint.h), the first time it comes.
+    // (common/testpoint.h), the first time it comes.
     void KillAtStage(const std::string &stage, const std::string &out, const std::string &args)
     {
         CliResult r = pascal_test::run_command(

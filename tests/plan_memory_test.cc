@@ -24,7 +24,7 @@ extern "C" size_t __sanitizer_get_current_allocated_bytes(void);
 #include "engine/run.h"
 #include "model/replay.h"
 #include "model/static.h"
-#include "sweeps/device.h"
+#include "devices/sim_timing.h"
 #include "sweeps/spec.h"
 
 namespace {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "engine/eval.h"
-#include "sweeps/params.h"
+#include "vocab/params.h"
 #include "sweeps/spec.h"
 
 namespace {

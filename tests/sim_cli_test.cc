@@ -121,7 +121,7 @@ TEST_F(SimCli, RejectsBadInput)
 }
 
 // Profiles go by name as by path; a command's output is never its device
-// profile (output/lock.h), and the refusal writes nothing.
+// profile (output/fs/lock.h), and the refusal writes nothing.
 TEST_F(SimCli, ProfilesByNameAndOutputsClaimed)
 {
     std::string open = " --o 1 --path tma --d 2 --m 3 --N 128 --W 2 --json";

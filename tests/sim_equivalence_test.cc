@@ -26,7 +26,7 @@
 
 #include "model/replay.h"
 #include "model/sim.h"
-#include "sweeps/device.h"
+#include "devices/sim_timing.h"
 #include "tests/sim_reference/ref_sim.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// Device profiles by name (sweeps/devices.h): the search order (beside the
+// Device profiles by name (devices/profile.h): the search order (beside the
 // spec, configs/ beside it, the source tree, the share folder), paths as
 // before, the figures of the shipped profiles as their YAML files state
 // them, and the messages for names that exist nowhere.
@@ -8,7 +8,7 @@
 #include <string>
 #include <sys/stat.h>
 
-#include "sweeps/devices.h"
+#include "devices/profile.h"
 #include "sweeps/spec.h"
 #include "test_util.h"
 

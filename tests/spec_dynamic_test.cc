@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/calibrate.h"
+#include "calibrate/calibrate.h"
 #include "engine/run.h"
 #include "output/sink.h"
 #include "sweeps/spec.h"

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "sweeps/expr.h"
-#include "sweeps/params.h"
+#include "vocab/params.h"
 
 namespace {
 

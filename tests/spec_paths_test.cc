@@ -1,4 +1,4 @@
-// Load path names come from one table (sweeps/params.h): the list quoted in
+// Load path names come from one table (vocab/params.h): the list quoted in
 // messages matches it, names and codes go both ways, and every parser of a
 // path name (spec values, expressions, the calibration CSV, predict and
 // measure-refs) accepts the table's names and rejects others.
@@ -7,7 +7,7 @@
 #include <string>
 
 #include "model/dynamic.h"
-#include "sweeps/params.h"
+#include "vocab/params.h"
 #include "test_util.h"
 
 namespace {

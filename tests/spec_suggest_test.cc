@@ -7,7 +7,7 @@
 #include <cmath>
 #include <string>
 
-#include "engine/calibrate.h"
+#include "calibrate/calibrate.h"
 #include "sweeps/spec.h"
 #include "test_util.h"
 
@@ -98,7 +98,7 @@ TEST(SpecSuggest, MisspelledNamesInExpressions)
     EXPECT_ENDS(m, "got \"snyc\" (did you mean 'sync'?)");
 }
 
-// The calibration CSV's path column (engine/calibrate_refs.c).
+// The calibration CSV's path column (calibrate/refs.c).
 TEST(SpecSuggest, MisspelledLoadPathInReferenceRuns)
 {
     const std::string csv = "o,path,d,m,N,W,K\n1,Sync,0,8,4096,4,1.5\n";

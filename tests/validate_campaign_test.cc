@@ -1,4 +1,4 @@
-// Tests for engine/validate.h: the case list (counted and enumerated here
+// Tests for validate/validate.h: the case list (counted and enumerated here
 // independently), one case's values against a hand computation, the
 // verdicts on corrupted values, fault injection and the smallest failing
 // case, thread-count independence, the HDF5 file and bad options.
@@ -16,7 +16,7 @@
 #include <tuple>
 #include <vector>
 
-#include "engine/validate.h"
+#include "validate/validate.h"
 #include "output/sink.h"
 
 namespace {

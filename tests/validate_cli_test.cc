@@ -8,7 +8,7 @@
 #include <string>
 
 #include "test_util.h"
-#include "engine/validate.h"
+#include "validate/validate.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // Tests for the multi-stream families of `pascal validate`
-// (engine/validate_multi.c): the enumeration is complete and has no
+// (validate/multi.c): the enumeration is complete and has no
 // duplicates (its count computed here from the definition), every check
 // holds, a corrupted model side is caught and the smallest failing case is
 // the one found by hand, and the outcome does not depend on the thread
@@ -15,7 +15,7 @@
 #include <tuple>
 #include <vector>
 
-#include "engine/validate.h"
+#include "validate/validate.h"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/calibrate.h"
+#include "calibrate/calibrate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

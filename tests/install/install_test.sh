@@ -66,7 +66,7 @@ have=$(cd "$prefix/include/pascal" && find . -type f | sed 's|^\./||' | sort)
 [ "$want" = "$have" ] || fail "installed headers differ from the public list:
 $(diff <(echo "$want") <(echo "$have"))"
 for internal in model/static_ws.h output/sink_internal.h sweeps/spec_internal.h report/report.h \
-                kernels/gpu.h engine/cli/cli.h engine/parallel.h; do
+                kernels/gpu.h programs/cli.h engine/parallel.h; do
   [ ! -e "$prefix/include/pascal/$internal" ] || fail "internal header $internal installed"
 done
 share=$prefix/share/pascal

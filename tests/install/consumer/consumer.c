@@ -23,7 +23,7 @@
 
 #include <pascal/common/error.h>
 #include <pascal/common/version.h>
-#include <pascal/engine/calibrate.h>
+#include <pascal/devices/profile.h>
 #include <pascal/model/static.h>
 #include <pascal/sweeps/spec.h>
 
@@ -53,7 +53,7 @@ static int shipped(const char *datadir)
     pascal_point p;
     pascal_error err = {0};
     snprintf(path, sizeof path, "%s/devices/gb10.yaml", datadir);
-    if (pascal_calibrate_device(path, &dev, &err) != 0) {
+    if (pascal_device_facts_load(path, &dev, &err) != 0) {
         fprintf(stderr, "%s\n", err.msg);
         return 2;
     }

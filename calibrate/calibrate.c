@@ -1,0 +1,152 @@
+/* `pascal calibrate` as a library call (calibrate/calibrate.h): resolve the
+ * device facts, read and check the references, fit every key, cross-validate
+ * (the band radius needs out-of-fold errors, so this always runs; the
+ * baselines only on request), freeze the band into the model and write the
+ * file.  Nothing is created unless every step before writing succeeded. */
+#include "calibrate/calibrate.h"
+#include "devices/profile.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "output/calibration.h"
+#include "output/digest.h"
+#include "output/fs/lock.h"
+#include "output/fs/tmpfile.h"
+
+pascal_calibrate_opts pascal_calibrate_default_opts(void)
+{
+    pascal_calibrate_opts o;
+    memset(&o, 0, sizeof o);
+    o.sms = o.C = o.capacity_bytes = NAN;
+    o.block_bytes = 16384; /* the paper's calibrated scope: 16 KiB blocks */
+    o.eta = PASCAL_DYN_ETA;
+    o.cv = pascal_cv_default_opts();
+    return o;
+}
+
+void pascal_calibrate_result_free(pascal_calibrate_result *r)
+{
+    if (!r)
+        return;
+    pascal_calibrate_refs_free(&r->refs);
+    pascal_dyn_agg_free(r->agg);
+    pascal_dyn_model_free(r->model);
+    pascal_calibrate_cv_free(&r->cv);
+    r->agg = NULL;
+    r->model = NULL;
+}
+
+/* sms, C and block_bytes from the options and the profile. */
+static int device_facts(const pascal_calibrate_opts *o, pascal_calibrate_result *r,
+                        pascal_error *err)
+{
+    pascal_device_facts dev;
+    double cap = o->capacity_bytes;
+    int rc;
+    memset(&dev, 0, sizeof dev);
+    dev.sms = dev.capacity_bytes = NAN;
+    if (o->device_path && (rc = pascal_device_facts_load(o->device_path, &dev, err)))
+        return rc;
+    r->par = pascal_dyn_default_params();
+    r->par.eta = o->eta;
+    r->par.block_bytes = o->block_bytes;
+    r->par.sms = isnan(o->sms) ? dev.sms : o->sms;
+    if (isnan(cap))
+        cap = dev.capacity_bytes;
+    r->par.C = !isnan(o->C) ? o->C : floor(cap / o->block_bytes);
+    if (!(r->par.sms >= 1))
+        return pascal_error_set(err, PASCAL_EINPUT,
+                                "calibrate: sms: expected the number of SMs (a device profile or "
+                                "--sms), got none");
+    if (!(r->par.C >= 1))
+        return pascal_error_set(err, PASCAL_EINPUT,
+                                "calibrate: C: expected a capacity of at least one block (a device "
+                                "profile, --capacity-bytes or --C), got %s",
+                                isnan(r->par.C) ? "none" : "less than one block");
+    snprintf(r->prov.device, sizeof r->prov.device, "%s", dev.name);
+    snprintf(r->prov.device_path, sizeof r->prov.device_path, "%s",
+             o->device_path ? o->device_path : "");
+    return 0;
+}
+
+static void count_completion(pascal_calibrate_result *r)
+{
+    pascal_dyn_key prev = {0, 0, 0, 0};
+    for (int64_t i = 0; i < pascal_dyn_model_nkeys(r->model); i++) {
+        pascal_dyn_key k;
+        unsigned fl;
+        pascal_dyn_model_curve(r->model, i, &k, NULL, NULL, NULL, &fl);
+        r->anchored += (fl & PASCAL_DYN_ANCHORED) != 0;
+        r->templated += (fl & PASCAL_DYN_TEMPLATED) != 0;
+        r->families += i == 0 || k.o != prev.o || k.path != prev.path || k.d != prev.d;
+        prev = k;
+    }
+}
+
+static int fit_all(pascal_calibrate_result *r, pascal_error *err)
+{
+    int rc = pascal_dyn_aggregate(r->refs.rows, r->refs.n, r->par.N0, &r->agg);
+    if (rc == -1)
+        return pascal_error_set(err, PASCAL_EINPUT,
+                                "calibrate: expected at most %d distinct horizons per key, got more",
+                                PASCAL_DYN_MAX_KNOTS);
+    if (rc || pascal_dyn_fit(r->agg, -1, &r->par, &r->model) != 0)
+        return pascal_error_set(err, PASCAL_ENOMEM, "calibrate: out of memory");
+    count_completion(r);
+    return 0;
+}
+
+static int fit_and_save(const pascal_calibrate_opts *o, pascal_calibrate_result *r,
+                        pascal_error *err);
+
+int pascal_calibrate_run(const pascal_calibrate_opts *o, pascal_calibrate_result *r,
+                         pascal_error *err)
+{
+    double t0 = pascal_now();
+    pascal_lock *lock = NULL;
+    int rc;
+    memset(r, 0, sizeof *r);
+    r->prov.cv = o->cv;
+    r->prov.cv_baselines = o->cv.baselines;
+    snprintf(r->prov.input, sizeof r->prov.input, "%s", o->refs_path);
+    snprintf(r->prov.command_line, sizeof r->prov.command_line, "%s",
+             o->command_line ? o->command_line : "");
+    if (!(o->block_bytes >= 1) || !(o->eta >= 0))
+        return pascal_error_set(err, PASCAL_EINPUT, "calibrate: expected block_bytes >= 1 and eta >= 0");
+    if (o->out_path) {
+        /* Before any work: the model file is no input, and no one else
+         * writes it (output/fs/lock.h). */
+        pascal_input in[2] = {{"reference file", o->refs_path}, {"device profile", o->device_path}};
+        if ((rc = pascal_output_claim(o->out_path, in, 2,
+                                      o->command_line ? o->command_line : "pascal calibrate",
+                                      &lock, err)))
+            return rc;
+        pascal_tmpfile_clean(o->out_path, NULL);
+    }
+    rc = fit_and_save(o, r, err);
+    pascal_output_release(lock);
+    r->seconds = pascal_now() - t0;
+    return rc;
+}
+
+static int fit_and_save(const pascal_calibrate_opts *o, pascal_calibrate_result *r,
+                        pascal_error *err)
+{
+    int rc;
+    if ((rc = device_facts(o, r, err)) ||
+        (rc = pascal_calibrate_read_refs(o->refs_path, r->par.sms, &r->refs, err)) ||
+        (rc = pascal_digest_file(o->refs_path, r->prov.input_sha256, err)) ||
+        (rc = fit_all(r, err)) ||
+        (rc = pascal_calibrate_cv(&r->refs, r->agg, &r->par, &o->cv, &r->cv, err)))
+        return rc;
+    pascal_dyn_model_set_band(r->model, r->cv.band_radius);
+    /* The claim found the destination writable: a failure now (a full
+     * disk) is a failure while running. */
+    if (o->out_path)
+        rc = pascal_calibrate_save(o->out_path, r->model, &r->refs, &r->cv, &r->prov, err);
+    return rc;
+}

@@ -1,0 +1,179 @@
+/* Calibrating the dynamic model (paper section 4.5, DESIGN.md section 3):
+ * reference measurements in, a frozen model file out.
+ *
+ *   refs   CSV with the header `o,path,d,m,N,W,K` (columns in any order; '#'
+ *          comment lines and blank lines skipped), or HDF5 with the same
+ *          columns as datasets of /references (path: 0 = sync, 1 = tma, or
+ *          an enum with those values).  Every malformed row is an error
+ *          naming file:line:column (HDF5: file:/references/col[row]), the
+ *          column, what was expected and what was found; nothing is dropped.
+ *   fit    model/dynamic.h on all references.
+ *   cv     leave-one-key-out: each key is removed at every N and W before
+ *          any fitting, then predicted at its scored runs (W > w_min; the
+ *          paper scores long runs, W > 1).  Key-balanced MAPE (eq. 26) per
+ *          key and overall; the band radius is the 90th percentile of the
+ *          out-of-fold |log(K / K_hat)|.  On the same folds, baselines that
+ *          see the same references and static features (o, path, d, m,
+ *          class, log x): aligned (K = 1), nearest reference key,
+ *          inverse-distance k-NN and ridge regression on log K.
+ *   file   output/calibration.h: provenance, curves, references with their
+ *          out-of-fold predictions, the CV table. */
+#ifndef PASCAL_CALIBRATE_CALIBRATE_H
+#define PASCAL_CALIBRATE_CALIBRATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "model/dynamic.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pascal_refs {
+    int64_t n;
+    pascal_dyn_ref *rows;
+    int64_t *line;          /* CSV line (1-based) or HDF5 row (0-based) of each row */
+} pascal_refs;
+
+/* Parses CSV text; `filename` names the file in messages.  When sms is not
+ * NaN, K above M = sms * o (more fills than requests) is rejected too. */
+int pascal_calibrate_parse_csv(const char *text, size_t len, const char *filename, double sms,
+                               pascal_refs *out, pascal_error *err);
+/* Reads CSV or HDF5 (told apart by the HDF5 signature). */
+int pascal_calibrate_read_refs(const char *path, double sms, pascal_refs *out,
+                               pascal_error *err);
+void pascal_calibrate_refs_free(pascal_refs *r);
+
+enum {
+    PASCAL_CV_PASCAL = 0,
+    PASCAL_CV_ALIGNED,
+    PASCAL_CV_NEAREST,
+    PASCAL_CV_KNN,
+    PASCAL_CV_RIDGE,
+    PASCAL_CV_NMETHOD
+};
+/* "pascal", "aligned", "nearest", "knn", "ridge" */
+extern const char *const pascal_cv_method_names[PASCAL_CV_NMETHOD];
+
+typedef struct pascal_cv_opts {
+    double w_min;           /* runs with W > w_min are scored (default 1) */
+    int baselines;          /* also evaluate the baselines */
+    int knn_k;              /* k-NN neighbours (default 5) */
+    double ridge_lambda;    /* ridge penalty on standardised features (default 1) */
+    double band_quantile;   /* default 0.9 */
+} pascal_cv_opts;
+
+pascal_cv_opts pascal_cv_default_opts(void);
+
+typedef struct pascal_cv_key {
+    pascal_dyn_key key;
+    int64_t runs;                      /* scored runs n_z */
+    double K_geomean;                  /* of those runs' measured K */
+    double mape[PASCAL_CV_NMETHOD];    /* eq. 26 inner term, %; NaN: no prediction */
+    int code;                          /* PASCAL's rule (PASCAL_DYN_FB_* / _ERR_*) */
+} pascal_cv_key;
+
+typedef struct pascal_cv_result {
+    int64_t nkeys;                     /* keys with at least one scored run */
+    pascal_cv_key *keys;
+    double *oof;                       /* per reference row: PASCAL's out-of-fold K (NaN
+                                          when not scored or rejected) */
+    int *oof_code;                     /* per row; -1 when not scored */
+    int64_t keys_predicted;            /* keys PASCAL predicts */
+    int64_t keys_rejected;             /* keys PASCAL rejects (family or class) */
+    int64_t runs_scored;
+    double mape[PASCAL_CV_NMETHOD];    /* eq. 26 over the keys PASCAL predicts */
+    double mape_all[PASCAL_CV_NMETHOD];/* over every scored key (NaN for PASCAL when it
+                                          rejects one) */
+    double band_radius;                /* log radius r (NaN without scored runs) */
+    double seconds;
+} pascal_cv_result;
+
+int pascal_calibrate_cv(const pascal_refs *refs, const pascal_dyn_agg *agg,
+                        const pascal_dyn_params *par, const pascal_cv_opts *o,
+                        pascal_cv_result *out, pascal_error *err);
+void pascal_calibrate_cv_free(pascal_cv_result *r);
+
+/* Held-out test: the model fitted to every reference key (and, with
+ * o->baselines, the baselines trained on every reference key) predicts each
+ * run of `test` with W > o->w_min; key-balanced MAPE (eq. 26) per test key
+ * and overall, in the layout of the cross-validation (band_radius NaN,
+ * oof NULL).  No test run reaches the fit. */
+int pascal_calibrate_holdout(const pascal_refs *refs, const pascal_dyn_agg *agg,
+                             const pascal_dyn_model *model, const pascal_dyn_params *par,
+                             const pascal_cv_opts *o, const pascal_refs *test,
+                             pascal_cv_result *out, pascal_error *err);
+
+/* Where a calibration came from. */
+typedef struct pascal_cal_prov {
+    char input[1024];
+    char input_sha256[65];
+    char device[128];
+    char device_path[1024];
+    char command_line[2048];
+    char created[32];                  /* filled by load */
+    int cv_baselines;                  /* the file has baseline columns */
+    pascal_cv_opts cv;
+} pascal_cal_prov;
+
+/* Writes the model file (nothing is created on failure). */
+int pascal_calibrate_save(const char *path, const pascal_dyn_model *model,
+                          const pascal_refs *refs, const pascal_cv_result *cv,
+                          const pascal_cal_prov *prov, pascal_error *err);
+/* Reads a model file written by pascal_calibrate_save; prov may be NULL. */
+int pascal_calibrate_load(const char *path, pascal_dyn_model **model, pascal_cal_prov *prov,
+                          pascal_error *err);
+
+/* The whole of `pascal calibrate`: device facts, references, fit,
+ * cross-validation (always, for the band; baselines on request), file. */
+typedef struct pascal_calibrate_opts {
+    const char *refs_path;
+    const char *out_path;         /* NULL: fit and validate, write nothing */
+    const char *device_path;      /* device profile, or NULL */
+    double sms;                   /* NaN: from the profile */
+    double C;                     /* blocks; NaN: capacity_bytes / block_bytes */
+    double capacity_bytes;        /* NaN: the profile's effective L2 */
+    double block_bytes;           /* bytes per block */
+    double eta;                   /* eq. 23 weight */
+    pascal_cv_opts cv;
+    const char *command_line;
+} pascal_calibrate_opts;
+
+pascal_calibrate_opts pascal_calibrate_default_opts(void);
+
+typedef struct pascal_calibrate_result {
+    pascal_refs refs;
+    pascal_dyn_agg *agg;
+    pascal_dyn_model *model;
+    pascal_cv_result cv;
+    pascal_cal_prov prov;
+    pascal_dyn_params par;
+    int64_t families, anchored, templated;
+    double seconds;
+} pascal_calibrate_result;
+
+int pascal_calibrate_run(const pascal_calibrate_opts *o, pascal_calibrate_result *r,
+                         pascal_error *err);
+void pascal_calibrate_result_free(pascal_calibrate_result *r);
+
+/* The dynamic model's sweep columns at one point (v indexed by
+ * pascal_param_id): K_dyn, rho_dyn, band_lo, band_hi, fallback, clamp_x,
+ * clamp_compute, clamp_depth, in that order.  The key is (occupancy, path,
+ * depth, compute); sync takes d = 0 whatever depth says (it has no prefetch
+ * pipeline).  A point whose M, C or block_bytes differ from the
+ * calibration's device gets NaN and code 13; a missing model (NULL) or TMA
+ * without depth code 12.  flags: PASCAL_DYN_NO_HOLD refuses answers held at
+ * the edge of the calibrated range (code 15). */
+#define PASCAL_CALIBRATE_NCOLS 8
+void pascal_calibrate_point(const pascal_dyn_model *m, const double *v, unsigned flags, double *out);
+/* Index into pascal_calibrate_point's out of column `col` (a
+ * pascal_column_id of the dynamic model), or -1. */
+int pascal_calibrate_slot(int col);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

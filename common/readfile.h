@@ -1,0 +1,23 @@
+/* Reading a whole file into memory, for the parsers of every input (specs,
+ * device profiles, reference tables). */
+#ifndef PASCAL_COMMON_READFILE_H
+#define PASCAL_COMMON_READFILE_H
+
+#include <stddef.h>
+
+#include "common/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Reads the file at path into a malloc'd, NUL-terminated buffer (*len
+ * bytes before the NUL).  PASCAL_EIO "cannot read PATH: reason", or
+ * PASCAL_ENOMEM; *text is NULL on failure. */
+int pascal_read_file(const char *path, char **text, size_t *len, pascal_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

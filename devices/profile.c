@@ -1,0 +1,69 @@
+/* Reading a device profile (configs/devices/NAME.yaml, devices/profile.h):
+ * its keys, each checked where it is written with the spec's rules and
+ * messages.  The `sim` section is devices/sim_timing.c's. */
+#include "devices/parse.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vocab/params.h"
+
+const char *const device_keys[DEVICE_NKEYS] = {"name", "sms", "l2_bytes", "effective_l2_bytes",
+                                               "compute_capability", "notes", "sim"};
+
+static int device_text(const yml_doc *d, const yaml_node_t *node, const char *key, char *buf, size_t len)
+{
+    char *s = NULL;
+    int rc = yml_string(d, node, key, "a string", &s);
+    if (!rc)
+        snprintf(buf, len, "%s", s);
+    free(s);
+    return rc;
+}
+
+int device_parse_profile(const yml_doc *d, pascal_device_profile *dev, const yaml_node_t **val)
+{
+    const yaml_node_t *root = yaml_document_get_root_node(d->doc);
+    const yaml_node_pair_t *pr;
+    int rc = yml_check_mapping(d, root, "",
+                                "a device profile mapping (name, sms, l2_bytes, effective_l2_bytes, "
+                                "compute_capability, notes, sim)",
+                                device_keys, DEVICE_NKEYS);
+    dev->sms = dev->l2_bytes = dev->effective_l2_bytes = NAN;
+    dev->title[0] = dev->compute_capability[0] = dev->notes[0] = '\0';
+    for (int k = 0; k < DEVICE_NKEYS; k++)
+        val[k] = NULL;
+    if (rc)
+        return rc;
+    for (pr = root->data.mapping.pairs.start; pr < root->data.mapping.pairs.top; pr++)
+        for (int k = 0; k < DEVICE_NKEYS; k++)
+            if (strcmp(yml_scalar_text(yml_node(d, pr->key)), device_keys[k]) == 0)
+                val[k] = yml_node(d, pr->value);
+    if (!val[DEVICE_KEY_NAME])
+        return yml_fail(d, root, "name", PASCAL_EINPUT, "expected a device name, got nothing (the key is missing)");
+    for (int k = 0; k < DEVICE_NKEYS; k++) {
+        if (!val[k])
+            continue;
+        switch (k) {
+        case DEVICE_KEY_NAME: rc = device_text(d, val[k], device_keys[k], dev->title, sizeof dev->title); break;
+        case DEVICE_KEY_CC:
+            rc = device_text(d, val[k], device_keys[k], dev->compute_capability, sizeof dev->compute_capability);
+            break;
+        case DEVICE_KEY_NOTES: rc = device_text(d, val[k], device_keys[k], dev->notes, sizeof dev->notes); break;
+        case DEVICE_KEY_SMS: rc = yml_value(d, val[k], PASCAL_P_SMS, "sms", &dev->sms); break;
+        case DEVICE_KEY_L2: rc = yml_value(d, val[k], PASCAL_P_CAPACITY_BYTES, "l2_bytes", &dev->l2_bytes); break;
+        case DEVICE_KEY_SIM: /* the simulator's timing (devices/sim_timing.h) */
+            rc = device_parse_sim(d, val[k], NULL);
+            break;
+        default:
+            rc = yml_value(d, val[k], PASCAL_P_CAPACITY_BYTES, "effective_l2_bytes",
+                                   &dev->effective_l2_bytes);
+            break;
+        }
+        if (rc)
+            return rc;
+    }
+    return 0;
+}

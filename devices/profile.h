@@ -1,0 +1,79 @@
+/* Device profiles (configs/devices/NAME.yaml) by path or by name.
+ *
+ * A device reference, as a spec's `device:` or a command's --device gives
+ * it, is either a path or the name of a shipped profile:
+ *   - with a '/' in it, or naming a file that exists (relative to the base
+ *     folder: the spec's folder, or the working directory for a command), a
+ *     path, as before names existed;
+ *   - otherwise a name (gb10): NAME.yaml is looked up, first found wins, in
+ *       1. BASE/devices            (beside a spec in configs/)
+ *       2. BASE/configs/devices    (a checkout or copy of configs/ under BASE)
+ *       3. the source tree's configs/devices (compiled in; skipped when gone)
+ *       4. the installed share folder, PASCAL_DATADIR/devices.
+ * A name that is found nowhere is rejected with the names that exist and
+ * the nearest one ("did you mean 'gb10'?").  sweeps/SPEC.md documents the
+ * order. */
+#ifndef PASCAL_DEVICES_PROFILE_H
+#define PASCAL_DEVICES_PROFILE_H
+
+#include <stddef.h>
+
+#include "common/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PASCAL_DEVICE_PATH_MAX 1024
+#define PASCAL_DEVICE_DIRS 4
+
+/* One device profile's facts; numbers are NaN and strings "" when absent. */
+typedef struct pascal_device_profile {
+    char name[64];                /* file name without .yaml: what `device:` may say */
+    char title[128];              /* the profile's `name:` ("NVIDIA GB10") */
+    char path[PASCAL_DEVICE_PATH_MAX]; /* the file read */
+    double sms;                   /* streaming multiprocessors */
+    double l2_bytes;              /* nominal L2, bytes */
+    double effective_l2_bytes;    /* measured effective L2, bytes */
+    char compute_capability[16];
+    char notes[1024];
+} pascal_device_profile;
+
+/* The folders searched for a device name, in order (see above); base is the
+ * spec's folder ("" for the working directory).  Returns their number. */
+int pascal_device_dirs(const char *base, char dirs[PASCAL_DEVICE_DIRS][PASCAL_DEVICE_PATH_MAX]);
+
+/* Resolves a device reference (see above) into the path of the profile to
+ * read.  On failure returns PASCAL_EINPUT with a message of the form
+ * "expected ..., got ..." (no file name: the caller knows where the
+ * reference was written). */
+int pascal_device_resolve(const char *ref, const char *base, char *path, size_t len,
+                          pascal_error *err);
+
+/* Reads and checks one profile (the spec parser's rules and messages). */
+int pascal_device_load(const char *path, pascal_device_profile *out, pascal_error *err);
+
+/* Every profile found by name from base, in search order then by name; a
+ * name found in an earlier folder hides the same name later.  *out is
+ * malloc'ed (free it); *n may be 0.  A profile that does not load is an
+ * error naming it. */
+int pascal_device_list(const char *base, pascal_device_profile **out, int *n, pascal_error *err);
+
+/* What calibration and the simulator need of a profile: sms and the
+ * effective (else nominal) L2 bytes; name is "" when the profile has none.
+ * `profile` is a path or a shipped profile's name (devices/profile.h). */
+typedef struct pascal_device_facts {
+    double sms;
+    double capacity_bytes;
+    char name[128];
+    char path[1024];
+} pascal_device_facts;
+
+/* PASCAL_EINPUT when the profile cannot be found, read or parsed. */
+int pascal_device_facts_load(const char *profile, pascal_device_facts *out, pascal_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,137 @@
+# The MPI variant (docs/scale.md): build/pascal-mpi, the same program compiled
+# a second time against MPI and the parallel HDF5, so that
+# `mpirun -n P pascal-mpi run SPEC -o OUT.h5` writes one file collectively.
+# Included at the end of CMakeLists.txt, once libpascal has all its sources.
+#
+# The serial build/pascal stays as it is.  Two HDF5 flavours live side by side
+# (Debian: /usr/include/hdf5/serial and /usr/include/hdf5/openmpi) and an
+# object compiled against one's headers cannot be linked with the other's
+# library, so every source of libpascal is compiled twice: libpascal against
+# the serial HDF5 that find_package(HDF5) finds through h5cc, libpascal_mpi
+# against the parallel one, found here through pkg-config (find_package(HDF5)
+# caches the first flavour it finds, so it cannot be asked again for the
+# other in the same project).
+#
+# PASCAL_MPI: AUTO builds pascal-mpi when MPI and a parallel HDF5 are found,
+# ON requires them, OFF never builds it.  PASCAL_HDF5_MPI_MODULES lists the
+# pkg-config modules tried for the parallel HDF5, first found wins.
+set_property(CACHE PASCAL_MPI PROPERTY STRINGS AUTO ON OFF)
+string(TOUPPER "${PASCAL_MPI}" pascal_mpi_mode)
+if(NOT pascal_mpi_mode MATCHES "^(AUTO|ON|OFF)$")
+  message(FATAL_ERROR "PASCAL_MPI: expected AUTO, ON or OFF, got \"${PASCAL_MPI}\"")
+endif()
+set(PASCAL_HDF5_MPI_MODULES "hdf5-openmpi;hdf5-mpi;hdf5-mpich" CACHE STRING
+    "pkg-config modules tried, in order, for the parallel HDF5 of pascal-mpi")
+set(PASCAL_MPI_ENABLED OFF)
+if(pascal_mpi_mode STREQUAL "OFF" OR NOT TARGET pascal)
+  message(STATUS "pascal: no MPI variant (PASCAL_MPI=${PASCAL_MPI})")
+  return()
+endif()
+
+find_package(MPI COMPONENTS C QUIET)
+set(pascal_mpi_why "")
+if(NOT MPI_C_FOUND)
+  set(pascal_mpi_why "no MPI C compiler or library (Debian: libopenmpi-dev)")
+else()
+  pkg_search_module(PHDF5 QUIET IMPORTED_TARGET ${PASCAL_HDF5_MPI_MODULES})
+  if(NOT PHDF5_FOUND)
+    string(REPLACE ";" ", " pascal_mods "${PASCAL_HDF5_MPI_MODULES}")
+    set(pascal_mpi_why
+        "no parallel HDF5 among the pkg-config modules ${pascal_mods} (Debian: libhdf5-openmpi-dev)")
+  else()
+    # A module of that name could still be a serial build: ask its headers.
+    find_file(PASCAL_PHDF5_CONF H5pubconf.h PATHS ${PHDF5_INCLUDE_DIRS} NO_DEFAULT_PATH)
+    if(PASCAL_PHDF5_CONF)
+      file(STRINGS ${PASCAL_PHDF5_CONF} pascal_phdf5_par REGEX "^#define H5_HAVE_PARALLEL 1")
+    endif()
+    if(NOT pascal_phdf5_par)
+      set(pascal_mpi_why "the HDF5 of pkg-config module ${PHDF5_MODULE_NAME} is not parallel")
+    endif()
+  endif()
+endif()
+if(pascal_mpi_why)
+  if(pascal_mpi_mode STREQUAL "ON")
+    message(FATAL_ERROR "PASCAL_MPI=ON but ${pascal_mpi_why}; use PASCAL_MPI=AUTO or OFF")
+  endif()
+  message(STATUS "pascal: no MPI variant: ${pascal_mpi_why}")
+  return()
+endif()
+set(PASCAL_MPI_ENABLED ON)
+message(STATUS "pascal: MPI variant pascal-mpi (MPI ${MPI_C_VERSION}; "
+               "parallel HDF5 ${PHDF5_VERSION} from ${PHDF5_MODULE_NAME})")
+
+# The high-level library of the same HDF5 (the /cube view's dimension
+# scales, output/h5_cube.c), beside the parallel HDF5 itself.
+find_library(PASCAL_PHDF5_HL NAMES hdf5_hl hdf5_openmpi_hl PATHS ${PHDF5_LIBRARY_DIRS}
+             NO_DEFAULT_PATH)
+if(NOT PASCAL_PHDF5_HL)
+  if(pascal_mpi_mode STREQUAL "ON")
+    message(FATAL_ERROR "PASCAL_MPI=ON but no hdf5_hl beside the parallel HDF5 in "
+                        "${PHDF5_LIBRARY_DIRS}; use PASCAL_MPI=AUTO or OFF")
+  endif()
+  message(STATUS "pascal: no MPI variant: no hdf5_hl in ${PHDF5_LIBRARY_DIRS}")
+  set(PASCAL_MPI_ENABLED OFF)
+  return()
+endif()
+
+# Every source of libpascal (its folders and common/'s objects, which
+# include no HDF5 and are taken as built), plus the MPI-only files
+# (*_mpi.c), which the serial build leaves out.
+get_target_property(pascal_lib_all libpascal SOURCES)
+set(pascal_mpi_sources)
+foreach(module ${PASCAL_MODULES} engine/mpi)
+  file(GLOB found CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/${module}/*_mpi.c)
+  list(APPEND pascal_mpi_sources ${found})
+endforeach()
+add_library(libpascal_mpi STATIC ${pascal_lib_all} ${pascal_mpi_sources})
+set_target_properties(libpascal_mpi PROPERTIES OUTPUT_NAME pascal_mpi)
+target_include_directories(libpascal_mpi PUBLIC ${CMAKE_SOURCE_DIR})
+target_compile_definitions(libpascal_mpi PUBLIC PASCAL_VERSION="${PROJECT_VERSION}"
+  PASCAL_MPI=1 _POSIX_C_SOURCE=200809L _DEFAULT_SOURCE)
+# As libpascal: where device profiles are found by name (CMakeLists.txt).
+target_compile_definitions(libpascal_mpi PRIVATE PASCAL_CONFIGS_DIR="${CMAKE_SOURCE_DIR}/configs"
+  PASCAL_DATADIR="${PASCAL_DATADIR}")
+target_compile_options(libpascal_mpi PRIVATE -Wall -Wextra -Wshadow -Wno-unused-parameter)
+target_link_libraries(libpascal_mpi PUBLIC PkgConfig::YAML ${PASCAL_PHDF5_HL} PkgConfig::PHDF5
+  MPI::MPI_C ZLIB::ZLIB OpenMP::OpenMP_C m)
+target_link_libraries(libpascal_mpi PUBLIC GSL::gsl)   # sweeps/sample.c
+target_link_libraries(libpascal_mpi PUBLIC PkgConfig::ISAL PkgConfig::NETTLE) # output/zchunk.c, output/digest.c
+
+# The executable: the same CLI; `run` starts MPI (programs/run_mpi.c).  As
+# build/pascal it links the report and the kernels' library the way
+# CMakeLists.txt, report/report.cmake and kernels/kernels.cmake link them:
+# pascal_kernels needs only common/ and is linked as it is; pascal_report
+# is built over libpascal, whose serial HDF5 cannot share a program with the
+# parallel one, so its objects (they include no HDF5) are linked here over
+# libpascal_mpi instead.  Its GPU commands run as in build/pascal.
+file(GLOB pascal_cli_all CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/programs/*.c)
+add_executable(pascal-mpi ${pascal_cli_all} $<TARGET_OBJECTS:pascal_report>)
+target_compile_options(pascal-mpi PRIVATE -Wall -Wextra -Wshadow)
+target_link_libraries(pascal-mpi PRIVATE libpascal_mpi pascal_kernels)
+
+# What the tests need to run it: mpirun, and the flags CI needs (root in a
+# container; more ranks than cores on a 2-core machine).
+find_program(PASCAL_MPIRUN NAMES ${MPIEXEC_EXECUTABLE} mpirun mpiexec)
+# Waiting ranks yield the core: on a machine shared with other work a rank
+# that spins in a collective takes the core from one that computes.
+set(PASCAL_MPIRUN_FLAGS "--allow-run-as-root --oversubscribe --mca mpi_yield_when_idle 1"
+    CACHE STRING "Flags the MPI tests pass to mpirun")
+# A build with AddressSanitizer (.ci/run's build-asan) checks the ranks for
+# leaks too; Open MPI keeps allocations of its own until exit, so the ranks
+# ignore leaks whose stack passes through its libraries, and only those
+# (tests/sanitizers/openmpi-lsan.supp; the slow unwinder lets a stack reach
+# into them).  PASCAL_MPI_RANK_ENV goes into every app context of a test's
+# mpirun line: a -x before the first context reaches that context only.
+set(pascal_mpirun_sanitizer "")
+if(CMAKE_C_FLAGS MATCHES "-fsanitize=[^ ]*address")
+  set(pascal_mpirun_sanitizer " -x LSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/sanitizers/openmpi-lsan.supp:fast_unwind_on_malloc=0")
+endif()
+# Only the MPI tests' source is told (so a change of flags recompiles it
+# alone).
+if(PASCAL_TESTS AND TARGET pascal_tests AND PASCAL_MPIRUN)
+  set_property(SOURCE ${CMAKE_SOURCE_DIR}/tests/mpi_run_test.cc APPEND PROPERTY
+    COMPILE_DEFINITIONS PASCAL_MPI_CLI="$<TARGET_FILE:pascal-mpi>"
+    PASCAL_MPIRUN="${PASCAL_MPIRUN} ${PASCAL_MPIRUN_FLAGS}"
+    PASCAL_MPI_RANK_ENV="${pascal_mpirun_sanitizer}")
+  add_dependencies(pascal_tests pascal-mpi)
+endif()

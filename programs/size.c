@@ -1,0 +1,223 @@
+/* pascal size: the smallest capacity that meets a target, per scenario or
+ * for the worst case, by bisection on whole blocks (engine/size.h). */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/json.h"
+#include "programs/cli.h"
+#include "engine/size.h"
+#include "model/phases.h"
+
+static const char *usage_text =
+    "usage: pascal size SPEC.yaml [--target 'rho_lru <= 0.05'] [--worst] [--json]\n\n"
+    "For each scenario of SPEC (each combination of its axes but the capacity, or\n"
+    "each draw of a sampled spec), finds the smallest capacity C in whole blocks\n"
+    "whose target column meets the target, by bisection between the capacity\n"
+    "axis's smallest and largest values (1..N when the capacity is not swept).\n"
+    "The target comes from --target or from the spec's search: section.\n"
+    "--worst prints one answer: the scenario that needs the most capacity.\n"
+    "--json prints one object per line: the scenario's axis values, C,\n"
+    "capacity_bytes, value (the target column at C) and range (the searched C).";
+
+typedef struct printer {
+    const pascal_spec *spec;
+    const pascal_target *target;
+    int cap_axis;
+    int json;
+} printer;
+
+static void text_value(int id, double v, char *buf, size_t len)
+{
+    int nlabels;
+    const char *const *labels = pascal_param_labels(id, &nlabels);
+    if (isnan(v))
+        snprintf(buf, len, "unset");
+    else if (pascal_params[id].type == PASCAL_T_SIZE)
+        pascal_size_format(v, buf, (int)len);
+    else if (labels && v >= 0 && v < nlabels) /* patterns, paths, names */
+        snprintf(buf, len, "%s", labels[(int)v]);
+    else
+        snprintf(buf, len, "%.10g", v);
+}
+
+static void print_json(const printer *pr, const pascal_size_result *r, FILE *f)
+{
+    fputc('{', f);
+    for (int a = 0; a < pascal_spec_naxes(pr->spec); a++) {
+        int id = pascal_spec_axis(pr->spec, a)->param, t = pascal_params[id].type;
+        double v = r->point.v[id];
+        if (a == pr->cap_axis)
+            continue;
+        pascal_json_str(f, pascal_params[id].name);
+        fputs(": ", f);
+        if (t == PASCAL_T_PATTERN || t == PASCAL_T_PATH || t == PASCAL_T_NAME) {
+            char buf[64];
+            text_value(id, v, buf, sizeof buf);
+            pascal_json_str(f, buf);
+        } else {
+            pascal_json_num(f, v, 17);
+        }
+        fputs(", ", f);
+    }
+    fputs("\"C\": ", f);
+    pascal_json_num(f, r->C >= 0 ? (double)r->C : NAN, 17);
+    fputs(", \"capacity_bytes\": ", f);
+    pascal_json_num(f, r->capacity_bytes, 17);
+    fputs(", \"value\": ", f);
+    pascal_json_num(f, r->value, 17);
+    fprintf(f, ", \"range\": [%lld, %lld]}\n", (long long)r->lo, (long long)r->hi);
+}
+
+static void print_text(const printer *pr, const pascal_size_result *r, FILE *f)
+{
+    const char *col = pascal_columns[pr->target->column].name;
+    size_t used = 0;
+    char line[768], v[64];
+    line[0] = '\0';
+    for (int a = 0; a < pascal_spec_naxes(pr->spec) && used < sizeof line; a++) {
+        int id = pascal_spec_axis(pr->spec, a)->param;
+        if (a == pr->cap_axis)
+            continue;
+        text_value(id, r->point.v[id], v, sizeof v);
+        used += (size_t)snprintf(line + used, sizeof line - used, "%s%s=%s", used ? ", " : "",
+                                 pascal_params[id].name, v);
+    }
+    if (!used)
+        snprintf(line, sizeof line, "the spec");
+    if (r->C < 0) {
+        fprintf(f, "%s: none in C = %lld..%lld (%s = %.6g at C = %lld)\n", line, (long long)r->lo,
+                (long long)r->hi, col, r->value, (long long)r->hi);
+        return;
+    }
+    v[0] = '\0';
+    if (!isnan(r->capacity_bytes) && r->capacity_bytes >= 1048576.0)
+        snprintf(v, sizeof v, " = %.2f MiB", r->capacity_bytes / 1048576.0);
+    else if (!isnan(r->capacity_bytes))
+        snprintf(v, sizeof v, " = %.2f KiB", r->capacity_bytes / 1024.0);
+    fprintf(f, "%s: C = %lld blocks%s, %s = %.6g\n", line, (long long)r->C, v, col, r->value);
+}
+
+static int emit(void *ctx, const pascal_size_result *r)
+{
+    const printer *pr = ctx;
+    if (pr->json)
+        print_json(pr, r, stdout);
+    else
+        print_text(pr, r, stdout);
+    return ferror(stdout) ? PASCAL_EIO : 0;
+}
+
+/* Ctrl-C or SIGTERM: the search stops within a scenario (nothing of the
+ * unfinished batch is printed) and exits 130; a second signal ends the
+ * process at once. */
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+    if (stop_requested) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+    stop_requested = 1;
+}
+
+/* The target: --target, else the spec's search: section. */
+static int read_target(const cli_flag *f, const pascal_spec *spec, pascal_target *t, int *worst)
+{
+    const pascal_search *s = pascal_spec_search(spec);
+    pascal_error err = {0};
+    size_t off;
+    if (s) {
+        *t = s->target;
+        *worst |= s->worst;
+    }
+    if (!f->given) {
+        if (s)
+            return CLI_OK;
+        fprintf(stderr, "pascal size: --target: expected a target like 'rho_lru <= 0.05' (or a search: "
+                        "section in %s), got neither\n", pascal_spec_filename(spec));
+        return CLI_USAGE;
+    }
+    if (pascal_target_parse(f->value, t, &off, &err) != 0) {
+        fprintf(stderr, "pascal size: --target: %s (at character %zu of \"%s\")\n", err.msg, off + 1,
+                f->value);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
+static void summary(const pascal_size_stats *st, const pascal_target *t, int worst, int json,
+                    const printer *pr)
+{
+    char tt[96];
+    pascal_target_format(t, tt, sizeof tt);
+    if (worst) {
+        if (json)
+            print_json(pr, &st->worst, stdout);
+        else {
+            printf("worst case over %llu scenarios: ", (unsigned long long)st->scenarios);
+            print_text(pr, &st->worst, stdout);
+        }
+    }
+    fprintf(stderr, "pascal size: %llu scenarios, %llu meet %s; %llu evaluations in %.3f s (%d threads); "
+            "a grid of every C in the same ranges: %llu points\n", (unsigned long long)st->scenarios,
+            (unsigned long long)st->met, tt, (unsigned long long)st->evaluations, st->seconds, st->threads,
+            (unsigned long long)st->grid_points);
+}
+
+int cli_size_command(int argc, char **argv)
+{
+    cli_flag flags[] = {
+        {"target", "EXPR", "COLUMN <= VALUE (or <, and >= or > for V and shares); default: the spec's search:", 0, 0},
+        {"worst", NULL, "one answer: the scenario that needs the most capacity", 0, 0},
+        {"json", NULL, "one JSON object per line", 0, 0},
+        {"threads", "N", "OpenMP threads (default: all cores)", 0, 0},
+    };
+    int nf = (int)(sizeof flags / sizeof flags[0]), npos, rc, worst;
+    char *pos[1];
+    pascal_spec *spec = NULL;
+    pascal_error err = {0};
+    pascal_size_opts o = {0};
+    pascal_size_stats st;
+    printer pr;
+    rc = cli_parse("size", usage_text, argc, argv, flags, nf, pos, 1, &npos);
+    if (rc != CLI_OK)
+        return rc < 0 ? CLI_OK : rc;
+    if (npos != 1) {
+        fprintf(stderr, "pascal size: expected a spec file, got nothing (see pascal size --help)\n");
+        return CLI_USAGE;
+    }
+    if (flags[3].given && cli_threads("size", &flags[3], &o.threads) != CLI_OK)
+        return CLI_USAGE;
+    if (pascal_spec_load(pos[0], &spec, &err) != 0) {
+        fprintf(stderr, "%s\n", err.msg);
+        return CLI_USAGE;
+    }
+    worst = flags[1].given;
+    if ((rc = read_target(&flags[0], spec, &o.target, &worst)) != CLI_OK) {
+        pascal_spec_free(spec);
+        return rc;
+    }
+    pr = (printer){spec, &o.target, pascal_search_capacity_axis(spec), flags[2].given};
+    o.emit = worst ? NULL : emit;
+    o.emit_ctx = &pr;
+    o.stop_flag = &stop_requested;
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    rc = pascal_size_run(spec, &o, &st, &err);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    if (rc == 0)
+        summary(&st, &o.target, worst, pr.json, &pr);
+    else
+        fprintf(stderr, "%s\n", err.msg);
+    pascal_spec_free(spec);
+    if (rc == 0)
+        return CLI_OK;
+    if (rc == PASCAL_EINTR)
+        return 130;
+    return rc == PASCAL_EINPUT ? CLI_USAGE : CLI_FAIL;
+}
