@@ -14,6 +14,8 @@ packages+=(help2man)
 # Reading sweep files as docs/hdf5.md shows (xarray over the /cube view), and
 # netCDF's ncdump, which the tests run on a sweep file.
 packages+=(python3-xarray python3-h5netcdf netcdf-bin)
+# h5diff and h5dump, which scripts/same-results.sh compares two builds with.
+packages+=(hdf5-tools)
 # build/pascal-mpi (docs/scale.md): Open MPI and the parallel HDF5 beside the
 # serial one; procps for the MPI tests' pgrep.
 packages+=(openmpi-bin libopenmpi-dev libhdf5-openmpi-dev procps)
