@@ -1,119 +1,111 @@
 # Installation (docs/library.md), included at the end of CMakeLists.txt.
 # `cmake --install build --prefix P` writes
-#   P/bin/pascal                              the CLI (libpascal linked in)
-#   P/LIBDIR/libpascal.a                      the core library
+#   P/bin/pascal                              the command
+#   P/LIBDIR/libpascal.a                      the library, static
 #   P/LIBDIR/libpascal.so.MAJOR.MINOR[.PATCH] the same, shared (PASCAL_SHARED)
-#   P/include/pascal/<module>/*.h             the public headers, below
-#   P/LIBDIR/cmake/pascal/                    find_package(pascal): pascal::pascal
-#                                             (static), pascal::pascal_shared
-#   P/LIBDIR/pkgconfig/pascal.pc              pkg-config (--static for libpascal.a)
+#   P/LIBDIR/libpascal_model.a, .so           the model alone: no third-party library
+#   P/include/pascal/*.h                      the public headers
+#   P/LIBDIR/cmake/pascal/                    find_package(pascal): pascal::pascal,
+#                                             pascal::model, and their _shared
+#   P/LIBDIR/pkgconfig/pascal.pc, pascal-model.pc
 #   P/share/pascal/                           configs/: device profiles, example
 #                                             specs, calibration reference sets
 #   P/share/man/man1/pascal.1                 from --help by help2man, when found
 #   P/share/bash-completion/completions/pascal
-# and the test install_consumer builds a program against that tree both
-# ways (tests/install/).
-if(NOT TARGET pascal) # a build narrowed by PASCAL_MODULES installs nothing
-  return()
-endif()
-include(GNUInstallDirs)
+# and the test install_consumer builds programs against that tree
+# (tests/install/).
 include(CMakePackageConfigHelpers)
 
-option(PASCAL_SHARED "Also build libpascal as a shared library (libpascal.so)" ON)
+option(PASCAL_SHARED "Also build the shared libraries (libpascal.so, libpascal_model.so)" ON)
 
-# The public API: what a C or C++ program that embeds the model, parses
-# specs, runs sweeps or reads their files includes, as
-# <pascal/model/static.h> and so on.  Each must compile on its own in the
-# installed tree (the test checks), so a public header may include only
-# public headers.  Everything else (workspace layouts, the sinks' insides,
-# the report, the kernels, the CLI) stays private.  The installed copies
-# include each other as <pascal/module/name.h> (cmake/public_header.cmake
-# rewrites the source tree's "module/name.h").
-set(PASCAL_PUBLIC_HEADERS
-  common/error.h common/version.h
-  model/static.h model/static_multi.h model/streams.h model/phases.h model/replay.h
-  model/replay_streams.h model/progress.h model/dynamic.h model/workload.h model/lab.h
-  vocab/params.h devices/profile.h sweeps/spec.h sweeps/workload.h
-  engine/eval.h engine/eval_workload.h engine/run.h calibrate/calibrate.h validate/validate.h
-  output/sink.h output/calibration.h
-  engine/plan.h
-  model/sim.h devices/sim_timing.h engine/simrefs.h
-  sweeps/search.h sweeps/sample.h engine/size.h)
+# The public API (docs/library.md): include/pascal/*.h and the generated
+# version.h, installed as <pascal/...>.  A public header includes only
+# public headers and compiles on its own (the install test checks both);
+# everything else (workspace layouts, the sinks' insides, the report, the
+# kernels, the commands) stays private.
+file(GLOB PASCAL_PUBLIC_HEADERS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/include/pascal/*.h)
+list(APPEND PASCAL_PUBLIC_HEADERS ${CMAKE_BINARY_DIR}/include/pascal/version.h)
 
-# Installed consumers include <pascal/...> from the include folder, and
-# link (only) what the static library needs: libyaml, zlib, GSL and ISA-L as packages,
-# and HDF5 (C and HL) and the OpenMP runtime as the very libraries this
-# build used, so that a consumer gets the same HDF5 flavour (serial or MPI)
-# and needs neither FindHDF5 nor FindOpenMP, which want a C compiler in a
-# C++ project.
-set(install_link "$<LINK_ONLY:PkgConfig::YAML>" "$<LINK_ONLY:ZLIB::ZLIB>" "$<LINK_ONLY:GSL::gsl>"
-  "$<LINK_ONLY:PkgConfig::ISAL>" "$<LINK_ONLY:PkgConfig::NETTLE>")
-foreach(target hdf5::hdf5_hl hdf5::hdf5)
-  get_target_property(location ${target} IMPORTED_LOCATION)
-  list(APPEND install_link ${location})
-endforeach()
-list(APPEND install_link ${OpenMP_C_LIBRARIES} m)
-target_include_directories(libpascal INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-target_link_libraries(libpascal INTERFACE "$<INSTALL_INTERFACE:${install_link}>")
-set(installed_headers)
-foreach(header ${PASCAL_PUBLIC_HEADERS})
-  set(out ${CMAKE_BINARY_DIR}/include/pascal/${header})
+# The installed libraries, made from the objects the source tree links
+# (CMakeLists.txt):
+#   libpascal_model.a / .so   common/ and model/: libc and libm only
+#   libpascal.a / .so         everything, libpascal_model included
+# Each static library is one relocatable object (ld -r) whose hidden
+# symbols are then made local, so that it exports what the shared library
+# does: the PASCAL_API names of the public headers (the symbols test checks
+# both against the headers).  OpenMP's named critical sections are made
+# local too: their locks are the library's own.
+set(PASCAL_MODEL_OBJECTS $<TARGET_OBJECTS:pascal_common_objs> $<TARGET_OBJECTS:pascal_model_objs>)
+set(PASCAL_ALL_OBJECTS ${PASCAL_MODEL_OBJECTS} $<TARGET_OBJECTS:pascal_core_objs>
+  $<TARGET_OBJECTS:pascal_output_objs>)
+function(pascal_public_archive name)
+  set(out ${CMAKE_BINARY_DIR}/lib${name}.a)
+  set(obj ${CMAKE_BINARY_DIR}/CMakeFiles/lib${name}-prelinked.o)
   add_custom_command(OUTPUT ${out}
-    COMMAND ${CMAKE_COMMAND} -DIN=${CMAKE_SOURCE_DIR}/${header} -DOUT=${out}
-            -P ${CMAKE_SOURCE_DIR}/cmake/public_header.cmake
-    DEPENDS ${CMAKE_SOURCE_DIR}/${header} ${CMAKE_SOURCE_DIR}/cmake/public_header.cmake
-    COMMENT "Public header pascal/${header}")
-  list(APPEND installed_headers ${out})
-endforeach()
-add_custom_target(pascal_public_headers ALL DEPENDS ${installed_headers})
+    COMMAND ${CMAKE_LINKER} -r -d -o ${obj} ${ARGN}
+    COMMAND ${CMAKE_OBJCOPY} --localize-hidden --wildcard --localize-symbol=.gomp_critical_user_* ${obj}
+    COMMAND ${CMAKE_COMMAND} -E rm -f ${out}
+    COMMAND ${CMAKE_AR} qc ${out} ${obj}
+    COMMAND ${CMAKE_RANLIB} ${out}
+    DEPENDS ${ARGN}
+    COMMAND_EXPAND_LISTS
+    COMMENT "Public archive lib${name}.a")
+  add_custom_target(${name}_archive ALL DEPENDS ${out})
+endfunction()
+pascal_public_archive(pascal_model ${PASCAL_MODEL_OBJECTS})
+pascal_public_archive(pascal ${PASCAL_ALL_OBJECTS})
 
-# libpascal.so: the static library's sources, definitions and options,
-# compiled again as position-independent code.  It exports the pascal_*
-# names only (cmake/libpascal.map).  While the version is 0.x every minor
-# release may change the ABI, so the SONAME carries MAJOR.MINOR.
+# The shared libraries.  While the version is 0.x every minor release may
+# change the ABI, so the SONAME carries MAJOR.MINOR.  The version script
+# keeps to the pascal_ names what visibility already limits to the API.
 if(PASCAL_SHARED)
-  get_target_property(shared_sources libpascal SOURCES)
-  list(FILTER shared_sources EXCLUDE REGEX "TARGET_OBJECTS")
-  get_target_property(shared_definitions libpascal COMPILE_DEFINITIONS)
-  get_target_property(shared_options libpascal COMPILE_OPTIONS)
-  foreach(v shared_definitions shared_options)
-    if(NOT ${v})
-      set(${v} "")
+  foreach(lib pascal_model pascal)
+    if(lib STREQUAL "pascal")
+      add_library(${lib}_shared SHARED ${PASCAL_ALL_OBJECTS})
+      target_link_libraries(${lib}_shared PRIVATE ${PASCAL_DEPS})
+    else()
+      add_library(${lib}_shared SHARED ${PASCAL_MODEL_OBJECTS})
+      target_link_libraries(${lib}_shared PRIVATE m)
     endif()
+    set_target_properties(${lib}_shared PROPERTIES OUTPUT_NAME ${lib}
+      VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}
+      LINK_DEPENDS ${CMAKE_SOURCE_DIR}/cmake/libpascal.map)
+    target_link_options(${lib}_shared PRIVATE
+      -Wl,--version-script=${CMAKE_SOURCE_DIR}/cmake/libpascal.map -Wl,--no-undefined)
   endforeach()
-  add_library(libpascal_shared SHARED ${shared_sources} ${PASCAL_COMMON_SOURCES})
-  set_target_properties(libpascal_shared PROPERTIES OUTPUT_NAME pascal EXPORT_NAME pascal_shared
-    VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}
-    LINK_DEPENDS ${CMAKE_SOURCE_DIR}/cmake/libpascal.map)
-  target_compile_definitions(libpascal_shared PRIVATE ${shared_definitions})
-  target_compile_options(libpascal_shared PRIVATE ${shared_options}
-    $<$<C_COMPILER_ID:GNU,Clang>:-fno-semantic-interposition>)
-  target_include_directories(libpascal_shared PUBLIC $<BUILD_INTERFACE:${CMAKE_SOURCE_DIR}>
-    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-  target_link_libraries(libpascal_shared PRIVATE ${PASCAL_DEPS})
-  target_link_options(libpascal_shared PRIVATE
-    -Wl,--version-script=${CMAKE_SOURCE_DIR}/cmake/libpascal.map -Wl,--no-undefined)
 endif()
 
 # The installed command keeps the run path to libraries outside the system
 # folders it was linked with (the CUDA runtime under /usr/local/cuda).
 set_target_properties(pascal PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE)
 install(TARGETS pascal RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS libpascal EXPORT pascalTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(FILES ${CMAKE_BINARY_DIR}/libpascal.a ${CMAKE_BINARY_DIR}/libpascal_model.a
+  DESTINATION ${CMAKE_INSTALL_LIBDIR})
 if(PASCAL_SHARED)
-  install(TARGETS libpascal_shared EXPORT pascalTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(TARGETS pascal_shared pascal_model_shared LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 endif()
-foreach(header ${PASCAL_PUBLIC_HEADERS})
-  get_filename_component(dir ${header} DIRECTORY)
-  install(FILES ${CMAKE_BINARY_DIR}/include/pascal/${header}
-    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/pascal/${dir})
-endforeach()
+install(FILES ${PASCAL_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/pascal)
 
-# The CMake package.
+# What the static libpascal needs at link time, for the CMake package: the
+# packages it finds again (libyaml, zlib, GSL, ISA-L, Nettle), and HDF5 (C
+# and HL) and the OpenMP runtime as the very libraries this build used, so
+# that a consumer gets the same HDF5 flavour (serial or MPI) and needs
+# neither FindHDF5 nor FindOpenMP, which want a C compiler in a C++ project.
+set(PASCAL_CONFIG_LINK)
+foreach(target hdf5::hdf5_hl hdf5::hdf5)
+  get_target_property(location ${target} IMPORTED_LOCATION)
+  list(APPEND PASCAL_CONFIG_LINK ${location})
+endforeach()
+list(APPEND PASCAL_CONFIG_LINK ${OpenMP_C_LIBRARIES} m)
+set(PASCAL_CONFIG_SHARED ${PASCAL_SHARED})
+set(PASCAL_CONFIG_SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
+
+# The CMake package: pascal::pascal, pascal::model (static), and
+# pascal::pascal_shared, pascal::model_shared when built.
 set(PASCAL_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/pascal)
-install(EXPORT pascalTargets NAMESPACE pascal:: DESTINATION ${PASCAL_CMAKE_DIR})
 configure_package_config_file(${CMAKE_SOURCE_DIR}/cmake/pascalConfig.cmake.in
-  ${CMAKE_BINARY_DIR}/pascalConfig.cmake INSTALL_DESTINATION ${PASCAL_CMAKE_DIR})
+  ${CMAKE_BINARY_DIR}/pascalConfig.cmake INSTALL_DESTINATION ${PASCAL_CMAKE_DIR}
+  PATH_VARS CMAKE_INSTALL_LIBDIR CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_DATADIR)
 # 0.x: a different minor version may differ in API and ABI.
 write_basic_package_version_file(${CMAKE_BINARY_DIR}/pascalConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
@@ -170,7 +162,9 @@ foreach(kind INCLUDEDIR DATADIR)
 endforeach()
 string(APPEND PASCAL_PC_DATADIR "/pascal")
 configure_file(${CMAKE_SOURCE_DIR}/cmake/pascal.pc.in ${CMAKE_BINARY_DIR}/pascal.pc @ONLY)
-install(FILES ${CMAKE_BINARY_DIR}/pascal.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+configure_file(${CMAKE_SOURCE_DIR}/cmake/pascal-model.pc.in ${CMAKE_BINARY_DIR}/pascal-model.pc @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/pascal.pc ${CMAKE_BINARY_DIR}/pascal-model.pc
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 # The shipped configs, laid out as in the source tree, so that a spec's
 # relative device path (devices/gb10.yaml) still resolves.

@@ -1,4 +1,5 @@
-/* Error reporting shared by every libpascal module.
+/* Error reporting shared by every libpascal module (the error type and
+ * codes are public: pascal/error.h; setting them is the library's).
  *
  * Functions that can fail return a status (0 on success, negative on failure)
  * and take a caller-owned pascal_error as their last argument.  The message is
@@ -11,26 +12,11 @@
 
 #include <stdarg.h>
 
+#include "pascal/error.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define PASCAL_ERROR_MAX 1024
-
-/* Failure classes; the CLI maps PASCAL_EINPUT to exit status 2. */
-enum {
-    PASCAL_OK = 0,
-    PASCAL_EINPUT = -2,   /* bad spec, flag or file supplied by the user */
-    PASCAL_EIO = -3,      /* could not read or write a file */
-    PASCAL_ENOMEM = -4,   /* allocation failed */
-    PASCAL_EINTERNAL = -5,/* a bug: an invariant did not hold */
-    PASCAL_EINTR = -6     /* stopped on request; partial work kept to resume */
-};
-
-typedef struct pascal_error {
-    int code;                    /* one of the PASCAL_E* values, 0 when unset */
-    char msg[PASCAL_ERROR_MAX];  /* one line, no trailing newline */
-} pascal_error;
 
 /* Sets err (when not NULL) and returns code, so callers can write
  * `return pascal_error_set(err, PASCAL_EINPUT, "...", ...);`. */

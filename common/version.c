@@ -1,11 +1,12 @@
-/* The version the build was configured with; see version.h. */
-#include "common/version.h"
-
-#ifndef PASCAL_VERSION
-#define PASCAL_VERSION "unknown"
-#endif
+/* The version the library was built as (pascal/version.h). */
+#include "pascal/version.h"
 
 const char *pascal_version(void)
 {
-    return PASCAL_VERSION;
+    return PASCAL_VERSION_STRING;
+}
+
+int pascal_version_number(void)
+{
+    return PASCAL_VERSION_NUMBER;
 }

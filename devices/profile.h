@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "common/error.h"
+#include "pascal/calibrate.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,19 +59,6 @@ int pascal_device_load(const char *path, pascal_device_profile *out, pascal_erro
  * malloc'ed (free it); *n may be 0.  A profile that does not load is an
  * error naming it. */
 int pascal_device_list(const char *base, pascal_device_profile **out, int *n, pascal_error *err);
-
-/* What calibration and the simulator need of a profile: sms and the
- * effective (else nominal) L2 bytes; name is "" when the profile has none.
- * `profile` is a path or a shipped profile's name (devices/profile.h). */
-typedef struct pascal_device_facts {
-    double sms;
-    double capacity_bytes;
-    char name[128];
-    char path[1024];
-} pascal_device_facts;
-
-/* PASCAL_EINPUT when the profile cannot be found, read or parsed. */
-int pascal_device_facts_load(const char *profile, pascal_device_facts *out, pascal_error *err);
 
 #ifdef __cplusplus
 }

@@ -188,14 +188,14 @@ int pascal_simrefs_write(const char *path, const char *header, const pascal_simr
     if (!(f = fdopen(fd, "w"))) {
         e = errno;
         close(fd);
-        unlink(tmp);
+        pascal_tmpfile_discard(tmp);
         pascal_error_set(err, PASCAL_EIO, "cannot write %s: %s", tmp, strerror(e));
         free(tmp);
         return PASCAL_EIO;
     }
     if (write_all(f, header, runs, n) != 0 || fclose(f) != 0) {
         e = errno;
-        unlink(tmp);
+        pascal_tmpfile_discard(tmp);
         pascal_error_set(err, PASCAL_EIO, "cannot write %s: %s", tmp, strerror(e));
         free(tmp);
         return PASCAL_EIO;

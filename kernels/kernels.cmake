@@ -8,7 +8,7 @@
 # everywhere), the measuring session (kernels/runner) and the CUDA runner,
 # or a stub whose commands explain why nothing can be measured and exit
 # with status 2.  pascal_kernels needs only common/ (not libpascal): the
-# host-side driver that uses the engine is engine/spot*.c.  CUPTI is
+# host-side driver that uses the engine is spot/.  CUPTI is
 # optional: without it the runner counts fills through ncu.
 
 set_property(CACHE PASCAL_CUDA PROPERTY STRINGS AUTO ON OFF)
@@ -41,10 +41,6 @@ if(NOT pascal_cuda_mode STREQUAL "OFF")
   endif()
 endif()
 
-if(NOT "engine" IN_LIST PASCAL_MODULES OR NOT "output" IN_LIST PASCAL_MODULES)
-  return()
-endif()
-
 file(GLOB PASCAL_KERNELS_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/kernels/*.c
      ${CMAKE_SOURCE_DIR}/kernels/runner/*.c)
 if(PASCAL_CUDA_ENABLED)
@@ -68,11 +64,13 @@ else()
               ${CMAKE_SOURCE_DIR}/kernels/none/gpu_none.c)
   message(STATUS "pascal: no CUDA spot-check kernels (PASCAL_CUDA=${PASCAL_CUDA})")
 endif()
-target_link_libraries(pascal_kernels PUBLIC pascal_common)
+target_link_libraries(pascal_kernels PUBLIC pascal_flags)
+target_sources(pascal_kernels PRIVATE $<TARGET_OBJECTS:pascal_common_objs>)
 target_compile_definitions(pascal_kernels PRIVATE _POSIX_C_SOURCE=200809L _DEFAULT_SOURCE)
-target_compile_options(pascal_kernels PRIVATE $<$<COMPILE_LANGUAGE:C>:-Wall -Wextra -Wshadow>)
-if(TARGET pascal)
-  target_link_libraries(pascal_cli PUBLIC pascal_kernels)
+target_compile_options(pascal_kernels PRIVATE ${PASCAL_WARNINGS})
+target_link_libraries(pascal_cli PUBLIC pascal_kernels)
+if(TARGET pascal-hooked)
+  target_link_libraries(pascal-hooked PRIVATE pascal_kernels)
 endif()
 if(TARGET pascal_tests)
   target_link_libraries(pascal_tests PRIVATE pascal_kernels)

@@ -34,39 +34,15 @@
 
 #include <stdint.h>
 
+#include "pascal/model.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define PASCAL_DYN_N0 4096.0 /* work coordinate x = W N / N0 (section 4.2) */
 #define PASCAL_DYN_EPS 0.01  /* eq. 20 */
 #define PASCAL_DYN_ETA 4.0   /* eq. 23: the single global weight eta_g */
 #define PASCAL_DYN_MAX_KNOTS 4096 /* horizons per key */
-
-enum { PASCAL_DYN_SYNC = 0, PASCAL_DYN_TMA = 1 };
-
-/* Which rule produced a prediction; codes >= PASCAL_DYN_UNSUPPORTED give NaN. */
-enum {
-    PASCAL_DYN_FB_NONE = 0,      /* same-class bracket: eq. 24 */
-    PASCAL_DYN_FB_REFERENCE = 1, /* the query is a reference key: its own curve */
-    PASCAL_DYN_FB_COMPUTE = 2,   /* no same-class bracket: nearest same-class
-                                    reference in compute (endpoint clamp) */
-    PASCAL_DYN_FB_DEPTH = 3,     /* class absent at this depth: linear across
-                                    the nearest depths that have it, clamped */
-    PASCAL_DYN_UNSUPPORTED = 10,
-    PASCAL_DYN_ERR_FAMILY = 10,  /* no reference for this (occupancy, path) */
-    PASCAL_DYN_ERR_CLASS = 11,   /* Prop. 8: class unsampled at every depth */
-    PASCAL_DYN_ERR_INVALID = 12, /* not a configuration (TMA without depth, ...) */
-    PASCAL_DYN_ERR_DEVICE = 13,  /* M, C or block size differ from the calibration */
-    PASCAL_DYN_ERR_WORKLOAD = 14, /* (sweeps) a workload point that is not one open
-                                     scan (engine/eval_workload.h); never
-                                     returned by pascal_dyn_predict */
-    PASCAL_DYN_ERR_CLAMPED = 15  /* PASCAL_DYN_NO_HOLD: the answer would be held at
-                                    the edge of the calibrated range */
-};
-/* "none", "reference", "compute", "depth", "family", "class", "invalid",
- * "device", "workload", "clamped"; "?" for anything else. */
-const char *pascal_dyn_code_name(int code);
 
 /* Per-key completion flags. */
 enum { PASCAL_DYN_ANCHORED = 1u, PASCAL_DYN_TEMPLATED = 2u };
@@ -157,8 +133,6 @@ int64_t pascal_dyn_agg_find(const pascal_dyn_agg *agg, const pascal_dyn_key *k);
 
 /* ---- the fitted model -------------------------------------------------- */
 
-typedef struct pascal_dyn_model pascal_dyn_model;
-
 /* Fits every key of agg except key index `exclude` (-1: none), so that a
  * leave-one-key-out fold never sees the held-out key at any N or W.
  * Returns 0, -1 when no key remains, -2 out of memory. */
@@ -171,7 +145,6 @@ int pascal_dyn_fit(const pascal_dyn_agg *agg, int64_t exclude, const pascal_dyn_
 int pascal_dyn_model_build(const pascal_dyn_params *par, int64_t nkeys,
                            const pascal_dyn_key *keys, const int64_t *off, const double *t,
                            const double *y, const unsigned *flags, pascal_dyn_model **out);
-void pascal_dyn_model_free(pascal_dyn_model *m);
 
 const pascal_dyn_params *pascal_dyn_model_params(const pascal_dyn_model *m);
 int64_t pascal_dyn_model_nkeys(const pascal_dyn_model *m);
@@ -183,45 +156,6 @@ void pascal_dyn_model_set_band(pascal_dyn_model *m, double r);
 double pascal_dyn_model_band(const pascal_dyn_model *m);
 /* L_z(x) = log K of reference key i at horizon x (endpoint hold). */
 double pascal_dyn_model_logk(const pascal_dyn_model *m, int64_t i, double x);
-
-/* Query flags. */
-enum {
-    /* Outside the calibrated range the paper holds the nearest calibrated
-     * answer (endpoint clamp in horizon, compute and depth); with this flag
-     * such a query is refused instead: NaN and PASCAL_DYN_ERR_CLAMPED. */
-    PASCAL_DYN_NO_HOLD = 1u
-};
-
-typedef struct pascal_dyn_query {
-    int64_t o;
-    int path;
-    int64_t d;   /* 0 for sync */
-    int64_t m;
-    double N, W;
-    double M;    /* workers for the clamp; NaN: sms * o */
-    unsigned flags; /* PASCAL_DYN_* query flags (0: the paper's fallbacks) */
-} pascal_dyn_query;
-
-typedef struct pascal_dyn_pred {
-    double K;        /* fill-equivalent blocks per unit work; NaN when unsupported */
-    double rho;      /* K / M */
-    double band_lo;  /* K e^-r / M */
-    double band_hi;  /* min(M, K e^r) / M */
-    double a;        /* encoded coordinate */
-    int cls;         /* execution class s(m) */
-    int code;        /* PASCAL_DYN_FB_* or PASCAL_DYN_ERR_* */
-    /* How far outside the calibration the answer lies: for each coordinate
-     * that was clamped, the nearest calibrated value the answer was held
-     * at; NaN where the query is inside.  x = W N / N0 (the horizon held
-     * by a curve whose knots do not reach it; with several such curves the
-     * one nearest the query), m (no same-class reference beyond the query's
-     * compute), d (no depth with the class beyond the query's depth). */
-    double near_x, near_m, near_d;
-} pascal_dyn_pred;
-
-/* Predicts one configuration; returns out->code.  Thread-safe. */
-int pascal_dyn_predict(const pascal_dyn_model *m, const pascal_dyn_query *q,
-                       pascal_dyn_pred *out);
 
 #ifdef __cplusplus
 }

@@ -10,52 +10,21 @@
 
 #include <stdint.h>
 
+#include "pascal/model.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum pascal_pattern_kind {
-    PASCAL_PATTERN_ALIGNED = 0,   /* every phase 0 */
-    PASCAL_PATTERN_CLUSTERS = 1,  /* k equal clusters, optional spread */
-    PASCAL_PATTERN_EQUAL = 2,     /* equally spaced: s_m = floor(m N / M) */
-    PASCAL_PATTERN_UNIFORM = 3,   /* independent uniform on [0, N) */
-    PASCAL_PATTERN_GAUSSIAN = 4,  /* wrapped Gaussian, mean 0, sd sigma */
-    PASCAL_PATTERN_LAG = 5,       /* constant lag: s_m = (m lag) mod N */
-    PASCAL_PATTERN_EXPLICIT = 6,  /* a given list */
-    PASCAL_PATTERN_COUNT = 7
-} pascal_pattern_kind;
-
 /* Names used in specs and on the command line, indexed by kind:
  * aligned, clusters, equal, uniform, gaussian, lag, explicit. */
 extern const char *const pascal_pattern_names[PASCAL_PATTERN_COUNT];
-/* Kind for a name, or -1. */
-int pascal_pattern_from_name(const char *name);
 /* For discovery (`pascal list patterns`), indexed by kind: what the pattern
  * does, the spec parameters it reads, and its paper reference ("" for
  * pascal's own). */
 extern const char *const pascal_pattern_descriptions[PASCAL_PATTERN_COUNT];
 extern const char *const pascal_pattern_params[PASCAL_PATTERN_COUNT];
 extern const char *const pascal_pattern_refs[PASCAL_PATTERN_COUNT];
-
-typedef struct pascal_pattern {
-    pascal_pattern_kind kind;
-    int64_t clusters;        /* CLUSTERS: k >= 1; worker m joins cluster m mod k,
-                                whose centre is floor(c N / k) */
-    int64_t spread;          /* CLUSTERS: the q-th of n members of a cluster sits
-                                floor(q spread / n) blocks ahead of its centre;
-                                0 puts them all on the centre */
-    double sigma;            /* GAUSSIAN: standard deviation in blocks, >= 0 */
-    int64_t lag;             /* LAG: blocks between consecutive workers */
-    uint64_t seed;           /* UNIFORM, GAUSSIAN: generator seed */
-    uint64_t key;            /* UNIFORM, GAUSSIAN: stream key (see above) */
-    const int64_t *explicit_phases; /* EXPLICIT: M values, borrowed */
-} pascal_pattern;
-
-/* Writes M phases in [0, N) to out.  Returns 0, or -1 when the pattern's
- * parameters are invalid for (N, M) (k < 1, spread < 0, sigma < 0, N < 1,
- * M < 1, an explicit phase outside [0, N), or a missing explicit list). */
-int pascal_phases_generate(const pascal_pattern *pat, int64_t N, int64_t M,
-                           int64_t *out);
 
 /* Counter-based generator, defined exactly (all arithmetic mod 2^64), so
  * that a sweep's random phases can be recomputed without this code:

@@ -6,14 +6,11 @@
 
 #include <stdint.h>
 
+#include "pascal/model.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Theorem 5: if no worker ever leads another by more than sigma requests,
- * capacity C >= 2 sigma - 1 preserves all sharing (sharp).  Returns
- * 2 sigma - 1 for sigma >= 1, else -1. */
-int64_t pascal_thm5_capacity(int64_t sigma);
 
 /* sigma_E (eq. 8) of a progress history: events[0..E-1] are worker ids in
  * [0, M); the largest lead, in requests, of any worker over any other at any
@@ -28,15 +25,6 @@ int64_t pascal_thm5_sigma(const int32_t *events, int64_t E, int32_t M,
  * misses. */
 int64_t pascal_thm5_sharpness_history(int64_t s, int32_t *out);
 
-/* Theorem 6, eq. 11: P_d(lambda) = max(alpha + beta, (lambda + beta)/(d - 1)),
- * the asymptotic issue period of a depth-d pipeline (d >= 2) with fixed costs
- * alpha >= 0, beta > 0 and constant copy latency lambda.  NaN when d < 2. */
-double pascal_thm6_period(double alpha, double beta, double lambda, int64_t d);
-/* Eq. 13: G_d = ([lambda_m - th]+ - [lambda_h - th]+)/(d - 1) with
- * th = (d - 1)(alpha + beta) - beta: the most time per request that turning
- * every miss into a hit can save.  NaN when d < 2. */
-double pascal_thm6_gain(double alpha, double beta, double lambda_hit,
-                        double lambda_miss, int64_t d);
 /* Eq. 12 divergence test for two workers: returns
  * eps = P_2(lambda_hit_2) - P_1(lambda_miss_1); eps > 0 means worker 2 falls
  * behind without bound whatever the cache does. */

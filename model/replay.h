@@ -35,6 +35,8 @@
 
 #include <stdint.h>
 
+#include "pascal/model.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -157,31 +159,11 @@ int pascal_opt_access(pascal_opt *ws, int64_t b, int64_t next);
 
 /* ---- fixed-phase replays (steady state and empty cache) ------------------ */
 
-typedef struct pascal_replay pascal_replay;
-
-/* Workspaces for rings of up to max_N blocks and up to max_M workers. */
-pascal_replay *pascal_replay_create(int64_t max_N, int64_t max_M);
-void pascal_replay_free(pascal_replay *rp);
 /* Bytes pascal_replay_create(max_N, max_M) allocates, 44 to 53 max_N +
  * 24 max_M (planners bound memory with it before creating anything).  The
  * LRU part limits max_N to PASCAL_REPLAY_MAX_N blocks. */
 #define PASCAL_REPLAY_MAX_N ((int64_t)1 << 28)
 double pascal_replay_bytes(int64_t max_N, int64_t max_M);
-
-/* Exact fully associative LRU in steady state: replays rounds 0..N-1 to warm
- * up, then round N.  rd_out (optional, M entries) receives worker m's
- * trace-derived reuse distance in round N.  Returns the misses of a C-block
- * cache in round N (misses per round in steady state), -1 on bad input. */
-int64_t pascal_replay_lru_steady(pascal_replay *rp, const int64_t *phases,
-                                 int64_t M, int64_t N, int64_t C,
-                                 int64_t *rd_out);
-
-/* Slotted TTL with window T in steady state: the misses in round N after N
- * warm-up rounds; *occupancy (optional) gets the boundary occupancy before
- * round N.  -1 on bad input. */
-int64_t pascal_replay_ttl_steady(pascal_replay *rp, const int64_t *phases,
-                                 int64_t M, int64_t N, int64_t T,
-                                 int64_t *occupancy);
 
 /* Set-associative LRU (configured by pascal_setlru_reset, over at least N
  * block ids) in steady state: the mean misses per round over rounds
@@ -190,14 +172,6 @@ int64_t pascal_replay_ttl_steady(pascal_replay *rp, const int64_t *phases,
  * to empty first, keeping its geometry. */
 double pascal_replay_set_steady(pascal_replay *rp, pascal_setlru *set,
                                 const int64_t *phases, int64_t M, int64_t N);
-
-/* Belady's MIN on the empty-cache trace of rounds 0..rounds-1 with a cache of
- * C blocks: the total misses (cold ones included).  Next uses come from the
- * phases (each worker's next request to its block is a fixed number of
- * requests later), so no trace is stored: memory O(N + M) for any number of
- * rounds.  -1 on bad input. */
-int64_t pascal_replay_belady(pascal_replay *rp, const int64_t *phases,
-                             int64_t M, int64_t N, int64_t rounds, int64_t C);
 
 /* The offset, in requests, from worker m's request to the next request of
  * the same block in the infinite fixed-phase trace, for each m (M entries):

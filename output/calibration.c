@@ -157,7 +157,7 @@ int pascal_calibration_write(const char *path, const char *format, int64_t forma
     if (rc == 0)
         rc = pascal_tmpfile_commit(tmp, path, err);
     else
-        unlink(tmp);
+        pascal_tmpfile_discard(tmp);
     free(tmp);
     return rc;
 }

@@ -291,7 +291,7 @@ void pascal_journal_close(pascal_journal *j, int remove)
     if (!j)
         return;
     if (j->tmp) /* never whole: no journal at all */
-        unlink(j->tmp);
+        pascal_tmpfile_discard(j->tmp);
     if (remove && j->placed)
         unlink(j->path);
     if (j->fd >= 0)

@@ -287,7 +287,7 @@ int pascal_h5_merge(const char *dest, const char *const *inputs, int n, pascal_e
         if (rc == 0)
             rc = pascal_tmpfile_commit(tmp, dest, err);
         else
-            unlink(tmp);
+            pascal_tmpfile_discard(tmp);
     }
     for (int i = 0; s && i < n; i++) {
         free(s[i].spec);

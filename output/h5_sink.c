@@ -12,6 +12,7 @@
  * chunk itself, exactly as the dataset's filters would, spreading the
  * columns over the caller's parallel_for, and stores the result with
  * H5Dwrite_chunk; any HDF5 reader decodes it through the declared filters. */
+#include "output/journal.h"
 #include "output/sink_internal.h"
 
 #include "output/zchunk.h"

@@ -592,7 +592,7 @@ int pascal_sink_mpi_suspend(pascal_sink *sink, int64_t *rows, pascal_error *err)
          * not be kept is removed, unless it is the resumed one. */
         pascal_journal_close(sink->journal, rc == 0);
     if (m->rank == 0 && rc != 0 && !sink->resumed)
-        unlink(sink->tmp);
+        pascal_tmpfile_discard(sink->tmp);
     sink->journal = NULL;
     free_mpisink(sink);
     return rc;
@@ -610,7 +610,7 @@ void pascal_sink_mpi_abort(pascal_sink *sink)
          * describes it (its metadata may not have reached the disk). */
         pascal_journal_close(sink->journal, !sink->resumed);
         if (!sink->resumed && sink->tmp)
-            unlink(sink->tmp);
+            pascal_tmpfile_discard(sink->tmp);
     }
     sink->journal = NULL;
     free_mpisink(sink);

@@ -257,7 +257,7 @@ void pascal_sink_abort(pascal_sink *sink)
     pascal_csvsink_free(sink->csv);
     pascal_journal_close(sink->journal, 1);
     if (sink->tmp)
-        unlink(sink->tmp);
+        pascal_tmpfile_discard(sink->tmp);
     free(sink->tmp);
     free(sink->dest);
     free(sink);

@@ -69,7 +69,7 @@ static int footprints(const cap_opts *o, double *fp, pascal_error *err)
                                 "--from/--to: expected 0 < from < to (or from = to with --num 1), "
                                 "got %.0f and %.0f bytes", o->from, o->to);
     for (int64_t i = 0; i < o->num; i++) {
-        double v = o->num == 1 ? o->from : o->from + (o->to - o->from) * (double)i / (o->num - 1);
+        double v = o->num == 1 ? o->from : o->from + (o->to - o->from) * (double)i / (double)(o->num - 1);
         fp[i] = floor(v / 4096) * 4096;
         if (fp[i] < 4096 || (i > 0 && fp[i] <= fp[i - 1]))
             return pascal_error_set(err, PASCAL_EINPUT,

@@ -87,6 +87,13 @@ struct pascal_sim_timing;
 int cli_sim_timing(const cli_flag *f, struct pascal_sim_timing *tm);
 int cli_size_command(int argc, char **argv);   /* programs/size.c */
 
+#ifdef PASCAL_TEST_HOOKS
+/* Test builds only (programs/testhooks.c): reads the PASCAL_TEST_*
+ * variables; the second is called after every batch of a run. */
+void cli_test_hooks_arm(void);
+void cli_test_hook_batch(void);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

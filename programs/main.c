@@ -1,15 +1,12 @@
 /* pascal: the command-line front end.  Dispatches to one function per
  * subcommand (programs/); all logic lives in libpascal. */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "common/suggest.h"
 #include "programs/cli.h"
-#include "common/testpoint.h"
-#include "output/fs/tmpfile.h"
+#include "programs/signals.h"
 
 static const struct {
     const char *name;
@@ -34,51 +31,6 @@ static const struct {
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
-/* Ctrl-C or SIGTERM: a command that is writing a file removes its
- * temporary and lock files and exits 130 (`run` installs its own handler,
- * which stops after the current batch and keeps the rows for --resume). */
-static void on_interrupt(int sig)
-{
-    static const char msg[] = "pascal: interrupted; nothing written\n";
-    (void)sig;
-    pascal_tmpfile_remove_all();
-    if (write(2, msg, sizeof msg - 1) < 0)
-        _exit(130);
-    _exit(130);
-}
-
-/* Tests of interrupted commands: PASCAL_TEST_RAISE_AT=NAME:SIGNAL (SIGNAL
- * one of KILL, INT, TERM) makes the process raise SIGNAL the first time it
- * reaches the test point NAME (common/testpoint.h). */
-static char raise_at[64];
-static int raise_signal;
-
-static void raise_hook(const char *name)
-{
-    int sig = raise_signal;
-    if (sig && strcmp(name, raise_at) == 0) {
-        raise_signal = 0;
-        raise(sig);
-    }
-}
-
-static void arm_test_raise(void)
-{
-    static const struct {
-        const char *name;
-        int sig;
-    } sigs[] = {{"KILL", SIGKILL}, {"INT", SIGINT}, {"TERM", SIGTERM}};
-    const char *v = getenv("PASCAL_TEST_RAISE_AT"), *colon = v ? strrchr(v, ':') : NULL;
-    if (!colon || (size_t)(colon - v) >= sizeof raise_at)
-        return;
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        if (strcmp(colon + 1, sigs[i].name) == 0)
-            raise_signal = sigs[i].sig;
-    memcpy(raise_at, v, (size_t)(colon - v));
-    if (raise_signal)
-        pascal_testpoint_set(raise_hook);
-}
-
 static void usage(FILE *f)
 {
     fprintf(f, "usage: pascal COMMAND [options]   (pascal COMMAND --help for details)\n\n"
@@ -101,12 +53,12 @@ static const char *command_hint(const char *name)
 
 int main(int argc, char **argv)
 {
-    /* A file size limit (ulimit -f) makes a write fail with EFBIG, which is
-     * reported like a full disk, rather than kill the process. */
-    signal(SIGXFSZ, SIG_IGN);
-    signal(SIGINT, on_interrupt);
-    signal(SIGTERM, on_interrupt);
-    arm_test_raise();
+    /* Ctrl-C or SIGTERM: a command that is writing a file removes its
+     * temporary and lock files and exits 130 (programs/signals.h). */
+    cli_signals_install();
+#ifdef PASCAL_TEST_HOOKS
+    cli_test_hooks_arm();
+#endif
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;

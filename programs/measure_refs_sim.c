@@ -8,7 +8,6 @@
  * command, so `calibrate` reads it unchanged and no reader mistakes it for
  * a measurement; OUT.provenance.txt has the same. */
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "calibrate/calibrate.h"
 #include "devices/profile.h"
 #include "programs/cli.h"
+#include "programs/signals.h"
 #include "programs/progress.h"
 #include "common/clock.h"
 #include "engine/simrefs.h"
@@ -37,20 +37,6 @@ typedef struct simrefs_cli {
     int threads;
     double block_bytes;
 } simrefs_cli;
-
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    stop_requested = 1;
-}
-
-static int should_stop(void *ctx)
-{
-    (void)ctx;
-    return stop_requested;
-}
 
 static int ints(cli_flag *f, int nf, const char *name, const char *dflt, int64_t min,
                 int64_t **out, int *n)
@@ -222,15 +208,13 @@ static int simulate_runs(const char *out, const char *profile, const simrefs_cli
     so.threads = o->threads;
     so.progress = !quiet && isatty(2) ? cli_progress_update : NULL;
     so.progress_ctx = &bar;
-    so.should_stop = should_stop;
+    so.should_stop = cli_stop_requested;
     provenance(prov, sizeof prov, &dev, &tm, o, so.C, cmdline);
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    cli_stop_begin(0);
     t0 = pascal_now();
     rc = pascal_simrefs_run(&so, runs, n, &err);
     cli_progress_finish(&bar);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
+    cli_stop_end();
     if (rc == PASCAL_EINTR) { /* keep what is done, apart from the file asked for */
         char part[4096];
         pascal_error sub = {0};

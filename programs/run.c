@@ -1,6 +1,5 @@
 /* pascal run: evaluate a sweep spec and print a summary a person can read. */
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +8,7 @@
 
 #include "programs/cli.h"
 #include "programs/progress.h"
+#include "programs/signals.h"
 #include "engine/parallel.h"
 #include "engine/plan.h"
 #include "engine/run.h"
@@ -271,34 +271,14 @@ static void print_estimate(void *ctx, const pascal_plan_estimate *e)
 }
 
 /* Ctrl-C or SIGTERM: the run stops after its current batch and keeps its
- * finished rows for --resume; a second signal ends the process at once. */
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    if (stop_requested) /* at once; the journal keeps the rows for --resume */
-        _exit(130);
-    stop_requested = 1;
-}
-
-/* Tests of hard kills: PASCAL_TEST_KILL_AFTER_BATCH=K makes the process
- * SIGKILL itself once batch K (0-based) is written, as the OOM killer or a
- * scheduler would, without warning. */
-static long kill_after_batch = -1, batches_done;
-/* Tests of load balancing: PASCAL_TEST_SLOW_BATCH_MS=T makes every batch
- * take T ms longer (under mpirun, given to one rank: the others must take
- * its share of the work). */
-static long slow_batch_ms;
-
+ * finished rows for --resume; a second signal ends the process at once
+ * (the journal keeps the rows: programs/signals.h). */
 static int should_stop(void *ctx)
 {
-    (void)ctx;
-    if (kill_after_batch >= 0 && batches_done++ == kill_after_batch)
-        raise(SIGKILL);
-    if (slow_batch_ms > 0)
-        usleep((useconds_t)slow_batch_ms * 1000);
-    return stop_requested;
+#ifdef PASCAL_TEST_HOOKS
+    cli_test_hook_batch();
+#endif
+    return cli_stop_requested(ctx);
 }
 
 
@@ -443,23 +423,17 @@ static int run_command(int argc, char **argv, run_fn runner)
     cmdline = cli_command_line("run", argc, argv);
     o.command_line = cmdline;
     o.should_stop = should_stop;
-    if (getenv("PASCAL_TEST_KILL_AFTER_BATCH"))
-        kill_after_batch = atol(getenv("PASCAL_TEST_KILL_AFTER_BATCH"));
-    if (getenv("PASCAL_TEST_SLOW_BATCH_MS"))
-        slow_batch_ms = atol(getenv("PASCAL_TEST_SLOW_BATCH_MS"));
     o.progress_ctx = &bar;
-    o.stop_flag = &stop_requested;
+    o.stop_flag = cli_stop_flag();
     show.always = o.dry_run || o.progress;
     show.threads = pascal_parallel_threads(o.threads);
     show.spec = pascal_spec_filename(spec);
     o.on_estimate = print_estimate;
     o.estimate_ctx = &show;
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    cli_stop_begin(1);
     rc = runner(spec, &o, &st, &err);
     cli_progress_finish(&bar);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
+    cli_stop_end();
     if (rc == 0)
         /* CSV on stdout keeps stdout for data: the summary goes to stderr. */
         print_summary(o.out_path && strcmp(o.out_path, "-") == 0 ? stderr : stdout, spec, &o, &st);

@@ -3,7 +3,6 @@
  * the static scan of Algorithm 1, whose steady-state fills per round equal
  * the static model's exact LRU (`pascal point`). */
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include "calibrate/calibrate.h"
 #include "devices/profile.h"
 #include "programs/cli.h"
+#include "programs/signals.h"
 #include "engine/eval.h"
 #include "model/phases.h"
 #include "model/sim.h"
@@ -83,20 +83,6 @@ typedef struct sim_cli {
     double *traj_t, *traj_rounds;
     int32_t *traj_pos;
 } sim_cli;
-
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    stop_requested = 1;
-}
-
-static int should_stop(void *ctx)
-{
-    (void)ctx;
-    return stop_requested;
-}
 
 static int need(const cli_flag *f, const char *what)
 {
@@ -467,18 +453,16 @@ static int simulate(cli_flag *f, sim_cli *s)
     int rc;
     s->cfg.K_wave = s->K_wave;
     s->cfg.max_waves = MAX_WAVES;
-    s->cfg.should_stop = should_stop;
+    s->cfg.should_stop = cli_stop_requested;
     if (alloc_samples(s) != 0 || pascal_sim_fit(&ws, &s->cfg) != 0 ||
         !(scratch = malloc((size_t)(s->cfg.sms * s->cfg.occupancy) * sizeof *scratch))) {
         fprintf(stderr, "pascal simulate: out of memory\n");
         pascal_sim_free(ws);
         return CLI_FAIL;
     }
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    cli_stop_begin(0);
     rc = pascal_sim_run(ws, &s->tm, &s->cfg, &r);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
+    cli_stop_end();
     pascal_sim_free(ws);
     if (rc == PASCAL_SIM_STOPPED) {
         fprintf(stderr, "pascal simulate: stopped after %lld requests; nothing written\n",
@@ -526,11 +510,9 @@ static int spec_mode(cli_flag *f)
         fprintf(stderr, "pascal simulate: --point: expected --spec FILE with it, got none\n");
         return CLI_USAGE;
     }
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
-    rc = cli_simulate_spec(f, F_COUNT, should_stop);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
+    cli_stop_begin(0);
+    rc = cli_simulate_spec(f, F_COUNT, cli_stop_requested);
+    cli_stop_end();
     return rc;
 }
 

@@ -1,13 +1,13 @@
 /* pascal size: the smallest capacity that meets a target, per scenario or
  * for the worst case, by bisection on whole blocks (engine/size.h). */
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/json.h"
 #include "programs/cli.h"
+#include "programs/signals.h"
 #include "engine/size.h"
 #include "model/phases.h"
 
@@ -110,20 +110,6 @@ static int emit(void *ctx, const pascal_size_result *r)
     return ferror(stdout) ? PASCAL_EIO : 0;
 }
 
-/* Ctrl-C or SIGTERM: the search stops within a scenario (nothing of the
- * unfinished batch is printed) and exits 130; a second signal ends the
- * process at once. */
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-    if (stop_requested) {
-        signal(sig, SIG_DFL);
-        raise(sig);
-    }
-    stop_requested = 1;
-}
-
 /* The target: --target, else the spec's search: section. */
 static int read_target(const cli_flag *f, const pascal_spec *spec, pascal_target *t, int *worst)
 {
@@ -204,12 +190,10 @@ int cli_size_command(int argc, char **argv)
     pr = (printer){spec, &o.target, pascal_search_capacity_axis(spec), flags[2].given};
     o.emit = worst ? NULL : emit;
     o.emit_ctx = &pr;
-    o.stop_flag = &stop_requested;
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    o.stop_flag = cli_stop_flag();
+    cli_stop_begin(0);
     rc = pascal_size_run(spec, &o, &st, &err);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
+    cli_stop_end();
     if (rc == 0)
         summary(&st, &o.target, worst, pr.json, &pr);
     else

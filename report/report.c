@@ -118,10 +118,10 @@ static int open_output(const pascal_report_opts *o, char *tmp, size_t len, FILE 
     snprintf(tmp, len, "%s", name);
     free(name);
     if (!(*out = fdopen(fd, "w"))) {
+        int e = errno;
         close(fd);
-        unlink(tmp);
-        return pascal_error_set(err, PASCAL_EIO, "%s: cannot write: %s", o->out_path,
-                                strerror(errno));
+        pascal_tmpfile_discard(tmp);
+        return pascal_error_set(err, PASCAL_EIO, "%s: cannot write: %s", o->out_path, strerror(e));
     }
     return 0;
 }
@@ -133,8 +133,9 @@ static int finish_output(FILE *o, const char *tmp, const char *dest, int64_t *by
     int bad = fflush(o) != 0 || ferror(o);
     size = ftell(o);
     if (fclose(o) != 0 || bad) {
-        unlink(tmp);
-        return pascal_error_set(err, PASCAL_EIO, "%s: writing failed: %s", dest, strerror(errno));
+        int e = errno;
+        pascal_tmpfile_discard(tmp);
+        return pascal_error_set(err, PASCAL_EIO, "%s: writing failed: %s", dest, strerror(e));
     }
     if (pascal_tmpfile_commit(tmp, dest, err) != 0)
         return PASCAL_EIO;
@@ -237,7 +238,7 @@ int pascal_report_write(const pascal_report_opts *opts, pascal_report_stats *sta
     }
     if (o) {
         fclose(o);
-        unlink(tmp);
+        pascal_tmpfile_discard(tmp);
     }
     if (rc == 0 && stats) {
         fill_stats(&r, stats);

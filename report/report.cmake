@@ -5,10 +5,6 @@
 # web/package-lock.json) into the build folder; a generated C source that
 # embeds that library with the page's template, styles and scripts, so that
 # `pascal report` needs neither network nor node; and the browser test.
-if(NOT ("report" IN_LIST PASCAL_MODULES OR "engine" IN_LIST PASCAL_MODULES))
-  return()
-endif()
-
 file(GLOB PASCAL_REPORT_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/report/*.c)
 set(PASCAL_WEB_SRC ${CMAKE_SOURCE_DIR}/web)
 set(PASCAL_WEB_BIN ${CMAKE_BINARY_DIR}/web)
@@ -61,10 +57,11 @@ add_custom_command(OUTPUT ${PASCAL_REPORT_ASSETS}
   DEPENDS ${embed_deps}
   COMMENT "Embedding the report page and its plotting library")
 add_library(pascal_report STATIC ${PASCAL_REPORT_SOURCES} ${PASCAL_REPORT_ASSETS})
-target_compile_options(pascal_report PRIVATE -Wall -Wextra -Wshadow -Wno-unused-parameter)
+target_compile_options(pascal_report PRIVATE ${PASCAL_WARNINGS})
 target_link_libraries(pascal_report PUBLIC libpascal)
-if(TARGET pascal)
-  target_link_libraries(pascal_cli PUBLIC pascal_report)
+target_link_libraries(pascal_cli PUBLIC pascal_report)
+if(TARGET pascal-hooked)
+  target_link_libraries(pascal-hooked PRIVATE pascal_report)
 endif()
 if(TARGET pascal_tests)
   target_link_libraries(pascal_tests PRIVATE pascal_report)

@@ -24,13 +24,12 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "pascal/spec.h"
 #include "vocab/params.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef struct pascal_spec pascal_spec;
 
 typedef struct pascal_point {
     double v[PASCAL_NPARAM];  /* indexed by pascal_param_id; NaN = not set */
@@ -51,18 +50,6 @@ typedef struct pascal_spec_output {
     int64_t chunk_rows;     /* HDF5 chunk length in rows */
 } pascal_spec_output;
 
-/* Reads and parses a spec file.  On failure returns PASCAL_EINPUT (or
- * PASCAL_EIO when the file cannot be read) with err naming
- * file:line:column: key.path: expected ..., got ... */
-int pascal_spec_load(const char *path, pascal_spec **out, pascal_error *err);
-/* Parses spec text; `filename` is used in messages and to resolve the
- * device profile path (may be NULL: then relative to the working directory). */
-int pascal_spec_parse(const char *text, size_t len, const char *filename,
-                      pascal_spec **out, pascal_error *err);
-void pascal_spec_free(pascal_spec *spec);
-
-const char *pascal_spec_name(const pascal_spec *spec);
-const char *pascal_spec_filename(const pascal_spec *spec);
 const char *pascal_spec_text(const pascal_spec *spec); /* the full text as read */
 const char *pascal_spec_device_text(const pascal_spec *spec); /* device profile text, or "" */
 const char *pascal_spec_description(const pascal_spec *spec); /* or "" */
@@ -98,10 +85,6 @@ int64_t pascal_spec_dim_size(const pascal_spec *spec, int dim);
 /* Explicit phase lists: count, and list i with its length. */
 int64_t pascal_spec_nphase_lists(const pascal_spec *spec);
 const int64_t *pascal_spec_phase_list(const pascal_spec *spec, int64_t i, int64_t *len);
-
-/* Number of raw points (product of dimension sizes, before `where`).  The
- * parser rejects specs whose count overflows 64 bits. */
-uint64_t pascal_spec_size(const pascal_spec *spec);
 
 /* Expands raw index i (0 <= i < size) into p, with N, M and C derived.
  * Returns 1 when the point is kept, 0 when a `where` filter drops it, and

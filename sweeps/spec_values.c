@@ -379,8 +379,8 @@ int spec_check_distinct(const spec_ctx *c, const spec_list_axis *ax, int k, int6
     names[0] = tuple[0] = 0;
     for (int j = 0, off = 0, t = 0; j < k && off < (int)sizeof names && t < (int)sizeof tuple; j++) {
         yml_describe(yml_node(c->y, ax[j].node->data.sequence.items.start[second]), got, sizeof got);
-        off += snprintf(names + off, sizeof names - off, "%s%s", j ? ", " : "", pascal_params[ax[j].param].name);
-        t += snprintf(tuple + t, sizeof tuple - t, "%s%s", j ? ", " : "",
+        off += snprintf(names + off, sizeof names - (size_t)off, "%s%s", j ? ", " : "", pascal_params[ax[j].param].name);
+        t += snprintf(tuple + t, sizeof tuple - (size_t)t, "%s%s", j ? ", " : "",
                       pascal_params[ax[j].param].type == PASCAL_T_PHASES ? "a phase list" : got);
     }
     return yml_fail(c->y, yml_node(c->y, ax[0].node->data.sequence.items.start[second]), sub, PASCAL_EINPUT,

@@ -42,6 +42,20 @@ TEST_F(Cli, VersionAndHelp)
     }
 }
 
+// The test hooks (PASCAL_TEST_*: programs/testhooks.c) are in the tests'
+// build/tests/pascal-hooked only: the pascal users run ignores them.
+TEST_F(Cli, TheReleaseCommandHasNoTestHooks)
+{
+    std::string spec = write("s.yaml", kSpec);
+    const std::string env = "PASCAL_TEST_KILL_AFTER_BATCH=0 PASCAL_TEST_RAISE_AT=claim-locked:KILL ";
+    Result hooked = pascal_test::run_command(dir, env + PASCAL_CLI_HOOKED " run " + spec + " -o " + dir +
+                                                      "/h.h5 --quiet");
+    EXPECT_NE(hooked.status, 0) << "the hooked build obeys the hooks";
+    Result r = pascal_test::run_command(dir, env + PASCAL_CLI " run " + spec + " -o " + dir + "/r.h5 --quiet");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(exists(dir + "/r.h5"));
+}
+
 TEST_F(Cli, UnknownCommandAndFlagsExitTwo)
 {
     Result r = run("frobnicate");

@@ -167,7 +167,7 @@ TEST_F(InfoCli, KilledRunSaysWhatResumeRecovers)
                                          "step: 1}\n  C: {from: 1, to: 2000, num: 250}\n"
                                          "output: {chunk_rows: 4096}\n");
     std::string out = dir + "/big.h5", sha = Sha256(dir, yaml), tmp;
-    Result r = pascal_test::run_command(dir, "PASCAL_TEST_KILL_AFTER_BATCH=1 " PASCAL_CLI " run " +
+    Result r = pascal_test::run_command(dir, "PASCAL_TEST_KILL_AFTER_BATCH=1 " PASCAL_CLI_HOOKED " run " +
                                                  yaml + " -o " + out + " --quiet");
     ASSERT_EQ(r.status, 137) << r.err;
     for (const std::string &name : pascal_test::list_dir(dir))

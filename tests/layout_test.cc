@@ -96,8 +96,9 @@ std::vector<Source> sources()
         angled(R"(^\s*#\s*include\s*<([^>]+)>)");
     std::vector<Source> out;
     const fs::path root = PASCAL_SOURCE_DIR;
-    for (const char *top : {"common", "model", "vocab", "devices", "sweeps", "output", "calibrate",
-                            "engine", "validate", "spot", "info", "report", "kernels", "programs"}) {
+    for (const char *top : {"include", "common", "model", "vocab", "devices", "sweeps", "output",
+                            "calibrate", "engine", "validate", "spot", "info", "report", "kernels",
+                            "programs"}) {
         for (const auto &e : fs::recursive_directory_iterator(root / top)) {
             if (!e.is_regular_file() || !exts.count(e.path().extension().string()))
                 continue;
@@ -147,7 +148,9 @@ TEST(Layout, IncludeArrowsRunOneWay)
 {
     const std::set<std::string> core = {"common", "model", "vocab", "devices", "sweeps",
                                         "output", "output/fs", "calibrate", "engine"};
+    // "pascal" is the public API (include/pascal/): below every room.
     const std::map<std::string, std::set<std::string>> allowed = {
+        {"include", {"pascal"}},
         {"common", {"common"}},
         {"model", {"model"}},
         {"vocab", {"common", "model", "vocab"}},
@@ -164,7 +167,7 @@ TEST(Layout, IncludeArrowsRunOneWay)
                   "spot"}},
         {"info", {"common", "model", "vocab", "sweeps", "calibrate", "output", "output/fs", "info"}},
         {"report", {"common", "model", "vocab", "sweeps", "output", "output/fs", "report"}},
-        {"kernels", {"common", "kernels"}},
+        {"kernels", {"common", "kernels", "pascal"}},
     };
     std::vector<Source> all = sources();
     ASSERT_GT(all.size(), 100u);
@@ -175,6 +178,8 @@ TEST(Layout, IncludeArrowsRunOneWay)
         ASSERT_TRUE(allowed.count(from)) << s.rel << " is in no room this test knows";
         for (const std::string &inc : s.includes) {
             if (top_of(inc).empty()) // a file beside this one, or a generated one
+                continue;
+            if (top_of(inc) == "pascal" && from != "kernels")
                 continue;
             // The spot-check driver reads the measurement types, nothing else of kernels/.
             if (from == "spot" && inc == "kernels/measure.h")
@@ -198,6 +203,37 @@ TEST(Layout, ModelLibraryHasNoThirdPartyHeader)
             continue;
         for (const std::string &inc : s.system_includes)
             EXPECT_TRUE(standard.count(inc)) << s.rel << " includes <" << inc << ">";
+    }
+}
+
+TEST(Layout, PublicHeadersIncludeOnlyThePublicApi)
+{
+    static const std::set<std::string> standard = {"stddef.h", "stdint.h"};
+    int headers = 0;
+    for (const Source &s : sources()) {
+        if (room_of(s.rel) != "include")
+            continue;
+        headers++;
+        for (const std::string &inc : s.includes)
+            EXPECT_EQ(inc.rfind("pascal/", 0), 0u) << s.rel << " includes " << inc;
+        for (const std::string &inc : s.system_includes)
+            EXPECT_TRUE(standard.count(inc)) << s.rel << " includes <" << inc << ">";
+    }
+    EXPECT_GE(headers, 6);
+}
+
+// Process-wide state is the program's: only programs/ installs signal
+// handlers or changes signal masks, and only its test hooks read the
+// PASCAL_TEST_* variables (compiled into build/tests/pascal-hooked alone).
+TEST(Layout, OnlyTheProgramHandlesSignalsAndTestHooks)
+{
+    static const std::regex handler(R"(\b(signal|sigaction|pthread_sigmask|sigprocmask|pause)\s*\()");
+    for (const Source &s : sources()) {
+        std::string raw = pascal_test::slurp(std::string(PASCAL_SOURCE_DIR) + "/" + s.rel);
+        if (!is_cli(s))
+            EXPECT_FALSE(std::regex_search(s.code, handler)) << s.rel << " handles signals";
+        if (s.rel != "programs/testhooks.c")
+            EXPECT_EQ(raw.find("\"PASCAL_TEST_"), std::string::npos) << s.rel << " reads a test hook";
     }
 }
 

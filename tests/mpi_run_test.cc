@@ -24,6 +24,8 @@ namespace {
 
 #ifdef PASCAL_MPI_CLI
 const char *kMpiCli = PASCAL_MPI_CLI;
+// The same with the test hooks (PASCAL_TEST_*: programs/testhooks.c).
+const char *kMpiCliHooked = PASCAL_MPI_CLI_HOOKED;
 const char *kMpirun = PASCAL_MPIRUN;
 // What every app context of an mpirun line passes its ranks (Open MPI gives
 // a -x before the first context to that context only): in a sanitized
@@ -31,6 +33,7 @@ const char *kMpirun = PASCAL_MPIRUN;
 const char *kRankEnv = PASCAL_MPI_RANK_ENV;
 #else
 const char *kMpiCli = nullptr;
+const char *kMpiCliHooked = nullptr;
 const char *kMpirun = nullptr;
 const char *kRankEnv = nullptr;
 #endif
@@ -311,9 +314,9 @@ protected:
     static std::string context(int ranks, int threads, const std::string &args,
                                const std::string &env = "")
     {
+        const char *cli = env.find("PASCAL_TEST_") == std::string::npos ? kMpiCli : kMpiCliHooked;
         return " -np " + std::to_string(ranks) + kRankEnv + " -x OMP_NUM_THREADS=" +
-               std::to_string(threads) + (env.empty() ? "" : " " + env) + " " + kMpiCli + " " +
-               args;
+               std::to_string(threads) + (env.empty() ? "" : " " + env) + " " + cli + " " + args;
     }
     // `mpirun -np P pascal-mpi ARGS`, `threads` threads per rank, extra env.
     std::string mpirun(int ranks, int threads, const std::string &args,
@@ -483,7 +486,7 @@ TEST_F(Mpi, StopAndResumeAcrossRanksAndBuilds)
         write(sub + ".yaml", spec_text(compressed ? kDefault : kNone));
         auto want = one(sub + "-ref", "run ../" + sub + ".yaml -o out.h5 --batch 50");
         auto r = in(sub, std::string("OMP_NUM_THREADS=1 PASCAL_TEST_SLOW_BATCH_MS=40 ") +
-                             PASCAL_CLI + " run ../" + sub + ".yaml -o out.h5 --batch 50 & "
+                             PASCAL_CLI_HOOKED + " run ../" + sub + ".yaml -o out.h5 --batch 50 & "
                              "P=$!; sleep 1.5; kill -INT $P; wait $P");
         ASSERT_EQ(r.status, 130) << r.err;
         std::string kept = pascal_test::slurp(at(sub, "out.h5.partial"));
@@ -551,7 +554,7 @@ TEST_F(Mpi, AResumeKilledAtEachMomentLosesNothing)
         std::string sub = stage, args = "run ../s.yaml -o out.h5 --batch 50";
         // Stopped (Ctrl-C) as its first chunk is recorded: one batch kept.
         auto r = in(sub, "OMP_NUM_THREADS=1 PASCAL_TEST_RAISE_AT=journal-record:INT " +
-                             std::string(PASCAL_CLI) + " " + args);
+                             std::string(PASCAL_CLI_HOOKED) + " " + args);
         ASSERT_EQ(r.status, 130) << r.err;
         std::smatch kept;
         ASSERT_TRUE(std::regex_search(r.err, kept, std::regex("stopped: (\\d+) of"))) << r.err;
@@ -602,7 +605,7 @@ TEST_F(Mpi, RefusalsSpeakOnceAndCreateNothing)
     EXPECT_EQ(count(r.err, "expected an HDF5 output"), 1u) << r.err;
     // An output another pascal is writing (one process, slowed down).
     auto busy = in("x4", std::string("OMP_NUM_THREADS=1 PASCAL_TEST_SLOW_BATCH_MS=100 ") +
-                             PASCAL_CLI + " run ../s.yaml -o out.h5 --batch 50 & P=$!; sleep 1; " +
+                             PASCAL_CLI_HOOKED + " run ../s.yaml -o out.h5 --batch 50 & P=$!; sleep 1; " +
                              mpirun(2, 1, "run ../s.yaml -o out.h5") +
                              "; echo mpirun=$?; kill -INT $P; wait $P");
     EXPECT_NE(busy.out.find("mpirun=2"), std::string::npos) << busy.out << busy.err;

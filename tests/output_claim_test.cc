@@ -429,7 +429,7 @@ TEST_F(Claim, ASignalJustAfterAFileIsCreatedLeavesNothing)
     };
     for (const Case &c : cases) {
         CliResult r = pascal_test::run_command(dir, "PASCAL_TEST_RAISE_AT=" + c.at + " " +
-                                                        PASCAL_CLI + " " + c.args);
+                                                        PASCAL_CLI_HOOKED + " " + c.args);
         EXPECT_EQ(r.status, 130) << c.at << " " << c.args << ": " << r.err;
         EXPECT_NE(r.err.find("pascal: interrupted; nothing written"), std::string::npos)
             << c.at << ": " << r.err;

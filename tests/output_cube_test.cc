@@ -401,7 +401,7 @@ TEST_F(OutputCube, RecoveredAfterAKillTheUninterruptedRunsCube)
     std::string full = Run("full", kLarge), spec = dir + "/large.yaml", out = dir + "/killed.h5";
     auto kill_after = [&](int batch, const std::string &to, const std::string &extra) {
         pascal_test::CliResult r = pascal_test::run_command(
-            dir, "PASCAL_TEST_KILL_AFTER_BATCH=" + std::to_string(batch) + " " PASCAL_CLI
+            dir, "PASCAL_TEST_KILL_AFTER_BATCH=" + std::to_string(batch) + " " PASCAL_CLI_HOOKED
                  " run " + spec + " -o " + to + " --quiet " + extra);
         ASSERT_EQ(r.status, 137) << "expected a SIGKILL: " << r.err;
         struct stat st;

@@ -168,7 +168,7 @@ TEST_F(FullDisk, ResumeOnAFullDiskLosesNothing)
     ASSERT_TRUE(mounted);
     out = fs + "/out.h5";
     CliResult r = pascal_test::run_command(
-        dir, "PASCAL_TEST_KILL_AFTER_BATCH=2 " PASCAL_CLI " run " + spec + " -o " + out + " --quiet");
+        dir, "PASCAL_TEST_KILL_AFTER_BATCH=2 " PASCAL_CLI_HOOKED " run " + spec + " -o " + out + " --quiet");
     ASSERT_EQ(r.status, 137) << "killed by SIGKILL: " << r.err;
     ASSERT_TRUE(exists(out + ".journal"));
     Fill();
@@ -195,7 +195,7 @@ TEST_F(FullDisk, AResumeThatCannotJournalLeavesThePartialFileAsItWas)
     mounted = mount("tmpfs", fs.c_str(), "tmpfs", 0, "size=48m") == 0;
     ASSERT_TRUE(mounted);
     // Ctrl-C as the first chunk is recorded: the run stops after batch 0.
-    CliResult r = pascal_test::run_command(dir, "PASCAL_TEST_RAISE_AT=journal-record:INT " PASCAL_CLI
+    CliResult r = pascal_test::run_command(dir, "PASCAL_TEST_RAISE_AT=journal-record:INT " PASCAL_CLI_HOOKED
                                                 " run " + spec + " -o " + out + " --quiet");
     ASSERT_EQ(r.status, 130) << r.err;
     std::string kept = slurp(out + ".partial");
@@ -259,7 +259,7 @@ protected:
     void KillAfter(int k, const std::string &out, const std::string &args)
     {
         CliResult r = pascal_test::run_command(
-            dir, "PASCAL_TEST_KILL_AFTER_BATCH=" + std::to_string(k) + " " PASCAL_CLI " run " +
+            dir, "PASCAL_TEST_KILL_AFTER_BATCH=" + std::to_string(k) + " " PASCAL_CLI_HOOKED " run " +
                      spec + " -o " + out + args + " --quiet");
         ASSERT_EQ(r.status, 137) << "expected a SIGKILL, got " << r.status << ": " << r.err;
     }
@@ -268,7 +268,7 @@ protected:
     void KillAtStage(const std::string &stage, const std::string &out, const std::string &args)
     {
         CliResult r = pascal_test::run_command(
-            dir, "PASCAL_TEST_RAISE_AT=" + stage + ":KILL " PASCAL_CLI " run " + spec + " -o " +
+            dir, "PASCAL_TEST_RAISE_AT=" + stage + ":KILL " PASCAL_CLI_HOOKED " run " + spec + " -o " +
                      out + args + " --quiet");
         ASSERT_EQ(r.status, 137) << stage << ": expected a SIGKILL, got " << r.status << ": "
                                  << r.err;
@@ -384,7 +384,7 @@ TEST_F(HardKill, AResumeKilledAtEachMomentLosesNothing)
     for (const char *stage : {"resume-opened", "journal-record", "resume-reopened"}) {
         std::string out = dir + "/s-" + stage + ".h5";
         // Ctrl-C as the first chunk is recorded: the run stops after batch 0.
-        CliResult r = pascal_test::run_command(dir, "PASCAL_TEST_RAISE_AT=journal-record:INT " PASCAL_CLI
+        CliResult r = pascal_test::run_command(dir, "PASCAL_TEST_RAISE_AT=journal-record:INT " PASCAL_CLI_HOOKED
                                                     " run " + spec + " -o " + out + " --quiet");
         ASSERT_EQ(r.status, 130) << r.err;
         KillAtStage(stage, out, " --resume");

@@ -1,16 +1,17 @@
 # The MPI variant (docs/scale.md): build/pascal-mpi, the same program compiled
 # a second time against MPI and the parallel HDF5, so that
 # `mpirun -n P pascal-mpi run SPEC -o OUT.h5` writes one file collectively.
-# Included at the end of CMakeLists.txt, once libpascal has all its sources.
+# Included at the end of CMakeLists.txt, once libpascal's objects exist.
 #
 # The serial build/pascal stays as it is.  Two HDF5 flavours live side by side
 # (Debian: /usr/include/hdf5/serial and /usr/include/hdf5/openmpi) and an
 # object compiled against one's headers cannot be linked with the other's
-# library, so every source of libpascal is compiled twice: libpascal against
-# the serial HDF5 that find_package(HDF5) finds through h5cc, libpascal_mpi
-# against the parallel one, found here through pkg-config (find_package(HDF5)
-# caches the first flavour it finds, so it cannot be asked again for the
-# other in the same project).
+# library, so output/ (the only folder that includes HDF5) is compiled a
+# second time, against the parallel HDF5 found here through pkg-config
+# (find_package(HDF5) caches the first flavour it finds, so it cannot be
+# asked again for the other in the same project).  The rest of the library
+# is the serial build's objects; the MPI-only files (*_mpi.c, engine/mpi/)
+# are built here alone.
 #
 # PASCAL_MPI: AUTO builds pascal-mpi when MPI and a parallel HDF5 are found,
 # ON requires them, OFF never builds it.  PASCAL_HDF5_MPI_MODULES lists the
@@ -74,40 +75,43 @@ if(NOT PASCAL_PHDF5_HL)
   return()
 endif()
 
-# Every source of libpascal (its folders and common/'s objects, which
-# include no HDF5 and are taken as built), plus the MPI-only files
-# (*_mpi.c), which the serial build leaves out.
-get_target_property(pascal_lib_all libpascal SOURCES)
-set(pascal_mpi_sources)
-foreach(module ${PASCAL_MODULES} engine/mpi)
-  file(GLOB found CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/${module}/*_mpi.c)
-  list(APPEND pascal_mpi_sources ${found})
-endforeach()
-add_library(libpascal_mpi STATIC ${pascal_lib_all} ${pascal_mpi_sources})
-set_target_properties(libpascal_mpi PROPERTIES OUTPUT_NAME pascal_mpi)
-target_include_directories(libpascal_mpi PUBLIC ${CMAKE_SOURCE_DIR})
-target_compile_definitions(libpascal_mpi PUBLIC PASCAL_VERSION="${PROJECT_VERSION}"
-  PASCAL_MPI=1 _POSIX_C_SOURCE=200809L _DEFAULT_SOURCE)
-# As libpascal: where device profiles are found by name (CMakeLists.txt).
-target_compile_definitions(libpascal_mpi PRIVATE PASCAL_CONFIGS_DIR="${CMAKE_SOURCE_DIR}/configs"
-  PASCAL_DATADIR="${PASCAL_DATADIR}")
-target_compile_options(libpascal_mpi PRIVATE -Wall -Wextra -Wshadow -Wno-unused-parameter)
-target_link_libraries(libpascal_mpi PUBLIC PkgConfig::YAML ${PASCAL_PHDF5_HL} PkgConfig::PHDF5
-  MPI::MPI_C ZLIB::ZLIB OpenMP::OpenMP_C m)
-target_link_libraries(libpascal_mpi PUBLIC GSL::gsl)   # sweeps/sample.c
-target_link_libraries(libpascal_mpi PUBLIC PkgConfig::ISAL PkgConfig::NETTLE) # output/zchunk.c, output/digest.c
+# output/ against the parallel HDF5, and the MPI-only sources.
+file(GLOB pascal_mpi_output CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/output/*.c
+     ${CMAKE_SOURCE_DIR}/output/fs/*.c)
+file(GLOB pascal_mpi_only CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/common/*_mpi.c
+     ${CMAKE_SOURCE_DIR}/engine/mpi/*.c)
+set(pascal_mpi_deps PkgConfig::YAML ${PASCAL_PHDF5_HL} PkgConfig::PHDF5 MPI::MPI_C ZLIB::ZLIB
+    OpenMP::OpenMP_C m GSL::gsl PkgConfig::ISAL PkgConfig::NETTLE)
+function(pascal_mpi_library name)  # NAME [PASCAL_TEST_HOOKS]
+  add_library(${name} STATIC ${pascal_mpi_output} ${pascal_mpi_only}
+    $<TARGET_OBJECTS:pascal_common_objs> $<TARGET_OBJECTS:pascal_model_objs>
+    $<TARGET_OBJECTS:pascal_core_objs>)
+  target_compile_definitions(${name} PUBLIC PASCAL_MPI=1 ${ARGN})
+  target_compile_options(${name} PRIVATE ${PASCAL_WARNINGS})
+  target_link_libraries(${name} PUBLIC pascal_flags ${pascal_mpi_deps})
+endfunction()
+pascal_mpi_library(libpascal_mpi)
 
-# The executable: the same CLI; `run` starts MPI (programs/run_mpi.c).  As
-# build/pascal it links the report and the kernels' library the way
-# CMakeLists.txt, report/report.cmake and kernels/kernels.cmake link them:
+# The executable: the same commands; `run` starts MPI (programs/run_mpi.c).
+# As build/pascal it links the report and the kernels' library:
 # pascal_kernels needs only common/ and is linked as it is; pascal_report
 # is built over libpascal, whose serial HDF5 cannot share a program with the
-# parallel one, so its objects (they include no HDF5) are linked here over
-# libpascal_mpi instead.  Its GPU commands run as in build/pascal.
+# parallel one, so its objects are linked here over libpascal_mpi instead.
+# Its GPU commands run as in build/pascal.  The tests' pascal-mpi-hooked
+# has the test hooks (CMakeLists.txt: pascal-hooked).
 file(GLOB pascal_cli_all CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/programs/*.c)
+list(FILTER pascal_cli_all EXCLUDE REGEX ".*/programs/testhooks\\.c$")
 add_executable(pascal-mpi ${pascal_cli_all} $<TARGET_OBJECTS:pascal_report>)
-target_compile_options(pascal-mpi PRIVATE -Wall -Wextra -Wshadow)
+target_compile_options(pascal-mpi PRIVATE ${PASCAL_WARNINGS})
 target_link_libraries(pascal-mpi PRIVATE libpascal_mpi pascal_kernels)
+if(PASCAL_TESTS)
+  pascal_mpi_library(libpascal_mpi_hooked PASCAL_TEST_HOOKS=1)
+  add_executable(pascal-mpi-hooked ${pascal_cli_all} ${CMAKE_SOURCE_DIR}/programs/testhooks.c
+    $<TARGET_OBJECTS:pascal_report>)
+  set_target_properties(pascal-mpi-hooked PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+  target_compile_options(pascal-mpi-hooked PRIVATE ${PASCAL_WARNINGS})
+  target_link_libraries(pascal-mpi-hooked PRIVATE libpascal_mpi_hooked pascal_kernels)
+endif()
 
 # What the tests need to run it: mpirun, and the flags CI needs (root in a
 # container; more ranks than cores on a 2-core machine).
@@ -131,7 +135,8 @@ endif()
 if(PASCAL_TESTS AND TARGET pascal_tests AND PASCAL_MPIRUN)
   set_property(SOURCE ${CMAKE_SOURCE_DIR}/tests/mpi_run_test.cc APPEND PROPERTY
     COMPILE_DEFINITIONS PASCAL_MPI_CLI="$<TARGET_FILE:pascal-mpi>"
+    PASCAL_MPI_CLI_HOOKED="$<TARGET_FILE:pascal-mpi-hooked>"
     PASCAL_MPIRUN="${PASCAL_MPIRUN} ${PASCAL_MPIRUN_FLAGS}"
     PASCAL_MPI_RANK_ENV="${pascal_mpirun_sanitizer}")
-  add_dependencies(pascal_tests pascal-mpi)
+  add_dependencies(pascal_tests pascal-mpi pascal-mpi-hooked)
 endif()

@@ -100,7 +100,6 @@ int pascal_output_claim(const char *dest, const pascal_input *inputs, int n,
                         const char *holder, pascal_lock **out, pascal_error *err)
 {
     struct stat st;
-    sigset_t mask;
     char who[600];
     pascal_lock *lk;
     int rc, fd = -1;
@@ -123,9 +122,13 @@ int pascal_output_claim(const char *dest, const pascal_input *inputs, int n,
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", dest);
     }
     sprintf(lk->path, "%s.lock", dest);
-    /* From the lock file's creation to its tracking, a Ctrl-C waits: it
+    /* From the lock file's creation to the hooks' end, a Ctrl-C waits: it
      * would leave the file behind (tmpfile.h). */
-    pascal_tmpfile_guard_begin(&mask);
+    if (pascal_files_begin()) {
+        free(lk->path);
+        free(lk);
+        return pascal_error_set(err, PASCAL_EINTR, "%s: interrupted", dest);
+    }
     for (int tries = 0; fd < 0 && tries < 100; tries++) {
         if ((rc = lock_once(dest, lk->path, &fd, who, sizeof who, err)) < 0)
             break;
@@ -147,14 +150,13 @@ int pascal_output_claim(const char *dest, const pascal_input *inputs, int n,
             unlink(lk->path);
             close(fd);
         }
-        pascal_tmpfile_guard_end(&mask);
+        pascal_files_end(NULL);
         free(lk->path);
         free(lk);
         return rc;
     }
     pascal_testpoint("claim-locked");
-    pascal_tmpfile_track(lk->path);
-    pascal_tmpfile_guard_end(&mask);
+    pascal_files_end(lk->path);
     *out = lk;
     return 0;
 }
@@ -164,6 +166,7 @@ void pascal_output_release(pascal_lock *lk)
     if (!lk)
         return;
     unlink(lk->path);   /* before unlocking: see the top of the file */
+    pascal_files_done(lk->path);
     close(lk->fd);
     free(lk->path);
     free(lk);

@@ -4,74 +4,52 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <pthread.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* A ring of the latest names, in static storage for the signal handler. */
-#define TRACKED 16
-static char tracked[TRACKED][4096];
-static volatile sig_atomic_t tracked_ok[TRACKED];
-static int tracked_next;
+/* The program's hooks (tmpfile.h), set before any thread uses them. */
+static pascal_files_hooks hooks;
 
-void pascal_tmpfile_track(const char *path)
+void pascal_files_hooks_set(const pascal_files_hooks *h)
 {
-    int i = tracked_next++ % TRACKED;
-    if (strlen(path) >= sizeof tracked[i])
+    if (h)
+        hooks = *h;
+    else
+        memset(&hooks, 0, sizeof hooks);
+}
+
+int pascal_files_begin(void)
+{
+    return hooks.begin ? hooks.begin(hooks.ctx) : 0;
+}
+
+void pascal_files_end(const char *path)
+{
+    if (hooks.end)
+        hooks.end(hooks.ctx, path);
+}
+
+void pascal_files_done(const char *path)
+{
+    if (hooks.done)
+        hooks.done(hooks.ctx, path);
+}
+
+void pascal_tmpfile_discard(const char *tmp)
+{
+    if (!tmp)
         return;
-    tracked_ok[i] = 0;
-    strcpy(tracked[i], path);
-    tracked_ok[i] = 1;
-}
-
-/* Creations in progress, and whether a handler is removing the files.
- * Each side raises its own flag before it reads the other's (sequentially
- * consistent), so either the handler sees the creation and waits for its
- * tracking, or the creator sees the handler and creates nothing. */
-static int creating, exiting;
-
-void pascal_tmpfile_guard_begin(sigset_t *old)
-{
-    sigset_t block;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &block, old);
-    __atomic_add_fetch(&creating, 1, __ATOMIC_SEQ_CST);
-    if (__atomic_load_n(&exiting, __ATOMIC_SEQ_CST)) {
-        __atomic_sub_fetch(&creating, 1, __ATOMIC_SEQ_CST);
-        for (;;) /* the handler's thread is ending the process */
-            pause();
-    }
-}
-
-void pascal_tmpfile_guard_end(const sigset_t *old)
-{
-    __atomic_sub_fetch(&creating, 1, __ATOMIC_SEQ_CST);
-    pthread_sigmask(SIG_SETMASK, old, NULL);
-}
-
-void pascal_tmpfile_remove_all(void)
-{
-    __atomic_store_n(&exiting, 1, __ATOMIC_SEQ_CST);
-    /* A creation on another thread takes a few system calls; the bound
-     * only keeps a stuck one from holding the exit. */
-    for (long spin = 0; __atomic_load_n(&creating, __ATOMIC_SEQ_CST) && spin < (1L << 30); spin++)
-        ;
-    for (int i = 0; i < TRACKED; i++)
-        if (tracked_ok[i])
-            unlink(tracked[i]);
+    unlink(tmp);
+    pascal_files_done(tmp);
 }
 
 int pascal_tmpfile_create(const char *dest, char **tmp, pascal_error *err)
 {
     struct stat st;
-    sigset_t mask;
     size_t cap = strlen(dest) + 64;
     *tmp = NULL;
     if (stat(dest, &st) == 0 && S_ISDIR(st.st_mode))
@@ -80,8 +58,12 @@ int pascal_tmpfile_create(const char *dest, char **tmp, pascal_error *err)
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", dest);
     /* A name already taken (another writer of this process, or a leftover)
      * gets a numbered neighbour rather than being overwritten.  Created
-     * and tracked under the guard, so that a Ctrl-C never leaves it. */
-    pascal_tmpfile_guard_begin(&mask);
+     * between the hooks' begin and end, so that a Ctrl-C never leaves it. */
+    if (pascal_files_begin()) {
+        free(*tmp);
+        *tmp = NULL;
+        return pascal_error_set(err, PASCAL_EINTR, "%s: interrupted", dest);
+    }
     for (int i = 0; i < 100; i++) {
         int fd;
         if (i == 0)
@@ -91,15 +73,14 @@ int pascal_tmpfile_create(const char *dest, char **tmp, pascal_error *err)
         fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0) {
             pascal_testpoint("tmpfile-created");
-            pascal_tmpfile_track(*tmp);
-            pascal_tmpfile_guard_end(&mask);
+            pascal_files_end(*tmp);
             return fd;
         }
         if (errno != EEXIST)
             break;
     }
     pascal_error_set(err, PASCAL_EIO, "cannot create %s: %s", *tmp, strerror(errno));
-    pascal_tmpfile_guard_end(&mask);
+    pascal_files_end(NULL);
     free(*tmp);
     *tmp = NULL;
     return PASCAL_EIO;
@@ -136,16 +117,17 @@ int pascal_tmpfile_commit(const char *tmp, const char *dest, pascal_error *err)
         pascal_error_set(err, PASCAL_EIO, "cannot write %s: %s", dest, strerror(errno));
         if (fd >= 0)
             close(fd);
-        unlink(tmp);
+        pascal_tmpfile_discard(tmp);
         return PASCAL_EIO;
     }
     close(fd);
     if (rename(tmp, dest) == 0) {
+        pascal_files_done(tmp);
         sync_dir_of(dest);
         return 0;
     }
     pascal_error_set(err, PASCAL_EIO, "cannot rename %s to %s: %s", tmp, dest, strerror(errno));
-    unlink(tmp);
+    pascal_tmpfile_discard(tmp);
     return PASCAL_EIO;
 }
 

@@ -6,11 +6,16 @@
 #     shipped configs; the CMake package and pkg-config file; completion;
 #     the man page (when help2man was found);
 #   - every public header compiles on its own, as C and as C++;
+#   - the libraries export exactly the PASCAL_API names of the installed
+#     headers, the static and the shared ones alike;
 #   - tests/install/consumer builds with find_package (static, and shared
 #     when built) and with pkg-config (shared, and static with --static),
 #     runs from outside the source tree and prints the values worked out
 #     by hand in consumer.c;
-#   - docs/library.md shows that very consumer, and its Python (ctypes)
+#   - tests/install/model builds against libpascal_model alone (find_package
+#     pascal::model and pkg-config pascal-model), needs no library but libc
+#     and libm, and prints the values worked out by hand in model.c;
+#   - docs/library.md shows those very programs, and its Python (ctypes)
 #     example prints the values worked out by hand against libpascal.so;
 #   - the completion, sourced in bash, completes commands, flags and their
 #     choices from the installed binary.
@@ -50,23 +55,52 @@ pc=$(find "$prefix" -name pascal.pc)
 libdir=$(dirname "$(dirname "$pc")")
 [ -f "$libdir/libpascal.a" ] || fail "no libpascal.a in $libdir"
 [ -f "$libdir/cmake/pascal/pascalConfig.cmake" ] || fail "no CMake package"
-if [ "$shared" = 1 ]; then
-  so=$(readlink -f "$libdir/libpascal.so")
-  soname=$(objdump -p "$so" | awk '$1 == "SONAME" {print $2}')
-  [ "$soname" = "libpascal.so.${version%.*}" ] || fail "SONAME $soname, expected libpascal.so.${version%.*}"
-  [ -e "$libdir/$soname" ] || fail "no $soname link"
-  # Only the pascal_* API is exported.
-  others=$(nm -D --defined-only "$so" | awk '$2 ~ /[TDBR]/ && $3 !~ /^pascal_/' | head -3)
-  [ -z "$others" ] || fail "libpascal.so exports non-pascal_ symbols: $others"
-fi
-# The public headers, exactly: the list in cmake/install.cmake.
-want=$(sed -n '/^set(PASCAL_PUBLIC_HEADERS/,/)/p' "$src/cmake/install.cmake" |
-       tr ' ()' '\n\n\n' | grep '\.h$' | sort)
+# The public headers, exactly: include/pascal/ and the generated version.h.
+want=$( (cd "$src/include/pascal" && ls ./*.h; echo version.h) | sed 's|^\./||' | sort)
 have=$(cd "$prefix/include/pascal" && find . -type f | sed 's|^\./||' | sort)
-[ "$want" = "$have" ] || fail "installed headers differ from the public list:
+[ "$want" = "$have" ] || fail "installed headers differ from include/pascal/:
 $(diff <(echo "$want") <(echo "$have"))"
+for lib in libpascal_model.a libpascal.a; do
+  [ -f "$libdir/$lib" ] || fail "no $lib in $libdir"
+done
+
+# ---- what the libraries export ------------------------------------------------
+# The names the headers mark PASCAL_API (the word before the parameter list).
+declared=$(grep -hv '#define PASCAL_API' "$prefix"/include/pascal/*.h | tr '\n' ' ' | grep -o 'PASCAL_API [^;(]*(' |
+           sed 's/($//; s/.*[ *]//' | sort -u)
+echo "$declared" | grep -qv '^pascal_' && fail "a PASCAL_API name without the pascal_ prefix"
+model_declared=$(tr '\n' ' ' <"$prefix/include/pascal/model.h" | grep -o 'PASCAL_API [^;(]*(' |
+                 sed 's/($//; s/.*[ *]//'; echo pascal_version pascal_version_number)
+model_declared=$(echo "$model_declared" | tr ' ' '\n' | grep . | sort -u)
+exported() { # FILE: its global defined symbols
+  case $1 in
+    *.a) nm -g --defined-only "$1" | awk 'NF == 3 {print $3}' | sort -u ;;
+    *) nm -D --defined-only "$1" | awk 'NF == 3 && $2 ~ /[TDBRVW]/ {print $3}' | sort -u ;;
+  esac
+}
+check_exports() { # LIB WANT
+  local got
+  got=$(exported "$1")
+  [ "$got" = "$2" ] || fail "$(basename "$1") exports other names than its headers declare:
+$(diff <(echo "$2") <(echo "$got"))"
+}
+check_exports "$libdir/libpascal.a" "$declared"
+check_exports "$libdir/libpascal_model.a" "$model_declared"
+if [ "$shared" = 1 ]; then
+  for lib in pascal pascal_model; do
+    so=$(readlink -f "$libdir/lib$lib.so")
+    soname=$(objdump -p "$so" | awk '$1 == "SONAME" {print $2}')
+    [ "$soname" = "lib$lib.so.${version%.*}" ] || fail "SONAME $soname, expected lib$lib.so.${version%.*}"
+    [ -e "$libdir/$soname" ] || fail "no $soname link"
+  done
+  check_exports "$(readlink -f "$libdir/libpascal.so")" "$declared"
+  check_exports "$(readlink -f "$libdir/libpascal_model.so")" "$model_declared"
+  soname=libpascal.so.${version%.*}
+fi
+echo "install_test: exports: ok ($(echo "$declared" | wc -l) names in libpascal," \
+     "$(echo "$model_declared" | wc -l) in libpascal_model)"
 for internal in model/static_ws.h output/sink_internal.h sweeps/spec_internal.h report/report.h \
-                kernels/gpu.h programs/cli.h engine/parallel.h; do
+                kernels/gpu.h programs/cli.h engine/parallel.h engine/run.h model/static.h; do
   [ ! -e "$prefix/include/pascal/$internal" ] || fail "internal header $internal installed"
 done
 share=$prefix/share/pascal
@@ -94,14 +128,16 @@ for h in $want; do
 done
 
 # ---- the consumer ---------------------------------------------------------------
-expected="pascal $version
+expected="pascal $version (headers $version)
 static: theta 2.5, K_ttl 2, K_lru 2, band [1, 3], rho_che 0.3
 device NVIDIA GB10: 48 SMs, effective L2 20971520 bytes
-spec gb10-l2-sizing-default: 1280 points; point 0: N 8192, M 48, C 256"
+spec gb10-l2-sizing-default: 1280 points; point 0: N 8192, M 48, C 256
+sweep worked-example: 10 rows, 10 read back, rho_lru at C = 7: 0.666667; smallest C with rho_lru <= 0.34: 9"
 check() { # NAME COMMAND...: runs it and compares its output
   local name=$1 out
   shift
-  out=$("$@" "$share") || fail "$name exited with $?"
+  rm -rf "$work/run" && mkdir -p "$work/run"
+  out=$("$@" "$share" "$work/run") || fail "$name exited with $?"
   [ "$out" = "$expected" ] || fail "$name printed
 $out
 expected
@@ -147,15 +183,46 @@ if [ "$shared" = 1 ]; then
   LD_LIBRARY_PATH=$libdir check "pkg-config (shared)" ./consumer_pc
 fi
 
+# ---- the model alone --------------------------------------------------------------
+model_expected="model $version: K_lru 2, replayed 2, K_bound 0.643, equal phases 0 4 8"
+check_model() { # NAME PROGRAM: runs it, compares its output, and checks what it needs
+  local out needs
+  out=$("$2") || fail "$1 exited with $?"
+  [ "$out" = "$model_expected" ] || fail "$1 printed
+$out
+expected
+$model_expected"
+  needs=$(objdump -p "$2" | awk '$1 == "NEEDED" {print $2}' | grep -Ev '^(libc|libm|libpascal_model)\.so' || true)
+  [ -z "$needs" ] || fail "$1 needs more than libc, libm and libpascal_model: $needs"
+  echo "install_test: $1: ok"
+}
+mkdir -p "$work/model"
+cp "$src/tests/install/model/model.c" "$src/tests/install/model/CMakeLists.txt" "$work/model/"
+"$cmake" -S "$work/model" -B "$work/model/b" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" \
+  >"$work/model.log" 2>&1 && "$cmake" --build "$work/model/b" >>"$work/model.log" 2>&1 ||
+  fail "find_package pascal::model (see $work/model.log)"
+check_model "find_package pascal::model" "$work/model/b/model"
+# shellcheck disable=SC2046
+"$cc" -o model_pc "$work/model/model.c" $cflags $ldflags $(pkg-config --cflags pascal-model) \
+  $(pkg-config --static --libs pascal-model | sed 's/-lpascal_model\b/-l:libpascal_model.a/') ||
+  fail "pkg-config pascal-model build"
+check_model "pkg-config pascal-model (static)" ./model_pc
+if [ "$shared" = 1 ]; then
+  LD_LIBRARY_PATH=$libdir check_model "find_package pascal::model_shared" "$work/model/b/model_shared"
+fi
+
 # ---- the documentation's examples --------------------------------------------------
 doc=$src/docs/library.md
-block() { # LANG: the first fenced block of that language in docs/library.md
-  awk -v lang="$1" '$0 == "```" lang {on = 1; next} on && $0 == "```" {exit} on' "$doc"
+block() { # LANG N: the N-th fenced block of that language in docs/library.md
+  awk -v lang="$1" -v n="$2" '$0 == "```" lang {k++; on = (k == n); next}
+                               on && $0 == "```" {exit} on' "$doc"
 }
-block c | cmp -s - "$src/tests/install/consumer/consumer.c" ||
-  fail "docs/library.md's C example differs from tests/install/consumer/consumer.c"
+block c 1 | cmp -s - "$src/tests/install/consumer/consumer.c" ||
+  fail "docs/library.md's first C example differs from tests/install/consumer/consumer.c"
+block c 2 | cmp -s - "$src/tests/install/model/model.c" ||
+  fail "docs/library.md's second C example differs from tests/install/model/model.c"
 if [ "$shared" = 1 ] && command -v python3 >/dev/null; then
-  block python >notebook.py
+  block python 1 >notebook.py
   # Theorem 2 and eq. 15 at C = 1..10 for gaps 2, 5, 3 and reuse distances
   # 4, 9, 8 (consumer.c works them out).
   want_py="1 3 3.0
