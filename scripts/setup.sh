@@ -38,5 +38,6 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+# PASCAL_WERROR=ON (CI's release build, .ci/run) makes C warnings errors.
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DPASCAL_WERROR="${PASCAL_WERROR:-OFF}" >/dev/null
 cmake --build build -j "$jobs" >&2
