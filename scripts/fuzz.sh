@@ -15,9 +15,16 @@ out=build-fuzz
 # engine/mpi/mpi.cmake).
 sources() { for d in "$@"; do for f in "$d"/*.c; do case $f in *_mpi.c) ;; *) echo "$f" ;; esac; done; done; }
 
-mkdir -p "$out/corpus-$target"
+mkdir -p "$out/corpus-$target" "$out/include/pascal"
+# pascal/version.h, as CMake makes it from the project's version.
+version=$(sed -n 's/^project(pascal VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+IFS=. read -r major minor patch <<<"$version"
+sed -e "s/@PROJECT_VERSION_MAJOR@/$major/; s/@PROJECT_VERSION_MINOR@/$minor/" \
+    -e "s/@PROJECT_VERSION_PATCH@/$patch/; s/@PROJECT_VERSION@/$version/" \
+    include/pascal/version.h.in >"$out/include/pascal/version.h"
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-       -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I. $(pkg-config --cflags yaml-0.1))
+       -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DPASCAL_VERSION=\"$version\"
+       -I. -Iinclude -I"$out/include" $(pkg-config --cflags yaml-0.1))
 if [ "$target" = spec ]; then
   cp configs/*.yaml tests/data/specs/*.yaml "$out/corpus-$target/" 2>/dev/null || true
   clang "${flags[@]}" tests/fuzz/spec_fuzz.c $(sources common model vocab devices sweeps) \
