@@ -31,7 +31,7 @@ int pascal_run_plan_whole(const pascal_spec *spec, const pascal_plan_opts *po,
     return pascal_plan_check_dynamic(spec, dyn, po, err);
 }
 
-/* Pass 1 (engine/plan.c): the estimate, then every check before any output
+/* Pass 1 (engine/plan.h): the estimate, then every check before any output
  * exists.  The reported error is the one at the smallest index, whatever
  * the thread count. */
 static int plan(const pascal_spec *spec, int threads, const pascal_run_opts *o,
