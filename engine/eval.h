@@ -50,7 +50,9 @@ void pascal_eval_set_sim(pascal_eval *ev, const struct pascal_sim_timing *tm,
  *   key = mix(mix(mix(0x70617363616c, N), M), kind)
  * (0x70617363616c is "pascal" in ASCII, kind the pattern's code), then for
  * the gaussian pattern key = mix(key, the IEEE-754 bits of sigma); mix and
- * the generator are defined in model/phases.h. */
+ * the generator are defined in model/phases.h.  Defined in
+ * engine/eval_phases.c, whose header (not installed) declares it for the
+ * engine's own files. */
 void pascal_eval_pattern(const pascal_point *p, pascal_pattern *pat);
 
 /* Evaluates columns cols[0..ncols-1] (pascal_column_id) at point p into

@@ -14,7 +14,7 @@
 #include "calibrate/calibrate.h"
 #include "devices/profile.h"
 #include "programs/cli.h"
-#include "engine/eval.h"
+#include "engine/eval_phases.h"
 #include "engine/eval_sim.h"
 #include "model/phases.h"
 #include "model/sim.h"
