@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "common/suggest.h"
 #include "calibrate/calibrate.h"
 #include "devices/profile.h"
@@ -296,14 +297,10 @@ static int64_t groups_at(const sim_cli *s, int64_t k, int32_t *scratch)
     return pascal_sim_phase_groups(s->traj_pos + k * M, M, s->cfg.N, GROUP_GAP, scratch);
 }
 
+/* `"key": number` on stdout, 17 digits (common/json.h). */
 static void json_num(const char *key, double v)
 {
-    if (!isfinite(v))
-        printf("\"%s\": null", key);
-    else if (v == floor(v) && fabs(v) < 9007199254740992.0)
-        printf("\"%s\": %.0f", key, v);
-    else
-        printf("\"%s\": %.17g", key, v);
+    pascal_json_key_num(stdout, key, v, 17);
 }
 
 static void print_json(const sim_cli *s, const pascal_sim_result *r, int32_t *scratch)
