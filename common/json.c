@@ -30,3 +30,10 @@ void pascal_json_num(FILE *o, double v, int digits)
     else
         fprintf(o, "%.*g", digits, v);
 }
+
+void pascal_json_key_num(FILE *o, const char *key, double v, int digits)
+{
+    pascal_json_str(o, key);
+    fputs(": ", o);
+    pascal_json_num(o, v, digits);
+}

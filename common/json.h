@@ -16,6 +16,9 @@ void pascal_json_str(FILE *o, const char *s);
 /* A number: integers exactly, others with `digits` significant digits;
  * NaN and infinities as null. */
 void pascal_json_num(FILE *o, double v, int digits);
+/* A member `"key": number`, the number as pascal_json_num writes it (the
+ * key escaped as pascal_json_str escapes it). */
+void pascal_json_key_num(FILE *o, const char *key, double v, int digits);
 
 #ifdef __cplusplus
 }

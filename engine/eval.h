@@ -45,13 +45,7 @@ struct pascal_sim_timing;
 void pascal_eval_set_sim(pascal_eval *ev, const struct pascal_sim_timing *tm,
                          int (*should_stop)(void *ctx), void *stop_ctx);
 
-/* Builds the pattern description of point p.  The random-pattern key comes
- * from the phase-defining coordinates only, never from the point's index:
- *   key = mix(mix(mix(0x70617363616c, N), M), kind)
- * (0x70617363616c is "pascal" in ASCII, kind the pattern's code), then for
- * the gaussian pattern key = mix(key, the IEEE-754 bits of sigma); mix and
- * the generator are defined in model/phases.h. */
-void pascal_eval_pattern(const pascal_point *p, pascal_pattern *pat);
+/* The pattern of a point (the random-phase key contract): engine/eval_phases.h. */
 
 /* Evaluates columns cols[0..ncols-1] (pascal_column_id) at point p into
  * out[0..ncols-1].  Returns 0, -1 when the phase vector cannot be built

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "engine/eval.h"
+#include "engine/eval_phases.h"
 #include "model/phases.h"
 #include "sweeps/workload.h"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "calibrate/calibrate.h"
-#include "engine/eval.h"
+#include "engine/eval_phases.h"
 #include "model/phases.h"
 #include "model/replay.h"
 #include "model/static_multi.h"

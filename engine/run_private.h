@@ -1,11 +1,14 @@
-/* What the files of a sweep run share: engine/run.c (pascal_run: the plan
- * and the order of the steps), run_batch.c (the batches and their
- * pipeline), run_headline.c (the summary's headline), run_sink.c (the
- * output's description and opening) and run_work.c (the steps as the MPI
- * driver calls them) use these types and functions, and no other file does.
+/* What the files of a sweep run share: engine/run.c (pascal_run: the order
+ * of the steps), run_plan.c (the plan and the inputs), run_batch.c (the
+ * batches and their pipeline), run_headline.c (the summary's headline),
+ * run_sink.c (the output's description and opening) and run_work.c (the
+ * steps as the MPI driver calls them) use these types and functions, and
+ * no other file does.  Calls run one way: run.c and run_work.c, the two
+ * drivers, call the others and not each other; run_plan.c calls
+ * run_batch.c; run_batch.c calls run_headline.c and run_sink.c.
  *
- * A header of its own rather than more of run_internal.h: run_internal.h is
- * all the MPI driver (run_mpi.c, run_plan_mpi.c) sees of a run, the opaque
+ * A header of its own rather than more of run_work.h: run_work.h is all
+ * the MPI driver (run_mpi.c, plan_mpi.c) sees of a run, the opaque
  * pascal_run_work and its calls, and stays that narrow; this one lays out
  * the batches, headline and output description that only the run's own
  * files reach into. */
@@ -76,7 +79,11 @@ typedef struct run_meta {
     int64_t *lens;
 } run_meta;
 
-/* ---- run.c ---- */
+/* ---- run_plan.c ---- */
+/* Pass 1: the estimate (o->on_estimate), the check pass over st's raw
+ * range, then pascal_run_plan_whole; fills st->raw_points, rows, max_M. */
+int pascal_run_plan(const pascal_spec *spec, int threads, const pascal_run_opts *o,
+                    const pascal_dyn_model *dyn, pascal_run_stats *st, pascal_error *err);
 int pascal_run_plan_whole(const pascal_spec *spec, const pascal_plan_opts *po,
                           const pascal_dyn_model *dyn, const pascal_run_stats *st,
                           pascal_error *err);

@@ -108,23 +108,11 @@ int run_sizing_search(run_sizing *z, pascal_eval *ev, uint64_t i, int64_t s, con
     return 0;
 }
 
-/* More capacity (bytes when known, else blocks); no answer beats all. */
-static int needs_more(const pascal_size_result *a, const pascal_size_result *b)
-{
-    if ((a->C < 0) != (b->C < 0))
-        return a->C < 0;
-    if (a->C < 0)
-        return 0;
-    if (!isnan(a->capacity_bytes) && !isnan(b->capacity_bytes))
-        return a->capacity_bytes > b->capacity_bytes;
-    return a->C > b->C;
-}
-
 static void fold_result(run_sizing *z, uint64_t i, const pascal_size_result *r)
 {
     int64_t g = z->group_axis >= 0 ? (int64_t)((i / z->group_stride) % (uint64_t)z->ngroups) : 0;
     run_sizing_best *b = &z->best[g];
-    if (!b->have || needs_more(r, &b->r))
+    if (!b->have || pascal_size_needs_more(r, &b->r))
         b->r = *r, b->have = 1;
 }
 
@@ -138,8 +126,8 @@ void run_sizing_pick(const run_sizing_best *from, run_sizing_best *into)
 {
     if (!from->have)
         return;
-    if (!into->have || needs_more(&from->r, &into->r) ||
-        (!needs_more(&into->r, &from->r) && from->r.index < into->r.index))
+    if (!into->have || pascal_size_needs_more(&from->r, &into->r) ||
+        (!pascal_size_needs_more(&into->r, &from->r) && from->r.index < into->r.index))
         *into = *from;
 }
 

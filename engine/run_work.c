@@ -1,9 +1,9 @@
 /* The pieces of a sweep run that the MPI driver (engine/mpi/run_mpi.c) puts
- * together in its own order (engine/run_internal.h): the plan's last
+ * together in its own order (engine/run_work.h): the plan's last
  * checks, the columns, the output's description, the evaluation of a
  * piece and the headline that pascal_run uses, held per rank in one
  * pascal_run_work. */
-#include "engine/run_internal.h"
+#include "engine/run_work.h"
 
 #include <stdio.h>
 #include <stdlib.h>

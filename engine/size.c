@@ -200,9 +200,9 @@ static int plan(const pascal_spec *spec, const pascal_size_opts *o, int threads,
     return pascal_plan_check(spec, 0, pascal_spec_size(spec), &po, &r, err);
 }
 
-/* Orders results for the worst case: no answer first, then more bytes (or
- * blocks), ties to the smaller index (results arrive in index order). */
-static int worse(const pascal_size_result *a, const pascal_size_result *b)
+/* The worst case keeps the result that needs more capacity; on a tie the
+ * first, of the smaller index (results arrive in index order). */
+int pascal_size_needs_more(const pascal_size_result *a, const pascal_size_result *b)
 {
     if ((a->C < 0) != (b->C < 0))
         return a->C < 0;
@@ -229,7 +229,7 @@ static int fold(const pascal_size_opts *o, pascal_size_stats *st, slots *s, uint
         st->met += r->C >= 0;
         st->evaluations += (uint64_t)r->evaluations;
         st->grid_points += r->hi >= r->lo ? (uint64_t)(r->hi - r->lo + 1) : 0;
-        if (!*have || worse(r, &st->worst))
+        if (!*have || pascal_size_needs_more(r, &st->worst))
             st->worst = *r, *have = 1;
         if (o->emit) {
             int rc = o->emit(o->emit_ctx, r);

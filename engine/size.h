@@ -106,6 +106,13 @@ void *pascal_size_searcher_open(const pascal_spec *spec, int column, double targ
 int pascal_size_searcher_at(void *searcher, uint64_t raw, int64_t *C, double *bytes, double *value);
 void pascal_size_searcher_free(void *searcher);
 
+/* 1 when result a needs more capacity than b: no answer (C < 0) needs more
+ * than any answer; between two answers, more bytes when both know theirs,
+ * else more blocks.  0 on a tie, which callers break by raw index.  The
+ * order of the worst case (pascal_size_stats.worst) and of the run's exact
+ * sizing. */
+int pascal_size_needs_more(const pascal_size_result *a, const pascal_size_result *b);
+
 /* Scenarios of a spec: raw indices with the capacity axis at its first
  * value (or every raw index when the capacity is not a grid axis). */
 uint64_t pascal_size_scenarios(const pascal_spec *spec);

@@ -154,8 +154,6 @@ void pascal_dyn_model_curve(const pascal_dyn_model *m, int64_t i, pascal_dyn_key
 /* Log band radius r (NaN: no band). */
 void pascal_dyn_model_set_band(pascal_dyn_model *m, double r);
 double pascal_dyn_model_band(const pascal_dyn_model *m);
-/* L_z(x) = log K of reference key i at horizon x (endpoint hold). */
-double pascal_dyn_model_logk(const pascal_dyn_model *m, int64_t i, double x);
 
 #ifdef __cplusplus
 }

@@ -207,11 +207,6 @@ static double key_logk(const pascal_dyn_model *m, int64_t i, double tq)
     return pascal_dyn_pchip_eval(t, m->y + a, m->s + a, n, tq) - tq;
 }
 
-double pascal_dyn_model_logk(const pascal_dyn_model *m, int64_t i, double x)
-{
-    return key_logk(m, i, log(x));
-}
-
 /* Where a prediction was held at the edge of the calibration: for each
  * coordinate, the calibrated value nearest the query that an endpoint
  * clamp used (NaN: none). */

@@ -96,11 +96,6 @@ int64_t pascal_static_stream_M(const pascal_static *ws, int64_t s)
     return !stream_ok(ws, s) ? -1 : ws->S == 1 ? ws->M : ws->soff[s + 1] - ws->soff[s];
 }
 
-int64_t pascal_static_stream_D(const pascal_static *ws, int64_t s)
-{
-    return !stream_ok(ws, s) ? -1 : ws->S == 1 ? ws->D : ws->sgoff[s + 1] - ws->sgoff[s];
-}
-
 /* #{a[i] > t} over the ascending a[0..n-1] (t < 0 counts every entry). */
 static int64_t count_above(const int64_t *a, int64_t n, int64_t t)
 {

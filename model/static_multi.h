@@ -44,11 +44,10 @@ int pascal_static_prepare_streams(pascal_static *ws, const pascal_streams *st,
 
 /* Streams of the prepared instance (1 after pascal_static_prepare). */
 int64_t pascal_static_S(const pascal_static *ws);
-/* Stream s's ring size N_s, requests per round M_s and phase groups D_s;
- * -1 for s outside [0, S). */
+/* Stream s's ring size N_s and requests per round M_s; -1 for s outside
+ * [0, S). */
 int64_t pascal_static_stream_N(const pascal_static *ws, int64_t s);
 int64_t pascal_static_stream_M(const pascal_static *ws, int64_t s);
-int64_t pascal_static_stream_D(const pascal_static *ws, int64_t s);
 
 /* Stream s's share of the exact LRU misses per round: #{its requests with
  * RD >= C}.  NaN without PASCAL_STATIC_RD or for a bad s. */

@@ -1,7 +1,7 @@
 /* Internal layout of the pascal_static workspace, shared by static.c (phase
- * groups, gaps, water-filling), static_rd.c (reuse distances, residency) and
+ * groups, gaps, water-filling), static_rd.c (reuse distances, residency),
  * static_multi.c (several streams: the same workspace, prepared from a
- * pascal_streams description).
+ * pascal_streams description) and static_sort.c (the sort they all use).
  * Not part of the public API: callers use model/static.h and treat the
  * workspace as opaque.  Every array is allocated once, for max_M workers, in
  * pascal_static_create(); prepare() and the queries only read and write them. */
@@ -63,7 +63,7 @@ struct pascal_static {
 };
 
 /* Sorts a[0..n-1] ascending using tmp (n entries).  O(n log n), no
- * allocation. */
+ * allocation (static_sort.c). */
 void pascal_static_sort_(int64_t *a, int64_t n, int64_t *tmp);
 
 /* Groups requests 0..M-1 by (stream, phase): fills order, group, y,

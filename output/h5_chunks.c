@@ -12,11 +12,6 @@
  * write at full speed with their default 1 MiB chunk cache. */
 #include "output/sink_internal.h"
 
-hid_t pascal_h5_create(const char *path)
-{
-    return pascal_h5_create_fapl(path, H5P_DEFAULT);
-}
-
 /* The MPI writer (h5_sink_mpi.c) passes its MPI-IO access list: the
  * version bounds go on a copy, so the caller's list stays as it was. */
 /* Files never reuse freed space (H5F_FSPACE_STRATEGY_NONE): every

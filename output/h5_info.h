@@ -3,7 +3,7 @@
  *
  * output/h5_info.c fills it from any HDF5 file (a sweep, shard, partial
  * run or calibration file; no check of which); info/info.c decides the
- * kind and adds the CSV kinds. */
+ * kind, info/csv.c adds the CSV kinds. */
 #ifndef PASCAL_OUTPUT_H5_INFO_H
 #define PASCAL_OUTPUT_H5_INFO_H
 
@@ -44,7 +44,7 @@ typedef struct pascal_info_axis {
 
 typedef struct pascal_file_info {
     const char *kind;                   /* "sweep", "shard", "partial", "calibration",
-                                           "reference", "sweep-csv" (info/info.c) */
+                                           "reference", "sweep-csv" (info/info.h) */
     int64_t rows;                       /* rows of the table (sweep: its points) */
     pascal_info_attr *attrs;            /* root attributes in name order */
     int nattrs;
@@ -54,7 +54,7 @@ typedef struct pascal_file_info {
     int naxes;
     char view[PASCAL_INFO_TEXT];        /* "/cube: cube (pattern x seed x C)"; "" when none */
     /* What a stopped or killed run of the same destination left beside it
-     * (sweep, shard and partial kinds; info/info.c): "" and -1 when none. */
+     * (sweep, shard and partial kinds; info/leftovers.c): "" and -1 when none. */
     char journal[PASCAL_INFO_TEXT];     /* "<dest>.journal" of a killed run */
     int64_t journal_rows;               /* rows `run --resume` would recover from it */
     char partial[PASCAL_INFO_TEXT];     /* "<dest>.partial", when not this file */

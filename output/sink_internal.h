@@ -105,10 +105,9 @@ int pascal_h5_enum_type(const char *const *labels, int nlabels, const char *path
                         const char *name, hid_t *out, pascal_error *err);
 
 /* File and chunk layout (h5_chunks.c). */
-/* Creates (truncates) an HDF5 sweep file in the 1.10 format; < 0 on failure. */
-hid_t pascal_h5_create(const char *path);
-/* The same with the caller's file access list (an MPI-IO one); base is
- * not modified. */
+/* Creates (truncates) an HDF5 sweep file in the 1.10 format with the
+ * caller's file access list (H5P_DEFAULT, or an MPI-IO one; base is not
+ * modified); < 0 on failure. */
 hid_t pascal_h5_create_fapl(const char *path, hid_t base);
 /* Rows per chunk: requested (<= 0: the default), at most the rows the run
  * writes (expected > 0) and at most PASCAL_H5_MAX_CHUNK_ROWS. */

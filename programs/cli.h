@@ -82,7 +82,7 @@ int cli_mpi_ranks(void);
  * simulate's parsed flags; should_stop is polled during the run. */
 int cli_simulate_spec(cli_flag *flags, int nflags, int (*should_stop)(void *ctx));
 /* simulate --timing KEY=V,...: overrides of a profile's sim values, checked
- * as the profile is (programs/simulate.c). */
+ * as the profile is (programs/flags.c). */
 struct pascal_sim_timing;
 int cli_sim_timing(const cli_flag *f, struct pascal_sim_timing *tm);
 int cli_size_command(int argc, char **argv);   /* programs/size.c */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/suggest.h"
+#include "devices/sim_timing.h"
 #include "engine/parallel.h"
 #include "vocab/params.h"
 
@@ -228,4 +229,46 @@ int cli_phase_list(const char *cmd, const char *text, int64_t N, int64_t **out, 
         fprintf(stderr, "pascal %s: --phases: expected non-negative integers separated by "
                         "commas like 0,0,5, got \"%s\"\n", cmd, text);
     return CLI_USAGE;
+}
+
+/* simulate --timing hit_ns=120,sm_spread=0: overrides, checked like the
+ * profile; here rather than in simulate.c since simulate --spec
+ * (simulate_spec.c) takes it too. */
+int cli_sim_timing(const cli_flag *f, pascal_sim_timing *tm)
+{
+    const char *p = f->value;
+    while (f->given && *p) {
+        size_t n = strcspn(p, ",");
+        char item[96], *eq, *end;
+        int k = PASCAL_DEVICE_SIM_NKEYS;
+        double v = NAN;
+        const char *want = NULL;
+        snprintf(item, sizeof item, "%.*s", (int)(n < 95 ? n : 95), p);
+        if ((eq = strchr(item, '=')) != NULL) {
+            *eq = '\0';
+            for (k = 0; k < PASCAL_DEVICE_SIM_NKEYS; k++)
+                if (strcmp(item, pascal_device_sim_keys[k]) == 0)
+                    break;
+            v = strtod(eq + 1, &end);
+            if (k < PASCAL_DEVICE_SIM_NKEYS && (end == eq + 1 || *end))
+                v = NAN;
+        }
+        if (k == PASCAL_DEVICE_SIM_NKEYS) {
+            char hint[96];
+            fprintf(stderr, "pascal simulate: --timing: expected KEY=VALUE with a key of the "
+                            "profile's sim section (hit_ns, sm_spread, ...), got \"%.*s\"%s\n",
+                    (int)n, p,
+                    eq ? pascal_suggest_hint(item, pascal_device_sim_keys, PASCAL_DEVICE_SIM_NKEYS,
+                                             hint, sizeof hint) : "");
+            return CLI_USAGE;
+        }
+        if ((want = pascal_device_sim_check(k, v)) != NULL) {
+            fprintf(stderr, "pascal simulate: --timing: %s: expected %s, got \"%s\"\n",
+                    pascal_device_sim_keys[k], want, eq + 1);
+            return CLI_USAGE;
+        }
+        *pascal_device_sim_field(tm, k) = v;
+        p += n + (p[n] == ',');
+    }
+    return CLI_OK;
 }

@@ -211,11 +211,6 @@ static void print_text(FILE *f, const char *path, const pascal_file_info *d)
 
 /* ---- JSON ----------------------------------------------------------------- */
 
-static void json_num(FILE *f, double v)
-{
-    pascal_json_num(f, v, 17);
-}
-
 /* "a, b, c" as a JSON array of strings. */
 static void json_labels(FILE *f, const char *s)
 {
@@ -273,10 +268,10 @@ static void json_axes(FILE *f, const pascal_file_info *d)
         pascal_json_str(f, a->name);
         fputs(", \"units\": ", f);
         pascal_json_str(f, a->units);
-        fprintf(f, ", \"count\": %lld, \"min\": ", (long long)a->count);
-        json_num(f, a->min);
-        fputs(", \"max\": ", f);
-        json_num(f, a->max);
+        fprintf(f, ", \"count\": %lld, ", (long long)a->count);
+        pascal_json_key_num(f, "min", a->min, 17);
+        fputs(", ", f);
+        pascal_json_key_num(f, "max", a->max, 17);
         fputs(", \"labels\": ", f);
         json_labels(f, a->labels);
         fputc('}', f);
@@ -297,10 +292,10 @@ static void json_columns(FILE *f, const pascal_file_info *d)
         pascal_json_str(f, c->units);
         fputs(", \"description\": ", f);
         pascal_json_str(f, c->description);
-        fprintf(f, ", \"rows\": %lld, \"min\": ", (long long)c->rows);
-        json_num(f, c->min);
-        fputs(", \"max\": ", f);
-        json_num(f, c->max);
+        fprintf(f, ", \"rows\": %lld, ", (long long)c->rows);
+        pascal_json_key_num(f, "min", c->min, 17);
+        fputs(", ", f);
+        pascal_json_key_num(f, "max", c->max, 17);
         fputs(", \"labels\": ", f);
         json_labels(f, c->labels);
         fputc('}', f);

@@ -170,11 +170,8 @@ static int write_files(const char *out, const char *prov, const pascal_simref *r
 {
     char path[4096];
     int rc = pascal_simrefs_write(out, prov, runs, n, err);
-    if (rc == 0 && snprintf(path, sizeof path, "%s.provenance.txt", out) < (int)sizeof path) {
-        FILE *f = fopen(path, "w");
-        if (!f || fprintf(f, "%s\n", prov) < 0 || fclose(f) != 0)
-            rc = pascal_error_set(err, PASCAL_EIO, "cannot write %s", path);
-    }
+    if (rc == 0 && snprintf(path, sizeof path, "%s.provenance.txt", out) < (int)sizeof path)
+        rc = pascal_spot_provenance_write_text(path, prov, err);
     return rc;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "common/suggest.h"
 #include "programs/cli.h"
 #include "engine/eval.h"
@@ -200,16 +201,6 @@ static const int point_cols[] = {
 };
 enum { NCOLS = (int)(sizeof point_cols / sizeof point_cols[0]) };
 
-static void json_number(double v)
-{
-    if (!isfinite(v))
-        fputs("null", stdout);
-    else if (v == floor(v) && fabs(v) < 9007199254740992.0)
-        printf("%.0f", v);
-    else
-        printf("%.17g", v);
-}
-
 static double col(const double *out, int id)
 {
     for (int j = 0; j < NCOLS; j++)
@@ -235,8 +226,8 @@ static void print_json(const pascal_point *p, const pascal_static *ws, const dou
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
         if (!sdcm && (keys[k] == PASCAL_COL_K_SDCM || keys[k] == PASCAL_COL_RHO_SDCM))
             continue;
-        printf(", \"%s\": ", pascal_columns[keys[k]].name);
-        json_number(col(out, keys[k]));
+        fputs(", ", stdout);
+        pascal_json_key_num(stdout, pascal_columns[keys[k]].name, col(out, keys[k]), 17);
     }
     printf("}\n");
 }

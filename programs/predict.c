@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "common/suggest.h"
 #include "calibrate/calibrate.h"
 #include "programs/cli.h"
@@ -100,29 +101,21 @@ static void reason(const pascal_dyn_query *q, const pascal_dyn_pred *p, char *bu
         snprintf(buf, len, "not a valid configuration");
 }
 
-static void json_num(FILE *f, const char *key, double v, const char *sep)
-{
-    if (isnan(v))
-        fprintf(f, "\"%s\": null%s", key, sep);
-    else
-        fprintf(f, "\"%s\": %.17g%s", key, v, sep);
-}
-
 static void print_json(FILE *f, const pascal_dyn_query *q, const pascal_dyn_pred *p)
 {
     char why[256];
     fprintf(f, "{");
-    json_num(f, "K", p->K, ", ");
-    json_num(f, "rho", p->rho, ", ");
-    json_num(f, "band_lo", p->band_lo, ", ");
-    json_num(f, "band_hi", p->band_hi, ", ");
+    pascal_json_key_num(f, "K", p->K, 17), fputs(", ", f);
+    pascal_json_key_num(f, "rho", p->rho, 17), fputs(", ", f);
+    pascal_json_key_num(f, "band_lo", p->band_lo, 17), fputs(", ", f);
+    pascal_json_key_num(f, "band_hi", p->band_hi, 17), fputs(", ", f);
     fprintf(f, "\"class\": %d, \"fallback\": \"%s\", ", p->cls, pascal_dyn_code_name(p->code));
     /* How far outside: the calibrated value each clamped coordinate is held
      * at (null inside); clamp_W is clamp_x as a horizon at this N. */
-    json_num(f, "clamp_x", p->near_x, ", ");
-    json_num(f, "clamp_W", p->near_x * PASCAL_DYN_N0 / q->N, ", ");
-    json_num(f, "clamp_compute", p->near_m, ", ");
-    json_num(f, "clamp_depth", p->near_d, ", ");
+    pascal_json_key_num(f, "clamp_x", p->near_x, 17), fputs(", ", f);
+    pascal_json_key_num(f, "clamp_W", p->near_x * PASCAL_DYN_N0 / q->N, 17), fputs(", ", f);
+    pascal_json_key_num(f, "clamp_compute", p->near_m, 17), fputs(", ", f);
+    pascal_json_key_num(f, "clamp_depth", p->near_d, 17), fputs(", ", f);
     if (p->code >= PASCAL_DYN_UNSUPPORTED) {
         reason(q, p, why, sizeof why);
         fprintf(f, "\"error\": \"%s\"}\n", why);

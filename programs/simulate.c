@@ -7,12 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "common/suggest.h"
 #include "calibrate/calibrate.h"
 #include "devices/profile.h"
 #include "programs/cli.h"
 #include "programs/signals.h"
-#include "engine/eval.h"
+#include "engine/eval_phases.h"
 #include "model/phases.h"
 #include "model/sim.h"
 #include "output/fs/lock.h"
@@ -229,46 +230,6 @@ static int read_barrier(cli_flag *f, sim_cli *s)
     return CLI_OK;
 }
 
-/* --timing hit_ns=120,sm_spread=0: overrides, checked like the profile. */
-int cli_sim_timing(const cli_flag *f, pascal_sim_timing *tm)
-{
-    const char *p = f->value;
-    while (f->given && *p) {
-        size_t n = strcspn(p, ",");
-        char item[96], *eq, *end;
-        int k = PASCAL_DEVICE_SIM_NKEYS;
-        double v = NAN;
-        const char *want = NULL;
-        snprintf(item, sizeof item, "%.*s", (int)(n < 95 ? n : 95), p);
-        if ((eq = strchr(item, '=')) != NULL) {
-            *eq = '\0';
-            for (k = 0; k < PASCAL_DEVICE_SIM_NKEYS; k++)
-                if (strcmp(item, pascal_device_sim_keys[k]) == 0)
-                    break;
-            v = strtod(eq + 1, &end);
-            if (k < PASCAL_DEVICE_SIM_NKEYS && (end == eq + 1 || *end))
-                v = NAN;
-        }
-        if (k == PASCAL_DEVICE_SIM_NKEYS) {
-            char hint[96];
-            fprintf(stderr, "pascal simulate: --timing: expected KEY=VALUE with a key of the "
-                            "profile's sim section (hit_ns, sm_spread, ...), got \"%.*s\"%s\n",
-                    (int)n, p,
-                    eq ? pascal_suggest_hint(item, pascal_device_sim_keys, PASCAL_DEVICE_SIM_NKEYS,
-                                             hint, sizeof hint) : "");
-            return CLI_USAGE;
-        }
-        if ((want = pascal_device_sim_check(k, v)) != NULL) {
-            fprintf(stderr, "pascal simulate: --timing: %s: expected %s, got \"%s\"\n",
-                    pascal_device_sim_keys[k], want, eq + 1);
-            return CLI_USAGE;
-        }
-        *pascal_device_sim_field(tm, k) = v;
-        p += n + (p[n] == ',');
-    }
-    return CLI_OK;
-}
-
 static int read_options(cli_flag *f, sim_cli *s)
 {
     pascal_sim_config *c = &s->cfg;
@@ -322,14 +283,10 @@ static int64_t groups_at(const sim_cli *s, int64_t k, int32_t *scratch)
     return pascal_sim_phase_groups(s->traj_pos + k * M, M, s->cfg.N, GROUP_GAP, scratch);
 }
 
+/* `"key": number` on stdout, 17 digits (common/json.h). */
 static void json_num(const char *key, double v)
 {
-    if (!isfinite(v))
-        printf("\"%s\": null", key);
-    else if (v == floor(v) && fabs(v) < 9007199254740992.0)
-        printf("\"%s\": %.0f", key, v);
-    else
-        printf("\"%s\": %.17g", key, v);
+    pascal_json_key_num(stdout, key, v, 17);
 }
 
 static void print_json(const sim_cli *s, const pascal_sim_result *r, int32_t *scratch)

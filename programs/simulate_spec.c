@@ -12,9 +12,10 @@
 #include <string.h>
 
 #include "calibrate/calibrate.h"
+#include "common/json.h"
 #include "devices/profile.h"
 #include "programs/cli.h"
-#include "engine/eval.h"
+#include "engine/eval_phases.h"
 #include "engine/eval_sim.h"
 #include "model/phases.h"
 #include "model/sim.h"
@@ -171,14 +172,11 @@ static int configure(spec_run *s, int barrier)
     return CLI_OK;
 }
 
+/* `"key": number` on stdout, 17 digits (common/json.h), then ", " when
+ * another member follows. */
 static void json_num(const char *key, double v, int comma)
 {
-    if (!isfinite(v))
-        printf("\"%s\": null", key);
-    else if (v == floor(v) && fabs(v) < 9007199254740992.0)
-        printf("\"%s\": %.0f", key, v);
-    else
-        printf("\"%s\": %.17g", key, v);
+    pascal_json_key_num(stdout, key, v, 17);
     if (comma)
         printf(", ");
 }

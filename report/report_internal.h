@@ -3,6 +3,7 @@
  *   scan.c    reads a sweep file's metadata (root attributes, /axes, column
  *             names, units, descriptions) and its columns in blocks of rows
  *   scan_csv.c the same from the CSV of pascal run --format csv
+ *   axis.c    an axis's value -> listed index lookup, for both readers
  *   plan.c    decides the roles of the axes, the plotted columns and the
  *             down-sampling, and which plots the page has
  *   cube.c    accumulates rows into plot cells (means over random draws) and
@@ -92,6 +93,8 @@ const char *pascal_report_attr(const rp_file *f, const char *key); /* or NULL */
 int pascal_report_find_axis(const rp_file *f, const char *name);   /* or -1 */
 int pascal_report_find_point(const rp_file *f, const char *name);  /* or -1 */
 int pascal_report_find_result(const rp_file *f, const char *name); /* or -1 */
+
+/* axis.c */
 /* Listed index of value v on axis a, or -1. */
 int64_t pascal_report_axis_index(const rp_axis *a, double v);
 /* Builds a->sorted and a->order; the values must be distinct numbers. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine/eval.h"
+#include "engine/eval_phases.h"
 #include "model/phases.h"
 
 const int pascal_spot_pred_columns[PASCAL_SPOT_NPRED] = {

@@ -172,11 +172,16 @@ int pascal_spot_refs_write(const char *path, const pascal_spot_ref *refs, int64_
 
 /* Writes provenance as `key: value` lines (device, clocks, driver, meter,
  * metric, cache operator, date, command line, then the extra pairs) to
- * path, atomically as above.  Used beside CSV outputs, which have no room
- * for it. */
+ * path, atomically as above (output/fs/tmpfile.h: PATH.tmp.PID, renamed
+ * when complete, removed on failure).  Used beside CSV outputs, which have
+ * no room for it. */
 int pascal_spot_provenance_write(const char *path, const pascal_spot_device *dev,
                                  const char *command_line, const pascal_attr *extra,
                                  int nextra, pascal_error *err);
+/* The same for provenance already put into words (a simulated reference
+ * set, which has no measured device): text, then a newline unless it ends
+ * with one. */
+int pascal_spot_provenance_write_text(const char *path, const char *text, pascal_error *err);
 
 /* The provenance pairs of a device as root attributes: fills attrs[0..] (at
  * most PASCAL_SPOT_DEVICE_ATTRS) with strings kept in buf and returns the

@@ -2,7 +2,9 @@
  * where/require rules, output options), the order in which sections are
  * read (device, then fixed, then axes, so that each overrides the one
  * before), the static checks, and the accessors.  Value and axis parsing
- * live in spec_values.c and spec_axes.c, expansion in spec_point.c. */
+ * live in spec_values.c (with the phase lists' accessor) and spec_axes.c,
+ * expansion in spec_point.c, the description of a point in messages in
+ * spec_describe.c. */
 #include "sweeps/spec_internal.h"
 
 #include <errno.h>
@@ -503,16 +505,4 @@ const pascal_axis *pascal_spec_axis(const pascal_spec *spec, int i)
 int64_t pascal_spec_dim_size(const pascal_spec *spec, int dim)
 {
     return dim >= 0 && dim < spec->ndims ? spec->dim_size[dim] : 0;
-}
-
-const int64_t *pascal_spec_phase_list(const pascal_spec *spec, int64_t i, int64_t *len)
-{
-    if (i < 0 || i >= spec->nphase_lists) {
-        if (len)
-            *len = 0;
-        return NULL;
-    }
-    if (len)
-        *len = spec->phase_off[i + 1] - spec->phase_off[i];
-    return spec->phase_data + spec->phase_off[i];
 }

@@ -111,7 +111,7 @@ int spec_check_workload(const spec_ctx *c, const yaml_node_t *root);
  * 0, or PASCAL_EINPUT for a refused shape. */
 int spec_workload_point(const pascal_spec *spec, double *v, uint64_t i, pascal_error *err);
 
-/* spec_point.c */
+/* spec_describe.c */
 /* Formats a parameter's value as a spec would write it (sizes with units,
  * pattern names). */
 void spec_format_value(const pascal_spec *spec, int param, double v, char *buf, size_t len);

@@ -18,93 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void format_number(double v, char *buf, size_t len)
-{
-    if (v == floor(v) && fabs(v) < 1e17) {
-        snprintf(buf, len, "%.0f", v);
-        return;
-    }
-    snprintf(buf, len, "%.15g", v);
-    if (strtod(buf, NULL) != v)
-        snprintf(buf, len, "%.17g", v);
-}
-
-void spec_format_value(const pascal_spec *spec, int param, double v, char *buf, size_t len)
-{
-    (void)spec;
-    if (isnan(v)) {
-        snprintf(buf, len, "unset");
-        return;
-    }
-    switch (pascal_params[param].type) {
-    case PASCAL_T_SIZE:
-        pascal_size_format(v, buf, (int)len);
-        return;
-    case PASCAL_T_PATTERN:
-        if (v >= 0 && v < PASCAL_PATTERN_COUNT && v == floor(v)) {
-            snprintf(buf, len, "%s", pascal_pattern_names[(int)v]);
-            return;
-        }
-        break;
-    case PASCAL_T_PHASES:
-        snprintf(buf, len, "list %.0f", v);
-        return;
-    case PASCAL_T_PATH:
-        if (v == 0 || v == 1) {
-            snprintf(buf, len, "%s", pascal_path_names[(int)v]);
-            return;
-        }
-        break;
-    case PASCAL_T_NAME:
-        if (v >= 0 && v < pascal_params[param].nlabels && v == floor(v)) {
-            snprintf(buf, len, "%s", pascal_params[param].labels[(int)v]);
-            return;
-        }
-        break;
-    default:
-        break;
-    }
-    format_number(v, buf, len);
-}
-
-/* "point 17 (a=1, b=2KiB, extra=3)": the axis coordinates, then the
- * parameters in `extra` (a 1 << param mask) that are not axes. */
-static void describe_point(const pascal_spec *spec, const double *v, uint64_t i, uint64_t extra, char *buf,
-                           size_t len)
-{
-    size_t off;
-    char val[64];
-    int n = 0;
-    off = (size_t)snprintf(buf, len, "point %llu (", (unsigned long long)i);
-    for (int a = 0; a < spec->naxes && off < len; a++) {
-        int p = spec->axes[a].param;
-        spec_format_value(spec, p, v[p], val, sizeof val);
-        off += (size_t)snprintf(buf + off, len - off, "%s%s=%s", n++ ? ", " : "", pascal_params[p].name, val);
-        extra &= ~((uint64_t)1 << p);
-    }
-    for (int p = 0; p < PASCAL_NPARAM && off < len; p++)
-        if (extra & ((uint64_t)1 << p)) {
-            spec_format_value(spec, p, v[p], val, sizeof val);
-            off += (size_t)snprintf(buf + off, len - off, "%s%s=%s", n++ ? ", " : "", pascal_params[p].name, val);
-        }
-    if (off < len)
-        snprintf(buf + off, len - off, ")");
-}
-
 #define BIT(p) ((uint64_t)1 << (p))
-
-void spec_describe_point(const pascal_spec *spec, const double *v, uint64_t i, uint64_t extra,
-                         char *buf, size_t len)
-{
-    describe_point(spec, v, i, extra, buf, len);
-}
 
 /* C or N derived by floor(bytes / block_bytes) came out below 1. */
 static int fail_floor(const pascal_spec *spec, const double *v, uint64_t i, int target, int bytes,
                       pascal_error *err)
 {
     char where[512];
-    describe_point(spec, v, i, BIT(bytes) | BIT(PASCAL_P_BLOCK_BYTES), where, sizeof where);
+    spec_describe_point(spec, v, i, BIT(bytes) | BIT(PASCAL_P_BLOCK_BYTES), where, sizeof where);
     return yml_fail_mark(err, &spec->src[bytes], PASCAL_EINPUT,
                           "expected %s >= 1, got %s = floor(%s / block_bytes) = floor(%.0f / %.0f) = %.0f at %s",
                           pascal_params[target].name, pascal_params[target].name, pascal_params[bytes].name,
@@ -124,20 +45,20 @@ static int check_point(const pascal_spec *spec, pascal_point *p, uint64_t i, int
         return derived_c ? fail_floor(spec, v, i, PASCAL_P_C, PASCAL_P_CAPACITY_BYTES, err)
                          : yml_fail_mark(err, &spec->src[PASCAL_P_C], PASCAL_EINPUT, "expected C >= 1");
     if (!(v[PASCAL_P_M] >= 1)) {
-        describe_point(spec, v, i, BIT(PASCAL_P_SMS) | BIT(PASCAL_P_OCCUPANCY), where, sizeof where);
+        spec_describe_point(spec, v, i, BIT(PASCAL_P_SMS) | BIT(PASCAL_P_OCCUPANCY), where, sizeof where);
         return yml_fail_mark(err, &spec->src[PASCAL_P_PATTERN], PASCAL_EINPUT,
                               "expected M, or sms and occupancy, got M unset at %s", where);
     }
     if (list) {
         if (v[PASCAL_P_M] != (double)list_len) {
-            describe_point(spec, v, i, BIT(PASCAL_P_M), where, sizeof where);
+            spec_describe_point(spec, v, i, BIT(PASCAL_P_M), where, sizeof where);
             return yml_fail_mark(err, &spec->src[PASCAL_P_PHASES], PASCAL_EINPUT,
                                   "expected a phase list of M = %.0f phases, got %lld phases at %s", v[PASCAL_P_M],
                                   (long long)list_len, where);
         }
         for (int64_t m = 0; m < list_len; m++)
             if ((double)list[m] >= v[PASCAL_P_N]) {
-                describe_point(spec, v, i, BIT(PASCAL_P_N), where, sizeof where);
+                spec_describe_point(spec, v, i, BIT(PASCAL_P_N), where, sizeof where);
                 return yml_fail_mark(err, &spec->src[PASCAL_P_PHASES], PASCAL_EINPUT,
                                       "expected phases < N = %.0f, got phase %lld (worker %lld) at %s", v[PASCAL_P_N],
                                       (long long)list[m], (long long)m, where);
@@ -151,7 +72,7 @@ static int fail_rule(const pascal_spec *spec, const spec_rule *r, const double *
     char where[640], vals[384], val[64];
     size_t off = 0;
     uint64_t used = pascal_expr_params(r->expr);
-    describe_point(spec, v, i, 0, where, sizeof where);
+    spec_describe_point(spec, v, i, 0, where, sizeof where);
     vals[0] = '\0';
     for (int p = 0; p < PASCAL_NPARAM && off < sizeof vals; p++)
         if (used & BIT(p)) {

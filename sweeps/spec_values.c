@@ -455,3 +455,18 @@ int spec_axis_values(const spec_ctx *c, const yaml_node_t *node, int param, cons
     *count = n;
     return 0;
 }
+
+/* The accessor of sweeps/spec.h, here beside the lists' parser so that the
+ * files reading a point's list (spec_point.c, and this one) need not call
+ * up into spec.c. */
+const int64_t *pascal_spec_phase_list(const pascal_spec *spec, int64_t i, int64_t *len)
+{
+    if (i < 0 || i >= spec->nphase_lists) {
+        if (len)
+            *len = 0;
+        return NULL;
+    }
+    if (len)
+        *len = spec->phase_off[i + 1] - spec->phase_off[i];
+    return spec->phase_data + spec->phase_off[i];
+}

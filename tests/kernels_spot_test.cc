@@ -1,7 +1,8 @@
 // Spot-check host arithmetic (spot/spot.h): bytes to K for the static and
 // open scans, errors, the effective capacity of a capacity scan, the seeded
 // sample against a brute-force definition, explicit selections, plans built
-// from a spec (phases and predictions by hand), and the tables read back.
+// from a spec (phases and predictions by hand), the tables read back, and
+// the provenance sidecar appearing whole or not at all.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,9 +12,12 @@
 #include <utility>
 #include <vector>
 
+#include <sys/stat.h>
+
 #include "programs/cli.h"
 #include "spot/spot.h"
 #include "model/phases.h"
+#include "output/fs/tmpfile.h"
 #include "output/sink.h"
 #include "test_util.h"
 
@@ -22,6 +26,7 @@ namespace {
 const double kTol = 1e-12;
 
 using pascal_test::exists;
+using pascal_test::list_dir;
 using pascal_test::slurp;
 
 class KernelsSpot : public pascal_test::TempDirTest {
@@ -429,6 +434,76 @@ TEST_F(KernelsSpot, CapacityTableAndRefsCsv)
     EXPECT_NE(text.find("command_line: pascal measure-refs\n"), std::string::npos);
     EXPECT_NE(text.find("repetitions: 2\n"), std::string::npos);
     EXPECT_NE(text.find("cache_operator: ld.global.cg"), std::string::npos);
+}
+
+// What the provenance writer's temporary file meets when it is created (the
+// files hooks of output/fs/tmpfile.h hear of it): whether the destination
+// already existed, and, to make the rename fail after the file is written,
+// a folder put in its way.
+std::string g_prov_dest;
+bool g_prov_dest_seen;
+bool g_prov_block;
+
+void provenance_created(void *, const char *path)
+{
+    if (!path)
+        return;
+    g_prov_dest_seen = exists(g_prov_dest);
+    if (g_prov_block)
+        mkdir(g_prov_dest.c_str(), 0777);
+}
+
+TEST_F(KernelsSpot, ProvenanceAppearsCompleteOrNotAtAll)
+{
+    pascal_spot_device dev = fake_device();
+    pascal_attr extra[] = {{"repetitions", "2"}, {"table", "refs.csv"}};
+    pascal_error err = {};
+    std::string prov = dir + "/refs.csv.provenance.txt";
+    g_prov_dest = prov;
+    g_prov_dest_seen = true;
+    g_prov_block = false;
+    struct Hook {
+        Hook()
+        {
+            pascal_files_hooks h = {nullptr, nullptr, provenance_created, nullptr};
+            pascal_files_hooks_set(&h);
+        }
+        ~Hook() { pascal_files_hooks_set(nullptr); }
+    } hook;
+    // Written beside its name first: the name does not exist while the
+    // lines are written, and holds every line once it does.
+    ASSERT_EQ(pascal_spot_provenance_write(prov.c_str(), &dev, "pascal measure-refs", extra, 2,
+                                           &err), 0) << err.msg;
+    EXPECT_FALSE(g_prov_dest_seen) << "the lines went to the destination itself";
+    std::string text = slurp(prov);
+    EXPECT_EQ(text.rfind("created: ", 0), 0u) << text;
+    EXPECT_NE(text.find("device_name: Test GPU\n"), std::string::npos) << text;
+    const std::string last = "table: refs.csv\n";
+    ASSERT_GE(text.size(), last.size());
+    EXPECT_EQ(text.substr(text.size() - last.size()), last) << "the last line is there";
+    EXPECT_EQ(list_dir(dir), std::vector<std::string>{"refs.csv.provenance.txt"});
+
+    // Text already put into words: replaced whole, a newline added at the end.
+    g_prov_dest_seen = true;
+    ASSERT_EQ(pascal_spot_provenance_write_text(prov.c_str(), "SIMULATED\nsms: 132", &err), 0)
+        << err.msg;
+    EXPECT_TRUE(g_prov_dest_seen) << "the earlier file stays until the new one is complete";
+    EXPECT_EQ(slurp(prov), "SIMULATED\nsms: 132\n");
+
+    // A write that fails after its temporary file exists (the rename meets
+    // a folder) leaves neither that file nor a partial destination.
+    std::string other = dir + "/sim.csv.provenance.txt";
+    g_prov_dest = other;
+    g_prov_block = true;
+    EXPECT_EQ(pascal_spot_provenance_write_text(other.c_str(), "SIMULATED", &err), PASCAL_EIO);
+    EXPECT_NE(std::string(err.msg).find(other), std::string::npos) << err.msg;
+    g_prov_block = false;
+    EXPECT_EQ(pascal_spot_provenance_write(other.c_str(), &dev, "cmd", extra, 2, &err), PASCAL_EIO);
+    EXPECT_NE(std::string(err.msg).find("Is a directory"), std::string::npos) << err.msg;
+    for (const std::string &name : list_dir(dir))
+        EXPECT_EQ(name.find(".tmp."), std::string::npos) << name;
+    EXPECT_TRUE(list_dir(other).empty()) << "nothing was written into the folder";
+    EXPECT_EQ(slurp(prov), "SIMULATED\nsms: 132\n");
 }
 
 }  // namespace

@@ -121,7 +121,7 @@ TEST_F(ListCli, AxesWithUnitsTypesAndDefaults)
     ASSERT_EQ(l.size(), (size_t)PASCAL_NPARAM);
     for (int p = 0; p < PASCAL_NPARAM; p++)
         EXPECT_EQ(l[p].rfind(std::string(pascal_params[p].name) + " ", 0), 0u) << l[p];
-    // sweeps/spec_point.c and engine/eval.c defaults; SPEC.md's value types
+    // sweeps/spec_point.c and engine/eval_phases.c defaults; SPEC.md's value types
     EXPECT_TRUE(has(l[PASCAL_P_PATTERN], "default: aligned")) << l[PASCAL_P_PATTERN];
     EXPECT_TRUE(has(l[PASCAL_P_LAG], "default: 1")) << l[PASCAL_P_LAG];
     EXPECT_TRUE(has(l[PASCAL_P_ROUNDS], "default: 6 N")) << l[PASCAL_P_ROUNDS];

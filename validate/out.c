@@ -15,6 +15,38 @@ enum { PC_CASE, PC_FAMILY, PC_N, PC_M, PC_C, PC_D, PC_PHASES, NPC };
 enum { RC_FAILED = PASCAL_VCOL_COUNT, RC_PASS, NRC };
 #define NATTR 10
 
+/* The compared values' columns (validate.h), here where the file is
+ * described, so that this file calls nothing of the campaign's. */
+const char *const pascal_vcol_names[PASCAL_VCOL_COUNT] = {
+    "rd_mismatch", "K_lru", "K_lru_replay", "K_sdcm_fa", "K_set_replay", "K_lru_lo",
+    "K_lru_hi", "T_star", "K_ttl", "K_ttl_replay", "occupancy", "U_tstar", "horizon",
+    "K_belady", "K_bound",
+};
+
+const char *const pascal_vcol_units[PASCAL_VCOL_COUNT] = {
+    "workers", "misses/round", "misses/round", "misses/round", "misses/round",
+    "misses/round", "misses/round", "rounds", "misses/round", "misses/round", "blocks",
+    "blocks", "rounds", "misses/round", "misses/round",
+};
+
+const char *const pascal_vcol_descriptions[PASCAL_VCOL_COUNT] = {
+    "workers whose eq. 15 reuse distance differs from the trace-derived one",
+    "exact LRU misses per round from the symbolic reuse distances (eq. 15)",
+    "stack-distance LRU replay: misses in round N after N warm-up rounds",
+    "SDCM (eq. 6) with A = B = C: the fully associative limit",
+    "set-associative LRU replay with one set of C ways, steady rounds N..2N-1",
+    "Theorem 3 lower bound K(T*+1); NaN when D > C",
+    "Theorem 3 upper bound K(T*-1); NaN when D > C",
+    "floor(theta) (eq. 3)",
+    "Theorem 2 slotted-TTL misses per round K(T*)",
+    "slotted-TTL replay with window T*: misses in round N after N warm-up rounds",
+    "that replay's boundary occupancy before round N",
+    "footprint U(T*) (Lemma 1)",
+    "H: rounds of the empty-cache Belady trace (6N)",
+    "Belady misses over the empty-cache H-round trace, divided by H",
+    "Theorem 4 bound M - V(C) - N/H",
+};
+
 static const char *const family_labels[] = {"exhaustive", "seeded"};
 
 static void describe_columns(pascal_column_desc *pc, pascal_column_desc *rc)

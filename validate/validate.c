@@ -44,36 +44,6 @@ const char *const pascal_vcheck_descriptions[PASCAL_VCHECK_COUNT] = {
     "streams: S = 1 description = single-stream workspace",
 };
 
-const char *const pascal_vcol_names[PASCAL_VCOL_COUNT] = {
-    "rd_mismatch", "K_lru", "K_lru_replay", "K_sdcm_fa", "K_set_replay", "K_lru_lo",
-    "K_lru_hi", "T_star", "K_ttl", "K_ttl_replay", "occupancy", "U_tstar", "horizon",
-    "K_belady", "K_bound",
-};
-
-const char *const pascal_vcol_units[PASCAL_VCOL_COUNT] = {
-    "workers", "misses/round", "misses/round", "misses/round", "misses/round",
-    "misses/round", "misses/round", "rounds", "misses/round", "misses/round", "blocks",
-    "blocks", "rounds", "misses/round", "misses/round",
-};
-
-const char *const pascal_vcol_descriptions[PASCAL_VCOL_COUNT] = {
-    "workers whose eq. 15 reuse distance differs from the trace-derived one",
-    "exact LRU misses per round from the symbolic reuse distances (eq. 15)",
-    "stack-distance LRU replay: misses in round N after N warm-up rounds",
-    "SDCM (eq. 6) with A = B = C: the fully associative limit",
-    "set-associative LRU replay with one set of C ways, steady rounds N..2N-1",
-    "Theorem 3 lower bound K(T*+1); NaN when D > C",
-    "Theorem 3 upper bound K(T*-1); NaN when D > C",
-    "floor(theta) (eq. 3)",
-    "Theorem 2 slotted-TTL misses per round K(T*)",
-    "slotted-TTL replay with window T*: misses in round N after N warm-up rounds",
-    "that replay's boundary occupancy before round N",
-    "footprint U(T*) (Lemma 1)",
-    "H: rounds of the empty-cache Belady trace (6N)",
-    "Belady misses over the empty-cache H-round trace, divided by H",
-    "Theorem 4 bound M - V(C) - N/H",
-};
-
 int pascal_vcheck_from_name(const char *name)
 {
     for (int i = 0; i < PASCAL_VCHECK_COUNT; i++)

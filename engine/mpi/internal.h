@@ -1,4 +1,4 @@
-/* State shared by the files of the MPI driver (run_mpi.c, run_plan_mpi.c);
+/* State shared by the files of the MPI driver (run_mpi.c, plan_mpi.c);
  * internal to engine/. */
 #ifndef PASCAL_ENGINE_MPI_INTERNAL_H
 #define PASCAL_ENGINE_MPI_INTERNAL_H
@@ -6,7 +6,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
-#include "engine/run_internal.h"
+#include "engine/run_work.h"
 #include "engine/mpi/run_mpi.h"
 
 typedef struct pascal_mpi_run {

@@ -1,7 +1,7 @@
 /* The MPI driver of a sweep run (run_mpi.h).
  *
  * Order of the rows.  The plan gives every chunk of rows the raw indices its
- * points come from (run_plan_mpi.c), so any rank can compute any chunk.  The
+ * points come from (plan_mpi.c), so any rank can compute any chunk.  The
  * run goes window by window: a window is whole chunks of rows, its raw
  * indices are cut into pieces (at most a batch each, about 16 per rank), and
  * ranks take pieces from a counter on rank 0 (MPI_Fetch_and_op on an MPI-3

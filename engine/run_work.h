@@ -1,9 +1,11 @@
 /* The pieces of a sweep run (engine/run_work.c) that the MPI driver
  * (engine/mpi/run_mpi.c) puts together in its own order: the same plan, columns,
  * output description, evaluation and headline as one process, so that the
- * ranks write what one process writes.  Internal to engine/. */
-#ifndef PASCAL_ENGINE_RUN_INTERNAL_H
-#define PASCAL_ENGINE_RUN_INTERNAL_H
+ * ranks write what one process writes.  Internal to engine/: all the MPI
+ * driver sees of a run, the opaque pascal_run_work and its calls (the
+ * layout behind them is engine/run_private.h). */
+#ifndef PASCAL_ENGINE_RUN_WORK_H
+#define PASCAL_ENGINE_RUN_WORK_H
 
 #include "engine/run.h"
 
