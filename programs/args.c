@@ -82,3 +82,15 @@ int cli_int_list(const char *name, const char *text, int64_t min, int64_t **out,
     *out = v;
     return 0;
 }
+
+int cli_int_list_flag(const char *cmd, cli_flag *flags, int nflags, const char *name,
+                      const char *dflt, int64_t min, int64_t **out, int *n)
+{
+    cli_flag *f = cli_find(flags, nflags, name);
+    pascal_error err = {0};
+    if (cli_int_list(name, f && f->given ? f->value : dflt, min, out, n, &err) != 0) {
+        fprintf(stderr, "pascal %s: %s\n", cmd, err.msg);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}

@@ -52,6 +52,10 @@ int cli_check_output(const char *path, pascal_error *err);
  * a malloc'd array; each value once. */
 int cli_int_list(const char *name, const char *text, int64_t min, int64_t **out, int *n,
                  pascal_error *err);
+/* The same for flag --NAME of flags (its value, else dflt); a bad list is
+ * one line "pascal CMD: ..." on stderr and CLI_USAGE. */
+int cli_int_list_flag(const char *cmd, cli_flag *flags, int nflags, const char *name,
+                      const char *dflt, int64_t min, int64_t **out, int *n);
 
 int cli_run(int argc, char **argv);            /* programs/run.c */
 int cli_point(int argc, char **argv);          /* programs/point.c */

@@ -41,18 +41,6 @@ static void free_opts(refs_opts *o)
     free(o->occ), free(o->depth), free(o->compute), free(o->N), free(o->W);
 }
 
-static int list_flag(cli_flag *f, int nf, const char *name, const char *dflt, int64_t min,
-                     int64_t **out, int *n)
-{
-    cli_flag *x = cli_find(f, nf, name);
-    pascal_error err = {0};
-    if (cli_int_list(name, x->given ? x->value : dflt, min, out, n, &err) != 0) {
-        fprintf(stderr, "pascal measure-refs: %s\n", err.msg);
-        return CLI_USAGE;
-    }
-    return CLI_OK;
-}
-
 /* --path: a comma-separated list of load path names, each once (default:
  * every path, in code order). */
 static int read_paths(cli_flag *f, int nf, refs_opts *o)
@@ -91,6 +79,7 @@ static int read_paths(cli_flag *f, int nf, refs_opts *o)
 
 static int read_opts(cli_flag *f, int nf, refs_opts *o)
 {
+    static const char cmd[] = "measure-refs";
     cli_flag *x;
     o->out = cli_find(f, nf, "output")->value;
     o->device = cli_find(f, nf, "device")->given ? cli_find(f, nf, "device")->value : "auto";
@@ -100,11 +89,11 @@ static int read_opts(cli_flag *f, int nf, refs_opts *o)
     o->dry_run = cli_find(f, nf, "dry-run")->given;
     o->quiet = cli_find(f, nf, "quiet")->given;
     o->block_bytes = 16384, o->reps = 2;
-    if (list_flag(f, nf, "occupancy", "1,2", 1, &o->occ, &o->nocc) ||
-        list_flag(f, nf, "depth", "2,4", 1, &o->depth, &o->ndepth) ||
-        list_flag(f, nf, "compute", "0,8", 0, &o->compute, &o->ncompute) ||
-        list_flag(f, nf, "N", "4096", 1, &o->N, &o->nN) ||
-        list_flag(f, nf, "W", "1,4", 1, &o->W, &o->nW) || read_paths(f, nf, o) ||
+    if (cli_int_list_flag(cmd, f, nf, "occupancy", "1,2", 1, &o->occ, &o->nocc) ||
+        cli_int_list_flag(cmd, f, nf, "depth", "2,4", 1, &o->depth, &o->ndepth) ||
+        cli_int_list_flag(cmd, f, nf, "compute", "0,8", 0, &o->compute, &o->ncompute) ||
+        cli_int_list_flag(cmd, f, nf, "N", "4096", 1, &o->N, &o->nN) ||
+        cli_int_list_flag(cmd, f, nf, "W", "1,4", 1, &o->W, &o->nW) || read_paths(f, nf, o) ||
         ((x = cli_find(f, nf, "block-bytes"))->given && cli_size("measure-refs", x, &o->block_bytes)) ||
         ((x = cli_find(f, nf, "repeat"))->given && cli_int("measure-refs", x, 1, &o->reps)))
         return CLI_USAGE;

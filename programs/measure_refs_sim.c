@@ -38,18 +38,6 @@ typedef struct simrefs_cli {
     double block_bytes;
 } simrefs_cli;
 
-static int ints(cli_flag *f, int nf, const char *name, const char *dflt, int64_t min,
-                int64_t **out, int *n)
-{
-    cli_flag *x = cli_find(f, nf, name);
-    pascal_error err = {0};
-    if (cli_int_list(name, x->given ? x->value : dflt, min, out, n, &err) != 0) {
-        fprintf(stderr, "pascal measure-refs: %s\n", err.msg);
-        return CLI_USAGE;
-    }
-    return CLI_OK;
-}
-
 /* --path: load path names, comma-separated, each once (default: all). */
 static int read_paths(const cli_flag *p, simrefs_cli *o)
 {
@@ -77,15 +65,17 @@ static int read_paths(const cli_flag *p, simrefs_cli *o)
 
 static int read_lists(cli_flag *f, int nf, simrefs_cli *o)
 {
-    cli_flag *x = cli_find(f, nf, "occupancy");
+    static const char cmd[] = "measure-refs";
     if (read_paths(cli_find(f, nf, "path"), o))
         return CLI_USAGE;
-    /* The paper's occupancies differ per path (section 5.4). */
-    if (ints(f, nf, "occupancy", "1,2,4", 1, &o->occ[0], &o->nocc[0]) ||
-        ints(f, nf, "occupancy", x->given ? x->value : "1,2", 1, &o->occ[1], &o->nocc[1]) ||
-        ints(f, nf, "depth", PAPER_DEPTH, 1, &o->depth, &o->ndepth) ||
-        ints(f, nf, "compute", PAPER_COMPUTE, 0, &o->compute, &o->ncompute) ||
-        ints(f, nf, "N", PAPER_N, 1, &o->N, &o->nN) || ints(f, nf, "W", PAPER_W, 1, &o->W, &o->nW))
+    /* The paper's occupancies differ per path (section 5.4); --occupancy
+     * sets both. */
+    if (cli_int_list_flag(cmd, f, nf, "occupancy", "1,2,4", 1, &o->occ[0], &o->nocc[0]) ||
+        cli_int_list_flag(cmd, f, nf, "occupancy", "1,2", 1, &o->occ[1], &o->nocc[1]) ||
+        cli_int_list_flag(cmd, f, nf, "depth", PAPER_DEPTH, 1, &o->depth, &o->ndepth) ||
+        cli_int_list_flag(cmd, f, nf, "compute", PAPER_COMPUTE, 0, &o->compute, &o->ncompute) ||
+        cli_int_list_flag(cmd, f, nf, "N", PAPER_N, 1, &o->N, &o->nN) ||
+        cli_int_list_flag(cmd, f, nf, "W", PAPER_W, 1, &o->W, &o->nW))
         return CLI_USAGE;
     return CLI_OK;
 }
