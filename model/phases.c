@@ -138,13 +138,31 @@ static void gen_clusters(const pascal_pattern *pat, int64_t N, int64_t M,
 
 /* Wrapped Gaussian: round(sigma z) reduced into [0, N).  fmod is exact for
  * any magnitude a double holds (and N <= 2^53); the reduction is finished in
- * integers so that no double near 2^63 is converted. */
+ * integers so that no double near 2^63 is converted.
+ *
+ * Past 2^52 a double no longer holds every integer, so sigma z mod N would
+ * keep only the few residues of its last bits (a sigma of 1e100 put every
+ * worker on one phase).  There the phase is drawn uniformly instead, which
+ * is the same distribution: once sigma >= 4 N the wrapped Gaussian differs
+ * from uniform on [0, N) by at most 2 exp(-2 pi^2 (sigma / N)^2) < 1e-137 in
+ * total variation, and a worker reaches that branch only when
+ * sigma |z| >= 2^52, which for N < 2^50 needs sigma > 4 N.  The uniform
+ * draw uses the uniform stream of the same (seed, key, m), independent of
+ * the normal stream whose |z| chose the branch.  Below 2^52 nothing
+ * changes. */
+#define EXACT_INTEGERS 4503599627370496.0 /* 2^52 */
+
 static void gen_gaussian(const pascal_pattern *pat, int64_t N, int64_t M,
                          int64_t *out)
 {
     for (int64_t m = 0; m < M; m++) {
         double x = round(pat->sigma * pascal_rng_normal(pat->seed, pat->key,
                                                         (uint64_t)m));
+        if (fabs(x) >= EXACT_INTEGERS && pat->sigma >= 4.0 * (double)N) {
+            double u = pascal_rng_uniform(pat->seed, pat->key, (uint64_t)m) * (double)N;
+            out[m] = u >= (double)N ? N - 1 : (int64_t)u;
+            continue;
+        }
         double r = fmod(x, (double)N);   /* |r| < (double)N <= 2^63 */
         int64_t v = (int64_t)fabs(r);
         if (v >= N)

@@ -209,6 +209,48 @@ TEST(ModelPhases, GaussianSampleSd)
     ASSERT_TRUE(std::all_of(s.begin(), s.end(), [](int64_t x) { return x == 0; }));
 }
 
+// A wrapped Gaussian far wider than the ring is uniform on it, however wide:
+// sigma z past 2^52 keeps too few low bits to reduce mod N, so such a worker
+// draws its phase uniformly (model/phases.c).  A sigma of 1e100 used to put
+// every worker on one phase.
+TEST(ModelPhases, WideGaussianIsUniformAtAnySigma)
+{
+    constexpr int64_t N = 4096, M = 64;
+    pascal_pattern pat = pattern(PASCAL_PATTERN_GAUSSIAN);
+    // Distinct phases of 64 uniform draws on 4096 blocks: 63.5 on average.
+    for (double sigma : {1e15, 1e18, 1e20, 1e100, 1e300}) {
+        pat.sigma = sigma;
+        Vec s = generate(pat, N, M);
+        EXPECT_GE(std::set<int64_t>(s.begin(), s.end()).size(), 60u) << sigma;
+    }
+    // And the histogram of many workers on a small ring is flat.
+    constexpr int64_t n = 16, m = 32000;
+    constexpr double kRelTol = 0.1;
+    pat.sigma = 1e200;
+    Vec s = generate(pat, n, m);
+    std::vector<int64_t> hist(n, 0);
+    for (int64_t x : s)
+        hist[(size_t)x]++;
+    for (int64_t h : hist)
+        ASSERT_NEAR((double)h, (double)m / n, kRelTol * m / n);
+}
+
+// Below 2^52 the phases are round(sigma z) mod N exactly as before.
+TEST(ModelPhases, GaussianBelowTwoTo52IsRoundedAndReduced)
+{
+    constexpr int64_t N = 1000;
+    pascal_pattern pat = pattern(PASCAL_PATTERN_GAUSSIAN);
+    for (double sigma : {23.85, 4.0e6, 1.0e14}) {
+        pat.sigma = sigma;
+        Vec s = generate(pat, N, 200);
+        for (int64_t m = 0; m < 200; m++) {
+            double x = std::round(sigma * pascal_rng_normal(pat.seed, pat.key, (uint64_t)m));
+            int64_t want = (int64_t)std::fmod(std::fmod(x, (double)N) + N, (double)N);
+            ASSERT_EQ(s[(size_t)m], want) << sigma << " worker " << m;
+        }
+    }
+}
+
 TEST(ModelPhases, UniformCoversRing)
 {
     constexpr int64_t N = 16, M = 16000;
