@@ -196,9 +196,8 @@ int pascal_sink_publish(pascal_sink *sink, pascal_error *err)
     if ((rc = pascal_tmpfile_sync(sink->tmp, err)))
         return rc;
     pascal_testpoint("publish-closed");
-    if (rename(sink->tmp, sink->dest) != 0)
-        return pascal_error_set(err, PASCAL_EIO, "cannot rename %s to %s: %s", sink->tmp,
-                                sink->dest, strerror(errno));
+    if ((rc = pascal_files_publish(sink->tmp, sink->dest, err)))
+        return rc;
     return pascal_tmpfile_sync(sink->dest, err);
 }
 

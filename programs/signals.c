@@ -93,10 +93,27 @@ static void on_end(void *ctx, const char *path)
         pthread_sigmask(SIG_SETMASK, &saved_mask, NULL);
 }
 
-static void on_done(void *ctx, const char *path)
+/* The last destination this process completed, for the handler's message
+ * (a journal or a partial file is not one). */
+static char published[PATH_BYTES];
+static int published_ok;
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), k = strlen(tail);
+    return n >= k && strcmp(s + n - k, tail) == 0;
+}
+
+static void on_done(void *ctx, const char *path, const char *dest)
 {
     (void)ctx;
     let_go(path);
+    if (dest && strlen(dest) < PATH_BYTES && !ends_with(dest, ".journal") &&
+        !ends_with(dest, ".partial")) {
+        __atomic_store_n(&published_ok, 0, __ATOMIC_SEQ_CST);
+        memcpy(published, dest, strlen(dest) + 1);
+        __atomic_store_n(&published_ok, 1, __ATOMIC_SEQ_CST);
+    }
 }
 
 /* Async-signal-safe: atomics, nanosleep and unlink. */
@@ -111,14 +128,41 @@ static void remove_held(void)
             unlink(slot_path[i]);
 }
 
+/* Async-signal-safe: write(2) only. */
+static void say(const char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0) {
+        ssize_t w = write(2, s, n);
+        if (w <= 0)
+            return;
+        s += w, n -= (size_t)w;
+    }
+}
+
+/* "nothing written", or, when the process had already completed its
+ * output (the signal came after the publishing rename), that it had. */
 static void on_interrupt(int sig)
 {
-    static const char msg[] = "pascal: interrupted; nothing written\n";
     (void)sig;
     remove_held();
-    if (write(2, msg, sizeof msg - 1) < 0)
-        _exit(130);
+    if (__atomic_load_n(&published_ok, __ATOMIC_SEQ_CST)) {
+        say("pascal: interrupted after writing ");
+        say(published);
+        say(" (complete)\n");
+    } else {
+        say("pascal: interrupted; nothing written\n");
+    }
     _exit(130);
+}
+
+/* Before main, as soon as the program's own code runs (the shared
+ * libraries are loaded by then): a signal from then on ends it with 130,
+ * not by the signal. */
+__attribute__((constructor)) static void install_early(void)
+{
+    signal(SIGINT, on_interrupt);
+    signal(SIGTERM, on_interrupt);
 }
 
 void cli_signals_install(void)

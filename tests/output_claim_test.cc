@@ -437,4 +437,37 @@ TEST_F(Claim, ASignalJustAfterAFileIsCreatedLeavesNothing)
     }
 }
 
+// A Ctrl-C (or SIGTERM) in the instant after a command renamed its finished
+// file onto the destination: the command says that the destination is
+// complete, not that nothing was written, and leaves nothing else behind.
+TEST_F(Claim, ASignalJustAfterThePublishSaysTheFileIsComplete)
+{
+    ASSERT_EQ(run("run " + spec + " -o " + dir + "/a.h5 --shard 1/2 --quiet").status, 0);
+    ASSERT_EQ(run("run " + spec + " -o " + dir + "/b.h5 --shard 2/2 --quiet").status, 0);
+    const std::string refs = std::string(PASCAL_SOURCE_DIR) + "/configs/calibration/synthetic-gb10-refs.csv";
+    struct Case {
+        std::string sig, args, dest;
+    } cases[] = {
+        {"INT", "merge -o " + dir + "/m.h5 " + dir + "/a.h5 " + dir + "/b.h5", "m.h5"},
+        {"TERM", "validate -o " + dir + "/v.h5 --quiet", "v.h5"},
+        {"INT", "calibrate " + refs + " --device gb10 -o " + dir + "/c.h5", "c.h5"},
+        {"TERM", "report " + dir + "/a.h5 -o " + dir + "/r.html", "r.html"},
+    };
+    for (const Case &c : cases) {
+        CliResult r = pascal_test::run_command(dir, "PASCAL_TEST_RAISE_AT=tmpfile-published:" + c.sig + " " +
+                                                        PASCAL_CLI_HOOKED + " " + c.args);
+        EXPECT_EQ(r.status, 130) << c.args << ": " << r.err;
+        EXPECT_NE(r.err.find("pascal: interrupted after writing " + dir + "/" + c.dest + " (complete)"),
+                  std::string::npos) << c.args << ": " << r.err;
+        EXPECT_EQ(r.err.find("nothing written"), std::string::npos) << r.err;
+        EXPECT_TRUE(exists(dir + "/" + c.dest)) << c.args;
+        for (const std::string &name : pascal_test::list_dir(dir))
+            EXPECT_TRUE(name.find(".lock") == std::string::npos && name.find(".tmp.") == std::string::npos)
+                << c.args << " left " << name;
+    }
+    // The files are whole: the merged shards are the run's rows.
+    EXPECT_EQ(run("info " + dir + "/m.h5").status, 0);
+    EXPECT_EQ(run("info " + dir + "/c.h5").status, 0);
+}
+
 } // namespace

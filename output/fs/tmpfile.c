@@ -36,7 +36,13 @@ void pascal_files_end(const char *path)
 void pascal_files_done(const char *path)
 {
     if (hooks.done)
-        hooks.done(hooks.ctx, path);
+        hooks.done(hooks.ctx, path, NULL);
+}
+
+void pascal_files_done_as(const char *path, const char *dest)
+{
+    if (hooks.done)
+        hooks.done(hooks.ctx, path, dest);
 }
 
 void pascal_tmpfile_discard(const char *tmp)
@@ -110,9 +116,28 @@ int pascal_tmpfile_sync(const char *path, pascal_error *err)
     return rc;
 }
 
+/* The rename that publishes a file, between the hooks' begin and end: a
+ * signal handler then sees the file either still at `from` (nothing
+ * written) or at `dest` and reported done, never between the two. */
+int pascal_files_publish(const char *from, const char *dest, pascal_error *err)
+{
+    int e;
+    if (pascal_files_begin())
+        return pascal_error_set(err, PASCAL_EINTR, "%s: interrupted before it was written", dest);
+    if (rename(from, dest) == 0) {
+        pascal_files_done_as(from, dest);
+        pascal_files_end(NULL);
+        sync_dir_of(dest);
+        return 0;
+    }
+    e = errno;
+    pascal_files_end(NULL);
+    return pascal_error_set(err, PASCAL_EIO, "cannot rename %s to %s: %s", from, dest, strerror(e));
+}
+
 int pascal_tmpfile_commit(const char *tmp, const char *dest, pascal_error *err)
 {
-    int fd = open(tmp, O_RDONLY | O_CLOEXEC);
+    int fd = open(tmp, O_RDONLY | O_CLOEXEC), rc;
     if (fd < 0 || fdatasync(fd) != 0) {
         pascal_error_set(err, PASCAL_EIO, "cannot write %s: %s", dest, strerror(errno));
         if (fd >= 0)
@@ -121,14 +146,11 @@ int pascal_tmpfile_commit(const char *tmp, const char *dest, pascal_error *err)
         return PASCAL_EIO;
     }
     close(fd);
-    if (rename(tmp, dest) == 0) {
-        pascal_files_done(tmp);
-        sync_dir_of(dest);
-        return 0;
-    }
-    pascal_error_set(err, PASCAL_EIO, "cannot rename %s to %s: %s", tmp, dest, strerror(errno));
-    pascal_tmpfile_discard(tmp);
-    return PASCAL_EIO;
+    if ((rc = pascal_files_publish(tmp, dest, err)) != 0)
+        pascal_tmpfile_discard(tmp);
+    else
+        pascal_testpoint("tmpfile-published");
+    return rc;
 }
 
 /* "<digits>" or "<digits>.<digits>": the tail pascal_tmpfile_create adds. */

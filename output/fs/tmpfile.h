@@ -28,8 +28,9 @@ typedef struct pascal_files_hooks {
     /* After a begin that returned 0: path is the file now created, or NULL
      * when the creation failed. */
     void (*end)(void *ctx, const char *path);
-    /* The file at path was renamed onto its destination or removed. */
-    void (*done)(void *ctx, const char *path);
+    /* The file at path was removed (dest NULL), or renamed onto dest: dest
+     * is then complete. */
+    void (*done)(void *ctx, const char *path, const char *dest);
 } pascal_files_hooks;
 
 /* Registers hooks (copied; NULL: none).  Not safe to call while another
@@ -47,6 +48,10 @@ int pascal_tmpfile_create(const char *dest, char **tmp, pascal_error *err);
  * never leaves a complete-looking but empty file); on failure removes tmp
  * and says why. */
 int pascal_tmpfile_commit(const char *tmp, const char *dest, pascal_error *err);
+/* The rename alone (from is kept on failure), between the hooks' begin and
+ * end, which hear of it as done(from, dest); PASCAL_EINTR, renaming
+ * nothing, when they refuse. */
+int pascal_files_publish(const char *from, const char *dest, pascal_error *err);
 /* Removes a temporary file that will not be committed. */
 void pascal_tmpfile_discard(const char *tmp);
 /* Makes the bytes of the file at path, and its folder's entry, durable. */
@@ -58,6 +63,7 @@ int pascal_tmpfile_sync(const char *path, pascal_error *err);
 int pascal_files_begin(void);
 void pascal_files_end(const char *path);
 void pascal_files_done(const char *path);
+void pascal_files_done_as(const char *path, const char *dest);
 
 /* Removes the temporary files of dest ("<dest>.tmp.<pid>" and its numbered
  * neighbours) except `keep` (may be NULL), and returns how many it removed.
