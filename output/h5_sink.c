@@ -468,10 +468,14 @@ int pascal_h5sink_finish(pascal_sink *sink, pascal_error *err)
             rc = pascal_h5_fail(err, h5->path, "closing a dataset");
         h5->cols[j].dset = -1;
     }
-    if (rc == 0 && H5Fclose(h5->file) < 0)
-        rc = pascal_h5_fail(err, h5->path, "closing the file");
-    else if (rc == 0)
+    /* HDF5 releases the identifier even when the close fails (a full disk
+     * at the last flush): it must not be closed again. */
+    if (rc == 0) {
+        herr_t closed = H5Fclose(h5->file);
         h5->file = -1;
+        if (closed < 0)
+            rc = pascal_h5_fail(err, h5->path, "closing the file");
+    }
     pascal_h5sink_free(h5);
     sink->h5 = NULL;
     return rc;
@@ -500,12 +504,16 @@ void pascal_h5sink_free(pascal_h5sink *h5)
 
 /* ---- interrupted runs ---------------------------------------------------- */
 
+/* Every finished row is kept: the buffered tail is written as the last,
+ * shorter chunk, as finish writes it, and a resume reads it back into the
+ * buffers (pascal_h5sink_reopen).  A journal records whole chunks only, so
+ * a kill after the resume loses at most that tail, which is redone. */
 int pascal_h5sink_suspend(pascal_sink *sink, int64_t *rows, pascal_error *err)
 {
     pascal_h5sink *h5 = sink->h5;
-    int rc = 0;
-    *rows = h5->nfile;   /* whole chunks only: the buffered tail is redone */
+    int rc = h5->nbuf > 0 ? flush_buffers(h5, err) : 0;
     h5->nbuf = 0;
+    *rows = h5->nfile;
     for (int j = 0; j < h5->ncols; j++) {
         if (h5->cols[j].dset >= 0 && H5Dclose(h5->cols[j].dset) < 0 && rc == 0)
             rc = pascal_h5_fail(err, h5->path, "closing a dataset");
@@ -597,6 +605,31 @@ static int check_partial(pascal_h5sink *h5, const pascal_sink_meta *meta, pascal
     return rc;
 }
 
+/* Reads rows [nfile, nfile + n) of every column into its buffer, stored
+ * as the file stores them (enum codes narrowed). */
+static int read_tail(pascal_h5sink *h5, int64_t n, pascal_error *err)
+{
+    for (int j = 0; j < h5->ncols; j++) {
+        h5col *col = &h5->cols[j];
+        hid_t mtype = col->type == PASCAL_COLTYPE_F64   ? H5T_NATIVE_DOUBLE
+                      : col->type == PASCAL_COLTYPE_I64 ? H5T_NATIVE_INT64
+                                                        : col->mtype;
+        hsize_t start[1] = {(hsize_t)h5->nfile}, count[1] = {(hsize_t)n};
+        hid_t fs = H5Dget_space(col->dset), ms = H5Screate_simple(1, count, NULL);
+        int ok = fs >= 0 && ms >= 0 &&
+                 H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0 &&
+                 H5Dread(col->dset, mtype, ms, fs, H5P_DEFAULT, col->buf) >= 0;
+        if (fs >= 0) H5Sclose(fs);
+        if (ms >= 0) H5Sclose(ms);
+        if (!ok)
+            return pascal_error_set(err, PASCAL_EINPUT, "%s: expected the stopped run's last "
+                                    "rows of %s, got a column that cannot be read", h5->path,
+                                    col->name);
+    }
+    h5->nbuf = n;
+    return 0;
+}
+
 int pascal_h5sink_reopen(pascal_sink *sink, const pascal_sink_meta *meta,
                          const pascal_column_desc *point_cols,
                          const pascal_column_desc *result_cols, int64_t *rows, int write,
@@ -621,7 +654,9 @@ int pascal_h5sink_reopen(pascal_sink *sink, const pascal_sink_meta *meta,
     /* Read-only: in this process alone, and without marking the file open
      * for writing (journal.h: a resumed run writes only once journaled). */
     if ((h5->file = write ? H5Fopen(sink->tmp, H5F_ACC_RDWR, sink->fapl)
-                          : H5Fopen(sink->tmp, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
+                          : pascal_h5_open_read(sink->tmp, err)) == PASCAL_H5_DAMAGED)
+        return PASCAL_EINPUT;
+    if (h5->file < 0)
         return pascal_error_set(err, PASCAL_EINPUT, "%s: expected the file an interrupted run "
                                 "left (pascal run ... -o %s, stopped), got none or a damaged one",
                                 sink->tmp, sink->dest);
@@ -641,10 +676,18 @@ int pascal_h5sink_reopen(pascal_sink *sink, const pascal_sink_meta *meta,
         rc = reopen_column(h5, j < sink->npoint ? "points" : "results",
                            j < sink->npoint ? &point_cols[j] : &result_cols[j - sink->npoint],
                            &h5->cols[j], rows, err);
-    if (rc == 0 && *rows % h5->chunk != 0)
-        rc = pascal_error_set(err, PASCAL_EINPUT, "%s: expected whole chunks of %lld rows, got "
-                              "%lld rows", sink->tmp, (long long)h5->chunk, (long long)*rows);
-    h5->nfile = rc == 0 ? *rows : 0;
+    h5->nfile = rc == 0 ? *rows - *rows % h5->chunk : 0;
+    /* A stop's last, shorter chunk goes back into the buffers, to be
+     * written whole once it fills (pascal_h5sink_suspend), when the file is
+ * open for writing.  Under MPI the
+     * ranks write whole chunks only: the run continues at the last whole
+     * chunk and writes the tail again. */
+    if (rc == 0 && *rows > h5->nfile) {
+        if (sink->mpi)
+            *rows = h5->nfile;
+        else if (write) /* a read-only look writes nothing back */
+            rc = read_tail(h5, *rows - h5->nfile, err);
+    }
     return rc;
 }
 

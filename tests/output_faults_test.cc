@@ -242,6 +242,42 @@ TEST_F(FileSizeLimit, RunAndMergeFailCleanly)
         EXPECT_EQ(name.find(".tmp."), std::string::npos) << name;
 }
 
+// Every file-size limit from the first bytes to the whole file: `run` of a
+// two-point spec and `validate -o` exit 1 with one line naming the file, or
+// 0 once the file fits, never by a signal (HDF5's close once crashed when
+// the last flush failed), and leave nothing beside the destination.
+TEST_F(FileSizeLimit, EveryLimitExitsOneOrSucceeds)
+{
+    std::string spec = write("two.yaml", "name: two\nmodels: [ttl]\nfixed: {N: 64, M: 4}\naxes:\n  C: [8, 16]\n");
+    struct Case {
+        std::string args, out;
+        int from, to, step; // limits in KiB
+    } cases[] = {
+        {"run " + spec + " -o " + dir + "/two.h5 --quiet", "two.h5", 1, 40, 1},
+        {"validate --quiet -o " + dir + "/v.h5", "v.h5", 1, 1700, 41},
+    };
+    for (const Case &c : cases) {
+        int ok = 0;
+        for (int kib = c.from; kib <= c.to; kib += c.step) {
+            std::remove((dir + "/" + c.out).c_str());
+            CliResult r = pascal_test::run_command(dir, "ulimit -S -f " + std::to_string(2 * kib) + " && " +
+                                                            PASCAL_CLI " " + c.args);
+            ASSERT_TRUE(r.status == 0 || r.status == 1) << c.args << " at " << kib << " KiB: " << r.status
+                                                        << " " << r.err;
+            if (r.status == 1) {
+                EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << kib << ": " << r.err;
+                EXPECT_NE(r.err.find(dir + "/" + c.out), std::string::npos) << kib << ": " << r.err;
+            } else {
+                ok++;
+            }
+            for (const std::string &name : list_dir(dir))
+                EXPECT_TRUE(name.find(".tmp.") == std::string::npos && name.find(".lock") == std::string::npos &&
+                            name.find(".journal") == std::string::npos) << kib << ": left " << name;
+        }
+        EXPECT_GT(ok, 0) << c.args << ": the largest limit is enough";
+    }
+}
+
 // ---- hard kills -------------------------------------------------------------
 
 class HardKill : public pascal_test::TempDirTest {
@@ -301,6 +337,28 @@ protected:
 
 // Killed after batch k, and again while resuming: --resume finishes the
 // uninterrupted run's rows, compressed or not, and leaves nothing else.
+// A Ctrl-C keeps every finished row, not only whole chunks: stopped once
+// its first chunk of 4096 rows is recorded, a run of batches of 5000 stops
+// after its first batch and keeps all 5000 (the last, shorter chunk is
+// written and read back on resume), and the resume gives the uninterrupted
+// rows, compressed or not.
+TEST_F(HardKill, AStopKeepsEveryFinishedRow)
+{
+    for (const char *args : {" --compression 0", " --compression 1"}) {
+        std::string out = dir + "/stop.h5";
+        CliResult r = pascal_test::run_command(dir, "PASCAL_TEST_RAISE_AT=journal-record:INT " PASCAL_CLI_HOOKED
+                                                    " run " + spec + " -o " + out + args + " --batch 5000 --quiet");
+        ASSERT_EQ(r.status, 130) << args << ": " << r.err;
+        EXPECT_NE(r.err.find("stopped: 5000 of 300000 rows kept"), std::string::npos) << args << ": " << r.err;
+        EXPECT_EQ(Column(out + ".partial", "points", "C").size(), 5000u) << args;
+        r = run("run " + spec + " -o " + out + args + " --resume --quiet");
+        ASSERT_EQ(r.status, 0) << args << ": " << r.err;
+        EXPECT_NE(r.out.find("resumed: 5000 rows kept"), std::string::npos) << args << ": " << r.out;
+        ExpectSameRows(full, out);
+        std::remove(out.c_str());
+    }
+}
+
 TEST_F(HardKill, AfterAnyBatchResumeGivesTheUninterruptedRows)
 {
     for (const char *args : {"", " --compression 3"}) {

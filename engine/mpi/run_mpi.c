@@ -343,6 +343,9 @@ static int prepare_root(pascal_mpi_run *r, pascal_sink_meta *meta, int *resume,
     quiet.journal = 0; /* rank 0 only reads it here */
     if ((rc = pascal_sink_resume(&quiet, pc, np, rc_cols, nr, &old, &kept, err)))
         return rc;
+    /* The ranks write whole chunks: a stop's shorter last chunk is redone
+     * (output/h5_sink.c, pascal_h5sink_reopen). */
+    kept -= kept % pascal_sink_mpi_chunk(old);
     st->rows_resumed = (uint64_t)kept;
     if (st->rows_resumed > st->rows)
         rc = pascal_error_set(err, PASCAL_EINPUT, "%s.partial: holds %llu rows, this run has "
