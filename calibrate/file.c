@@ -270,6 +270,8 @@ int pascal_calibrate_load(const char *path, pascal_dyn_model **model, pascal_cal
     pascal_dyn_params p = pascal_dyn_default_params();
     int rc;
     *model = NULL;
+    if (access(path, R_OK) == 0 && (rc = pascal_h5_vet(path, err)) != 0)
+        return rc; /* a damaged file, refused before HDF5 reads it here */
     if ((rc = pascal_h5_read_attr(path, "format", fmt, sizeof fmt, err)) != 0) {
         if (rc == PASCAL_ENOMEM || access(path, R_OK) != 0)
             return rc == PASCAL_EIO ? (err->code = PASCAL_EINPUT) : rc; /* "cannot open ..." */

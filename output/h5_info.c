@@ -281,8 +281,8 @@ int pascal_h5_describe(const char *path, pascal_file_info *d, pascal_error *err)
                                 path);
     if (H5Fis_hdf5(path) <= 0)
         return pascal_error_set(err, PASCAL_EINPUT, "%s: not an HDF5 file", path);
-    if ((file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
-        return pascal_h5_fail(err, path, "opening as HDF5");
+    if ((file = pascal_h5_open_read(path, err)) < 0)
+        return file == PASCAL_H5_DAMAGED ? PASCAL_EINPUT : pascal_h5_fail(err, path, "opening as HDF5");
     if (H5Aiterate2(file, H5_INDEX_NAME, H5_ITER_INC, &idx, add_attr, d) < 0 ||
         H5Literate(file, H5_INDEX_NAME, H5_ITER_INC, NULL, add_table, d) < 0 ||
         read_axes(file, d) != 0)

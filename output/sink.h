@@ -174,6 +174,14 @@ int pascal_sink_finish(pascal_sink *sink, pascal_error *err);
 /* Closes and removes the temporary file.  Frees sink; NULL is a no-op. */
 void pascal_sink_abort(pascal_sink *sink);
 
+/* Before reading a file someone else may have damaged: its metadata, and
+ * its data up to a budget, are read in a child process first; a crash or
+ * a hang there refuses it (PASCAL_EINPUT, "expected an HDF5 file pascal
+ * can read, got a damaged one ...") and cannot take this process down.
+ * 0 otherwise, even when HDF5 merely reports errors, which the real reader
+ * then meets and names (output/h5_vet.c). */
+int pascal_h5_vet(const char *path, pascal_error *err);
+
 /* Reading back (tests, `pascal report`): the row count and one column of a
  * finished HDF5 file.  group is "points" or "results".  *values is malloc'd
  * (float64; I64/ENUM columns converted); caller frees. */

@@ -81,6 +81,14 @@ int pascal_csvsink_append(pascal_sink *sink, int64_t nrows,
 int pascal_csvsink_finish(pascal_sink *sink, pascal_error *err);
 void pascal_csvsink_free(pascal_csvsink *csv);
 
+/* Reading files that may be damaged (h5_vet.c, pascal_h5_vet in sink.h):
+ * pascal_h5_open_read vets, then opens read-only: a negative id on
+ * failure, PASCAL_H5_DAMAGED (err set) when the vetting refused the file,
+ * else HDF5's own failure (err untouched: the caller says what it
+ * expected). */
+#define PASCAL_H5_DAMAGED (-2)
+hid_t pascal_h5_open_read(const char *path, pascal_error *err);
+
 /* Shared HDF5 helpers (h5_util.c). */
 #include <hdf5.h>
 

@@ -4,6 +4,8 @@
  * destination only when complete. */
 #include "output/fs/lock.h"
 #include "output/fs/tmpfile.h"
+#include "output/h5_file.h"
+#include "output/sink.h"
 #include "report/report_internal.h"
 
 #include <errno.h>
@@ -196,6 +198,9 @@ int pascal_report_write(const pascal_report_opts *opts, pascal_report_stats *sta
     if (stats)
         memset(stats, 0, sizeof *stats);
     if ((rc = check_opts(opts, err)))
+        return rc;
+    /* A damaged sweep file is refused before anything is created. */
+    if (pascal_h5_is_hdf5(opts->in_path) && (rc = pascal_h5_vet(opts->in_path, err)))
         return rc;
     {
         pascal_input in = {"sweep file", opts->in_path};
