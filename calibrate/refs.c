@@ -20,6 +20,8 @@
 enum { C_O, C_PATH, C_D, C_M, C_N, C_W, C_K, NCOL };
 static const char *const col_names[NCOL] = {"o", "path", "d", "m", "N", "W", "K"};
 #define HEADER "o,path,d,m,N,W,K"
+/* A reference file is read whole: 1 GiB is some 30 million runs. */
+#define REFS_MAX_BYTES ((size_t)1 << 30)
 
 void pascal_calibrate_refs_free(pascal_refs *r)
 {
@@ -235,12 +237,17 @@ int pascal_calibrate_parse_csv(const char *text, size_t len, const char *filenam
     size_t pos = 0;
     csv_field f[NCOL + 8];
     memset(out, 0, sizeof *out);
+    /* A UTF-8 byte-order mark (spreadsheets write one) is not part of the
+     * first column's name. */
+    if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+        pos = 3;
     while (pos < len && rc == 0) {
         size_t e = pos, l;
         double v[NCOL];
         int n;
         while (e < len && text[e] != '\n')
             e++;
+
         l = e - pos - (e > pos && text[e - 1] == '\r');
         ln++;
         if (!blank_or_comment(text + pos, l)) {
@@ -257,6 +264,13 @@ int pascal_calibrate_parse_csv(const char *text, size_t len, const char *filenam
                     out->line[out->n++] = ln;
                 }
             }
+            /* Every line ends with a newline (pascal writes them so): a
+             * last line without one is a file cut short, whose last number
+             * may be cut too (3.49678 read as 3.). */
+            if (rc == 0 && e == len)
+                rc = pascal_error_set(err, PASCAL_EINPUT, "%s:%lld:%zu: expected the line to end "
+                                      "with a newline, got the end of the file (a file cut "
+                                      "short?)", file, (long long)ln, l + 1);
         }
         pos = e + 1;
     }
@@ -321,7 +335,7 @@ static int read_h5(const char *path, double sms, pascal_refs *out, pascal_error 
 {
     double *cols[NCOL] = {0};
     int64_t n = 0, len;
-    int rc = 0;
+    int rc = pascal_h5_vet(path, err);
     for (int c = 0; c < NCOL && rc == 0; c++) {
         rc = pascal_h5_read_column(path, "references", col_names[c], &cols[c], &len, err);
         if (rc == 0 && c > 0 && len != n)
@@ -347,7 +361,7 @@ int pascal_calibrate_read_refs(const char *path, double sms, pascal_refs *out,
     size_t len = 0;
     int rc;
     memset(out, 0, sizeof *out);
-    if ((rc = pascal_read_file(path, &text, &len, err)))
+    if ((rc = pascal_read_file(path, REFS_MAX_BYTES, &text, &len, err)))
         return rc == PASCAL_EIO ? (err->code = PASCAL_EINPUT) : rc; /* an unreadable input */
     if (len >= 8 && memcmp(text, sig, 8) == 0) {
         free(text);

@@ -12,9 +12,11 @@ extern "C" {
 #endif
 
 /* Reads the file at path into a malloc'd, NUL-terminated buffer (*len
- * bytes before the NUL).  PASCAL_EIO "cannot read PATH: reason", or
- * PASCAL_ENOMEM; *text is NULL on failure. */
-int pascal_read_file(const char *path, char **text, size_t *len, pascal_error *err);
+ * bytes before the NUL), refusing one of more than max bytes before it is
+ * all read (a device such as /dev/zero never ends).  PASCAL_EIO "cannot
+ * read PATH: reason" (a folder included), PASCAL_EINPUT for a file too
+ * long, or PASCAL_ENOMEM; *text is NULL on failure. */
+int pascal_read_file(const char *path, size_t max, char **text, size_t *len, pascal_error *err);
 
 #ifdef __cplusplus
 }

@@ -215,7 +215,7 @@ int pascal_device_load(const char *path, pascal_device_profile *out, pascal_erro
     if (has_suffix(stem, SUFFIX))
         n -= strlen(SUFFIX);
     snprintf(out->name, sizeof out->name, "%.*s", (int)n, stem);
-    if ((rc = pascal_read_file(path, &text, &len, err)))
+    if ((rc = pascal_read_file(path, YML_MAX_BYTES, &text, &len, err)))
         return rc;
     rc = yml_load(text, len, path, &doc, err);
     if (!rc) {

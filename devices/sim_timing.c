@@ -178,7 +178,7 @@ int pascal_device_sim_load(const char *path, pascal_sim_timing *out, pascal_erro
     char *text = NULL;
     size_t len = 0;
     pascal_error sub = {0};
-    int rc = pascal_read_file(path, &text, &len, &sub);
+    int rc = pascal_read_file(path, YML_MAX_BYTES, &text, &len, &sub);
     if (rc)
         return pascal_error_set(err, PASCAL_EINPUT, "%s: cannot read the device profile: %s", path,
                                 sub.msg);

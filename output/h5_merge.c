@@ -14,6 +14,7 @@
 
 #include "output/digest.h"
 #include "output/fs/lock.h"
+#include "output/h5_file.h"
 #include "output/sink.h"
 #include "output/sink_internal.h"
 #include "output/fs/tmpfile.h"
@@ -35,6 +36,8 @@ static int read_shard(const char *path, shard *s, pascal_error *err)
     int rc;
     memset(s, 0, sizeof *s);
     s->path = path;
+    if (pascal_h5_is_hdf5(path) && (rc = pascal_h5_vet(path, err)) != 0)
+        return rc;
     if ((rc = pascal_h5_read_attr(path, "complete", buf, sizeof buf, err)) != 0)
         /* A shard that is missing or not HDF5 is bad input, not a failure. */
         return rc == PASCAL_EIO ? (err->code = PASCAL_EINPUT) : rc;
@@ -65,6 +68,12 @@ static int check_shards(shard *s, int n, pascal_error *err)
 {
     char label[600], change[200];
     qsort(s, (size_t)n, sizeof *s, cmp_shard);
+    /* A shard given twice is that, before any count is compared. */
+    for (int i = 1; i < n; i++)
+        if (s[i].k == s[i - 1].k && s[i].n == s[i - 1].n)
+            return pascal_error_set(err, PASCAL_EINPUT, "%s: expected each shard once, got shard "
+                                    "%d/%d twice (also %s)", s[i].path, s[i].k, s[i].n,
+                                    s[i - 1].path);
     for (int i = 0; i < n; i++) {
         if (s[i].n != n)
             return pascal_error_set(err, PASCAL_EINPUT, "%s: shard %d/%d: expected %d shards "

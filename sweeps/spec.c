@@ -432,7 +432,7 @@ int pascal_spec_load(const char *path, pascal_spec **out, pascal_error *err)
     size_t len;
     int rc;
     *out = NULL;
-    rc = pascal_read_file(path, &text, &len, err);
+    rc = pascal_read_file(path, YML_MAX_BYTES, &text, &len, err);
     if (rc)
         return rc;
     rc = pascal_spec_parse(text, len, path, out, err);

@@ -65,7 +65,7 @@ int spec_load_device(const spec_ctx *c, const yaml_node_t *node)
     if (!spec->device_path)
         return pascal_error_set(c->y->err, PASCAL_ENOMEM, "out of memory");
 
-    rc = pascal_read_file(spec->device_path, &spec->device_text, &len, &sub);
+    rc = pascal_read_file(spec->device_path, YML_MAX_BYTES, &spec->device_text, &len, &sub);
     if (rc == PASCAL_EIO)
         return yml_fail(c->y, node, "device", PASCAL_EINPUT, "expected a readable device profile, got %s",
                         sub.msg);

@@ -55,7 +55,7 @@ TEST(DynamicCalibrate, CsvReadsCommentsOrderAndWhitespace)
     std::string text = "# synthetic\r\n\r\nK , W,N,m,d,path,o\r\n"
                        "1.25,2,4096,40,3,tma,2\r\n"
                        "  # a comment between rows\n"
-                       "3.5e0,0.5,8192,0,0,sync,1";
+                       "3.5e0,0.5,8192,0,0,sync,1\n";
     pascal_refs r;
     pascal_error err{};
     ASSERT_EQ(pascal_calibrate_parse_csv(text.data(), text.size(), "refs.csv", 48, &r, &err), 0)
@@ -72,6 +72,23 @@ TEST(DynamicCalibrate, CsvReadsCommentsOrderAndWhitespace)
     EXPECT_EQ(r.rows[1].path, PASCAL_DYN_SYNC);
     EXPECT_EQ(r.rows[1].W, 0.5);
     EXPECT_EQ(r.line[1], 6);
+    pascal_calibrate_refs_free(&r);
+}
+
+// A file cut short (no newline after its last row) is refused, whatever its
+// last number reads as; a spreadsheet's byte-order mark is skipped.
+TEST(DynamicCalibrate, CsvCutShortIsRefusedAndAByteOrderMarkIsSkipped)
+{
+    EXPECT_PREFIX(csv_bad(kHeader + "2,tma,3,40,4096,2,1.25\n2,tma,3,40,4096,4,3."),
+                  "refs.csv:3:21: expected the line to end with a newline, got the end of the file");
+    EXPECT_PREFIX(csv_bad(kHeader + "2,tma,3,40,4096,2,1.25"),
+                  "refs.csv:2:23: expected the line to end with a newline");
+    std::string bom = "\xef\xbb\xbf" + kHeader + "2,tma,3,40,4096,2,1.25\n";
+    pascal_refs r;
+    pascal_error err{};
+    ASSERT_EQ(pascal_calibrate_parse_csv(bom.data(), bom.size(), "refs.csv", 48, &r, &err), 0) << err.msg;
+    EXPECT_EQ(r.n, 1);
+    EXPECT_EQ(r.rows[0].K, 1.25);
     pascal_calibrate_refs_free(&r);
 }
 

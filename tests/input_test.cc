@@ -7,6 +7,7 @@
 
 #include <omp.h>
 
+#include <chrono>
 #include <string>
 
 #include "vocab/params.h"
@@ -76,6 +77,29 @@ TEST(InputSizes, MessagesSayWhy)
               "spec.yaml:6:26: where: expected a number or a size like 20MiB, got \"0x10\": hexadecimal is "
               "not accepted");
     EXPECT_EQ(spec_error(kHead + "  capacity_bytes: [2kB, 1MB]\n"), "");
+}
+
+// Bounded before libyaml reads anything (vocab/yaml.h): a document's size
+// and the depth of its flow collections, whose scan is quadratic in libyaml.
+TEST(InputLimits, DeepOrHugeDocumentsAreRefusedAtOnce)
+{
+    std::string deep = kHead + "  C: " + std::string(40000, '[') + "1" + std::string(40000, ']') + "\n";
+    auto t0 = std::chrono::steady_clock::now();
+    std::string e = spec_error(deep);
+    double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(e.rfind("spec.yaml:5:262: expected collections nested at most 256 deep, got deeper", 0), 0u) << e;
+    EXPECT_LT(took, 5.0) << "a behavioural bound: the refusal comes before libyaml's scan";
+    // Brackets inside quotes and comments do not count; 256 levels parse.
+    std::string quoted = kHead + "  C: [8]  # [[[[[[\ndescription: \"" + std::string(600, '[') + "\"\n";
+    EXPECT_EQ(spec_error(quoted), "");
+    std::string ok = "name: t\nmodels: [ttl]\nfixed: {N: 64, M: 4, block_bytes: 1}\ndescription: " +
+                     std::string(256, '[') + std::string(256, ']') + "\naxes:\n  C: [8]\n";
+    EXPECT_EQ(spec_error(ok).find("nested at most"), std::string::npos) << spec_error(ok);
+    std::string big(((size_t)128 << 20) + 1, ' ');
+    pascal_spec *s = nullptr;
+    pascal_error err{};
+    EXPECT_EQ(pascal_spec_parse(big.data(), big.size(), "big.yaml", &s, &err), PASCAL_EINPUT);
+    EXPECT_STREQ(err.msg, "big.yaml: expected a document of at most 128 MiB, got 134217729 bytes");
 }
 
 TEST(InputAxes, ListsMayNotRepeatAValue)
@@ -206,6 +230,27 @@ TEST_F(InputCli, ThreadsAboveTheCoresWarnAndTheLimitsAreStated)
     EXPECT_EQ(r.err, "pascal run: --shard: expected K/N with 1 <= K <= N <= 1000000, like 2/8, got "
                      "\"1/1000001\"\n");
     EXPECT_FALSE(exists(dir + "/z.h5"));
+}
+
+// A YAML tag is never obeyed for one key and ignored for another.
+TEST(InputLimits, TaggedScalarsAreRefused)
+{
+    EXPECT_EQ(spec_error(kHead + "  C: [!!str 8]\n"),
+              "spec.yaml:5:7: expected a value without a YAML tag (each key's type is pascal's), got the tag !!str");
+    EXPECT_EQ(spec_error(kHead + "  C: [!!int \"8\"]\n"),
+              "spec.yaml:5:7: expected a value without a YAML tag (each key's type is pascal's), got the tag !!int");
+    EXPECT_EQ(spec_error("name: !custom t\nmodels: [ttl]\n").rfind("spec.yaml:1:7: expected a value without", 0), 0u);
+}
+
+TEST_F(InputCli, EndlessOrFolderInputsAreRefused)
+{
+    Result r = run("run /dev/zero --dry-run");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("/dev/zero: expected a file of at most 128 MiB, got a longer one"),
+              std::string::npos) << r.err;
+    r = run("calibrate " + dir + " --device gb10 -o " + dir + "/m.h5");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("cannot read " + dir + ": Is a directory"), std::string::npos) << r.err;
 }
 
 } // namespace

@@ -330,6 +330,20 @@ static int check_fanout(const char *text, size_t len, const char *file, pascal_e
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     while (!done && rc == 0 && yaml_parser_parse(&parser, &ev)) {
         done = ev.type == YAML_STREAM_END_EVENT;
+        /* pascal reads every key's value as that key's type, so a YAML tag
+         * on a scalar would be obeyed for some keys and not others
+         * (`!!str 4096` read as a number, `!!int "4096"` refused): none is
+         * taken. */
+        if (ev.type == YAML_SCALAR_EVENT && ev.data.scalar.tag) {
+            const char *tag = (const char *)ev.data.scalar.tag, *core = "tag:yaml.org,2002:";
+            int is_core = strncmp(tag, core, strlen(core)) == 0;
+            rc = pascal_error_set(err, PASCAL_EINPUT, "%s:%d:%d: expected a value without a YAML "
+                                  "tag (each key's type is pascal's), got the tag %s%s", file,
+                                  (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1,
+                                  is_core ? "!!" : "", is_core ? tag + strlen(core) : tag);
+            yaml_event_delete(&ev);
+            break;
+        }
         rc = fanout_event(&f, &ev);
         if (rc > 0)
             rc = pascal_error_set(err, PASCAL_EINPUT,
@@ -351,13 +365,67 @@ static int check_fanout(const char *text, size_t len, const char *file, pascal_e
     return rc;
 }
 
+/* The deepest nesting of flow collections ([ and {) outside quoted
+ * scalars and comments, and where it passes YML_MAX_FLOW_DEPTH.  A quote
+ * opens a scalar only where a token can start (after a space, a line start
+ * or one of : , [ { - ?); a stray bracket in a plain scalar can only make
+ * the count a little high, never let a deep document through. */
+static int check_flow_depth(const char *text, size_t len, const char *file, pascal_error *err)
+{
+    int depth = 0, line = 1, col = 0;
+    char prev = '\n';
+    for (size_t i = 0; i < len; i++) {
+        char ch = text[i];
+        col++;
+        if (ch == '\n') {
+            line++, col = 0, prev = ch;
+            continue;
+        }
+        if (ch == '#' && (prev == ' ' || prev == '\t' || prev == '\n')) {
+            while (i + 1 < len && text[i + 1] != '\n')
+                i++;
+            continue;
+        }
+        if ((ch == '\'' || ch == '"') && strchr(" \t\n:,[{-?", prev)) {
+            for (i++; i < len; i++) {
+                if (text[i] == '\n') {
+                    line++, col = 0;
+                    continue;
+                }
+                col++;
+                if (ch == '"' && text[i] == '\\' && i + 1 < len) {
+                    i++, col++;
+                } else if (text[i] == ch) {
+                    if (ch == '\'' && i + 1 < len && text[i + 1] == '\'')
+                        i++, col++; /* '' inside single quotes */
+                    else
+                        break;
+                }
+            }
+            prev = ch;
+            continue;
+        }
+        if ((ch == '[' || ch == '{') && ++depth > YML_MAX_FLOW_DEPTH)
+            return pascal_error_set(err, PASCAL_EINPUT, "%s:%d:%d: expected collections nested "
+                                    "at most %d deep, got deeper", file, line, col,
+                                    YML_MAX_FLOW_DEPTH);
+        if ((ch == ']' || ch == '}') && depth > 0)
+            depth--;
+        prev = ch;
+    }
+    return 0;
+}
+
 int yml_load(const char *text, size_t len, const char *file, yaml_document_t *doc,
-                   pascal_error *err)
+             pascal_error *err)
 {
     yaml_parser_t parser;
     yaml_document_t extra;
-    int rc = check_fanout(text, len, file, err);
-    if (rc)
+    int rc;
+    if (len > YML_MAX_BYTES)
+        return pascal_error_set(err, PASCAL_EINPUT, "%s: expected a document of at most %zu MiB, "
+                                "got %zu bytes", file, YML_MAX_BYTES >> 20, len);
+    if ((rc = check_flow_depth(text, len, file, err)) || (rc = check_fanout(text, len, file, err)))
         return rc;
     if (!yaml_parser_initialize(&parser))
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory parsing YAML", file);

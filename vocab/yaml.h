@@ -23,6 +23,12 @@ extern "C" {
  * of ten million values fits. */
 #define YML_MAX_NODES 16777216
 #define YML_MAX_DEPTH 1024      /* nesting the fan-out count follows */
+/* What a document may be before libyaml reads it (docs/limits.md): libyaml
+ * keeps its whole document in memory (about 4 bytes of nodes per byte of
+ * text), and its scanner takes time quadratic in the depth of flow
+ * collections ([ and {), so both are bounded first. */
+#define YML_MAX_BYTES ((size_t)128 << 20)
+#define YML_MAX_FLOW_DEPTH 256
 
 /* A document being read and where its errors go. */
 typedef struct yml_doc {
