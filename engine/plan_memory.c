@@ -62,6 +62,14 @@ static int fail_memory(const plan_ctx *c, const pascal_point *p, uint64_t i, dou
         human_bytes(c->o->reserved_bytes, held, sizeof held);
         snprintf(plus, sizeof plus, " plus %s of batch buffers", held);
     }
+    /* The workspaces alone would fit: the batch size is what does not
+     * (run --batch), not the spec's M or N. */
+    if (c->o->reserved_bytes > 0 && need * threads <= c->memory)
+        return pascal_error_set(err, PASCAL_EINPUT, "--batch: expected batch buffers that fit in "
+                                "memory (%s%s) beside the workspaces (%s for %d threads), got %s; "
+                                "a smaller --batch", have,
+                                c->o->memory_bytes > 0 ? ", --memory" : " on this machine", all,
+                                threads, held);
     return pascal_spec_point_error(c->spec, rp || wl ? PASCAL_P_N : PASCAL_P_M, p, i,
                                    BIT(PASCAL_P_N) | BIT(PASCAL_P_M), err,
                                    "expected the models' workspaces to fit in memory (%s%s), got %s per "

@@ -138,7 +138,7 @@ int pascal_csvsink_open(pascal_sink *sink, FILE *fp, const pascal_column_desc *p
     sink->csv = csv;
     csv->fp = fp;
     csv->own = fp != stdout;
-    csv->path = sink->tmp ? sink->tmp : "stdout";
+    csv->path = sink->tmp ? sink->dest : "stdout"; /* messages name the destination */
     csv->ncols = n;
     csv->row_max = 1;
     if (!(csv->buf = malloc(CSV_BUF_BYTES)) ||

@@ -119,9 +119,14 @@ static void print_exact(FILE *f, const pascal_spec *spec, const pascal_run_stats
         else
             snprintf(g, sizeof g, "all points");
         describe_point(spec, &z->at_exact, st->cap_axis, where, sizeof where);
+        if (isnan(z->exact_value) && isnan(z->cap_worst)) {
+            fprintf(f, "    %-12s no point with a %s value%s\n", g, col,
+                    st->raw_end - st->raw_begin < pascal_spec_size(spec) ? " in this shard" : "");
+            continue;
+        }
         if (z->exact_C < 0) {
-            fprintf(f, "    %-12s none: %s = %.4g at C = %.0f (%s)\n", g, col, z->exact_value,
-                    z->at_exact.v[PASCAL_P_C], where);
+            fprintf(f, "    %-12s none: %s = %.4g at C = %.0f%s%s%s\n", g, col, z->exact_value,
+                    z->at_exact.v[PASCAL_P_C], where[0] ? " (" : "", where, where[0] ? ")" : "");
             continue;
         }
         v[0] = '\0';
@@ -131,8 +136,9 @@ static void print_exact(FILE *f, const pascal_spec *spec, const pascal_run_stats
             snprintf(grid, sizeof grid, "none swept");
         else
             format_value(id, z->cap_value, grid, sizeof grid);
-        fprintf(f, "    %-12s C = %lld blocks%s (grid: %s); needed by %s, %s = %.4g\n", g,
-                (long long)z->exact_C, v, grid, where, col, z->exact_value);
+        fprintf(f, "    %-12s C = %lld blocks%s (grid: %s); %s%s%s%s = %.4g\n", g,
+                (long long)z->exact_C, v, grid, where[0] ? "needed by " : "", where,
+                where[0] ? ", " : "", col, z->exact_value);
     }
 }
 
@@ -164,9 +170,15 @@ static void print_sizing(FILE *f, const pascal_spec *spec, const pascal_run_opts
             fprintf(f, "    %-12s %s\n", g, v);
             continue;
         }
+        if (isnan(z->cap_worst)) {
+            fprintf(f, "    %-12s no point with a %s value%s\n", g, metric,
+                    st->raw_end - st->raw_begin < pascal_spec_size(spec) ? " in this shard" : "");
+            continue;
+        }
         describe_point(spec, &z->at_cap_worst, st->cap_axis, where, sizeof where);
         format_value(id, z->at_cap_worst.v[id], v, sizeof v);
-        fprintf(f, "    %-12s none: at %s the worst is %.4g (%s)\n", g, v, z->cap_worst, where);
+        fprintf(f, "    %-12s none: at %s the worst is %.4g%s%s%s\n", g, v, z->cap_worst,
+                where[0] ? " (" : "", where, where[0] ? ")" : "");
     }
     if (st->sizing_note[0])
         fprintf(f, "    (swept capacities only; no exact search: %s)\n", st->sizing_note);

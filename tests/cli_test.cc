@@ -205,6 +205,11 @@ TEST_F(Cli, ShardAndMerge)
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("split into 2"), std::string::npos) << r.err;
     EXPECT_FALSE(exists(dir + "/m2.h5"));
+    // A shard given twice is named as such, not as a split into 3.
+    r = run("merge -o " + dir + "/m3.h5 " + dir + "/a.h5 " + dir + "/b.h5 " + dir + "/b.h5");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("expected each shard once, got shard 2/2 twice"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("split into"), std::string::npos) << r.err;
     r = run("merge " + dir + "/a.h5");
     EXPECT_EQ(r.status, 2);
     // --resume with nothing to continue (a run killed before its first

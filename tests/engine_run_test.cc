@@ -162,7 +162,7 @@ TEST_F(Run, MergeRejectsIncompleteSets)
         const char *message;
     } cases[] = {
         {{s1}, "expected 1 shards as given on the command line, got a split into 2"},
-        {{s1, s1}, "expected shard 2/2, got shard 1/2 again"},
+        {{s1, s1}, "expected each shard once, got shard 1/2 twice"},
         {{s1, o2}, "expected the spec of"},
         {{s1, dir + "/missing.h5"}, "missing.h5"},
     };

@@ -231,6 +231,13 @@ TEST(PlanMemory, PlannerCountsTheRunBuffers)
     EXPECT_EQ(pascal_run(spec.s, &o, &st, &err), 0) << err.msg;
     o.memory_bytes = work + buffers / 2;
     ASSERT_EQ(pascal_run(spec.s, &o, &st, &err), PASCAL_EINPUT);
+    // The workspaces alone fit: the batch is named, not a key of the spec.
+    EXPECT_EQ(std::string(err.msg).rfind("--batch: expected batch buffers that fit in memory", 0), 0u)
+        << err.msg;
+    EXPECT_NE(std::string(err.msg).find("a smaller --batch"), std::string::npos) << err.msg;
+    // Workspaces that do not fit on their own are the spec's M or N.
+    o.memory_bytes = work / 2;
+    ASSERT_EQ(pascal_run(spec.s, &o, &st, &err), PASCAL_EINPUT);
     EXPECT_NE(std::string(err.msg).find("for 2 threads plus "), std::string::npos) << err.msg;
     EXPECT_NE(std::string(err.msg).find(" of batch buffers (fewer --threads"), std::string::npos) << err.msg;
 }

@@ -160,8 +160,11 @@ static int write_file(const pascal_validate_result *r, pascal_sink_meta *m,
         status = pascal_sink_append(sink, r->ncases, (const void *const *)pv,
                                     (const double *const *)rv, err);
     if (status == 0)
-        return pascal_sink_finish(sink, err);
-    pascal_sink_abort(sink);
+        status = pascal_sink_finish(sink, err);
+    else
+        pascal_sink_abort(sink);
+    if (status == PASCAL_EINPUT) /* the sink calls an unwritable file bad input */
+        err->code = status = PASCAL_EIO;
     return status;
 }
 
