@@ -76,6 +76,7 @@ void ExpectWriteFailure(const CliResult &r, const std::string &path, const std::
     EXPECT_EQ(r.status, 1) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_NE(r.err.find(path), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find(".tmp."), std::string::npos) << "the destination, not its temporary: " << r.err;
     EXPECT_NE(r.err.find(reason), std::string::npos) << r.err;
     for (const char *noise : {"HDF5-DIAG", "#000:", "major:", "libgomp", "Segmentation"})
         EXPECT_EQ((r.out + r.err).find(noise), std::string::npos) << noise << ": " << r.err;
