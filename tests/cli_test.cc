@@ -42,6 +42,21 @@ TEST_F(Cli, VersionAndHelp)
     }
 }
 
+// A shard that holds none of a scenario's points says so in its summary,
+// instead of a worst case of nan at 0 with empty parentheses.
+TEST_F(Cli, AShardSummaryNamesScenariosItDoesNotHold)
+{
+    std::string spec = write("g.yaml", "name: groups\nmodels: [ttl, lru]\nfixed: {N: 64, M: 4, sigma: 3}\n"
+                                       "axes:\n  pattern: [uniform, gaussian]\n  seed: [1, 2]\n  C: [8, 16, 32]\n");
+    Result r = run("run " + spec + " -o " + dir + "/g1.h5 --shard 1/2");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("gaussian     no point with a rho_lru value in this shard"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("uniform      none: rho_lru = 0.25 at C = 32 (pattern=uniform, seed=1)"),
+              std::string::npos) << r.out;
+    for (const char *noise : {"nan", "()", "needed by ,"})
+        EXPECT_EQ(r.out.find(noise), std::string::npos) << noise << ": " << r.out;
+}
+
 // The test hooks (PASCAL_TEST_*: programs/testhooks.c) are in the tests'
 // build/tests/pascal-hooked only: the pascal users run ignores them.
 TEST_F(Cli, TheReleaseCommandHasNoTestHooks)
