@@ -21,7 +21,8 @@ int pascal_run_sweep(const pascal_spec *spec, const pascal_run_options *opts,
     o.out_path = opts->out_path;
     o.format = opts->format == PASCAL_FORMAT_CSV ? PASCAL_SINK_CSV : PASCAL_SINK_HDF5;
     o.threads = opts->threads;
-    o.compression = opts->compression;
+    /* the internal options say < 0 for the spec's choice and 0 for none */
+    o.compression = opts->compression == 0 ? -1 : opts->compression < 0 ? 0 : opts->compression;
     o.resume = opts->resume;
     o.shard_index = opts->shard_index;
     o.shard_count = opts->shard_count;

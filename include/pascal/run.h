@@ -20,6 +20,8 @@
 extern "C" {
 #endif
 
+#define PASCAL_NO_COMPRESSION (-1)
+
 typedef enum pascal_format {
     PASCAL_FORMAT_HDF5 = 0,
     PASCAL_FORMAT_CSV = 1
@@ -30,7 +32,8 @@ typedef struct pascal_run_options {
     const char *out_path;       /* destination file ("-": CSV on stdout) */
     pascal_format format;
     int threads;                /* <= 0: OpenMP's default (OMP_NUM_THREADS) */
-    int compression;            /* deflate level 1..9, 0 none; < 0: the spec's */
+    int compression;            /* 0: the spec's (deflate 1 by default); 1..9: deflate
+                                   level; PASCAL_NO_COMPRESSION: none */
     int resume;                 /* continue OUT.partial (HDF5), or OUT.journal
                                    of a killed run; nothing there: start */
     int shard_index;            /* with shard_count > 1: evaluate slice

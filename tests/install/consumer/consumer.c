@@ -96,7 +96,6 @@ static int sweep(const char *workdir)
     memset(&o, 0, sizeof o);
     o.out_path = out;
     o.format = PASCAL_FORMAT_HDF5;
-    o.compression = -1;
     if ((rc = pascal_spec_parse(text, strlen(text), NULL, &spec, &err)) != 0 ||
         (rc = pascal_run_sweep(spec, &o, &sum, &err)) != 0 ||
         (rc = pascal_sweep_file_open(out, &f, &err)) != 0 ||
