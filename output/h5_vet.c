@@ -205,11 +205,17 @@ static int vet_file(const char *path, pascal_error *err)
     got = read(fds[0], why, sizeof why - 1);
     close(fds[0]);
     why[got > 0 ? got : 0] = '\0';
-    if (WIFEXITED(status) && !why[0])
+    /* Only a child that finished its reading returns 0 (a sanitizer's
+     * report, for one, ends it with another status). */
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !why[0])
         return 0;
-    if (WIFEXITED(status))
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return pascal_error_set(err, PASCAL_EINPUT, "%s: expected an HDF5 file pascal can read, "
                                 "got a damaged one (%s)", path, why);
+    if (WIFEXITED(status))
+        return pascal_error_set(err, PASCAL_EINPUT, "%s: expected an HDF5 file pascal can read, "
+                                "got a damaged one (reading it stopped the reader, status %d)",
+                                path, WEXITSTATUS(status));
     return pascal_error_set(err, PASCAL_EINPUT, "%s: expected an HDF5 file pascal can read, got "
                             "a damaged one (reading it crashed HDF5: signal %d)", path,
                             WIFSIGNALED(status) ? WTERMSIG(status) : 0);
