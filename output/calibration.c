@@ -13,10 +13,7 @@
 
 #include "output/sink_internal.h"
 #include "output/fs/tmpfile.h"
-
-#ifndef PASCAL_VERSION
-#define PASCAL_VERSION "unknown"
-#endif
+#include "pascal/version.h"
 
 static int attr_f64(hid_t obj, const char *key, double v, const char *path, pascal_error *err)
 {
@@ -44,7 +41,7 @@ static int write_attrs(hid_t file, const char *path, const char *format, int64_t
         strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
     if ((rc = pascal_h5_attr_str(file, "format", format, path, err)) ||
         (rc = pascal_h5_attr_i64(file, "format_version", version, path, err)) ||
-        (rc = pascal_h5_attr_str(file, "pascal_version", PASCAL_VERSION, path, err)) ||
+        (rc = pascal_h5_attr_str(file, "pascal_version", PASCAL_VERSION_STRING, path, err)) ||
         (rc = pascal_h5_attr_str(file, "created", stamp, path, err)))
         return rc;
     for (int i = 0; i < n; i++) {

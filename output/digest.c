@@ -1,15 +1,12 @@
 /* Digests of a run's resolved inputs (digest.h).  SHA-256 is Nettle's. */
 #include "output/digest.h"
+#include "pascal/version.h"
 
 #include <errno.h>
 #include <nettle/sha2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifndef PASCAL_VERSION
-#define PASCAL_VERSION "unknown"
-#endif
 
 const char *const pascal_digest_keys[PASCAL_DIGEST_NKEYS] = {
     "sha256_spec", "sha256_device", "sha256_calibration", "sha256_columns", "pascal_version"};
@@ -121,7 +118,7 @@ int pascal_digest_diff(const pascal_attr *was, int nwas, const pascal_attr *now,
         char sa[24], sb[24];
         int version = strcmp(key, "pascal_version") == 0;
         if (!b && version)
-            b = PASCAL_VERSION;
+            b = PASCAL_VERSION_STRING;
         if (strcmp(a ? a : "", b ? b : "") == 0)
             continue;
         path = lookup(now, nnow, key_paths[k]);

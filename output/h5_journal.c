@@ -26,10 +26,7 @@
 #include "output/journal_format.h"
 #include "common/testpoint.h"
 #include "output/fs/tmpfile.h"
-
-#ifndef PASCAL_VERSION
-#define PASCAL_VERSION "unknown"
-#endif
+#include "pascal/version.h"
 
 #define SYNC_SECONDS 1.0
 
@@ -129,7 +126,7 @@ static char *make_header(const pascal_sink *sink, const pascal_sink_meta *meta,
     pascal_digest_bytes(meta->spec_text ? meta->spec_text : "",
                         strlen(meta->spec_text ? meta->spec_text : ""), hex);
     header_line(&buf, len, &cap, "spec", hex);
-    header_line(&buf, len, &cap, "attr:pascal_version", PASCAL_VERSION);
+    header_line(&buf, len, &cap, "attr:pascal_version", PASCAL_VERSION_STRING);
     for (int i = 0; i < meta->nattrs; i++)
         if (pascal_journal_identity_key(meta->attrs[i].key)) {
             char key[128];

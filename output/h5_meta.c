@@ -10,15 +10,12 @@
  * swept "phases" axis (indices of those lists) is then stored as the int64
  * attribute `values` of the group /axes/phases. */
 #include "output/sink_internal.h"
+#include "pascal/version.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#ifndef PASCAL_VERSION
-#define PASCAL_VERSION "unknown"
-#endif
 
 #define PASCAL_FORMAT_NAME "pascal-sweep"
 /* 2: HDF5 1.10 file format, chunks no longer than the sweep, /axes/<name>
@@ -68,7 +65,7 @@ int pascal_h5meta_root(hid_t file, const pascal_sink_meta *meta, const char *pat
     int rc;
     if ((rc = pascal_h5_attr_str(file, "format", PASCAL_FORMAT_NAME, path, err)) ||
         (rc = pascal_h5_attr_i64(file, "format_version", PASCAL_FORMAT_VERSION, path, err)) ||
-        (rc = pascal_h5_attr_str(file, "pascal_version", PASCAL_VERSION, path, err)) ||
+        (rc = pascal_h5_attr_str(file, "pascal_version", PASCAL_VERSION_STRING, path, err)) ||
         (rc = pascal_h5_attr_str(file, "spec", meta->spec_text, path, err)) ||
         (rc = pascal_h5_attr_str(file, "spec_path", meta->spec_path, path, err)) ||
         (rc = pascal_h5_attr_str(file, "command_line", meta->command_line, path, err)) ||

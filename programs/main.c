@@ -7,6 +7,7 @@
 #include "common/suggest.h"
 #include "programs/cli.h"
 #include "programs/signals.h"
+#include "pascal/version.h"
 
 static const struct {
     const char *name;
@@ -64,7 +65,7 @@ int main(int argc, char **argv)
         return CLI_USAGE;
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
-        printf("pascal %s\n", PASCAL_VERSION);
+        printf("pascal %s\n", PASCAL_VERSION_STRING);
         return CLI_OK;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {

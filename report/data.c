@@ -10,10 +10,7 @@
 #include <string.h>
 
 #include "model/lab.h"
-
-#ifndef PASCAL_VERSION
-#define PASCAL_VERSION "unknown"
-#endif
+#include "pascal/version.h"
 
 
 /* The heatmap's colour: a dynamic sweep without a capacity axis is about the
@@ -232,7 +229,7 @@ static void provenance_json(FILE *o, const rp_run *r)
     key_str(o, "spec", pascal_report_attr(f, "spec"));
     key_str(o, "device", pascal_report_attr(f, "device"));
     key_str(o, "report_command", r->opts->command_line);
-    key_str(o, "report_version", PASCAL_VERSION);
+    key_str(o, "report_version", PASCAL_VERSION_STRING);
     fprintf(o, "\"points\":%lld,\"target\":", (long long)f->rows);
     pascal_report_json_num(o, r->plan.target, 17);
     fputs(",\n\"attrs\":[", o);

@@ -23,7 +23,7 @@ sed -e "s/@PROJECT_VERSION_MAJOR@/$major/; s/@PROJECT_VERSION_MINOR@/$minor/" \
     -e "s/@PROJECT_VERSION_PATCH@/$patch/; s/@PROJECT_VERSION@/$version/" \
     include/pascal/version.h.in >"$out/include/pascal/version.h"
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-       -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DPASCAL_VERSION=\"$version\"
+       -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
        -I. -Iinclude -I"$out/include" $(pkg-config --cflags yaml-0.1))
 if [ "$target" = spec ]; then
   cp configs/*.yaml tests/data/specs/*.yaml "$out/corpus-$target/" 2>/dev/null || true

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "output/fs/tmpfile.h"
+#include "pascal/version.h"
 
 static void put(pascal_attr *a, pascal_spot_attr_buf *buf, int *n, const char *key,
                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
@@ -113,7 +114,7 @@ int pascal_spot_provenance_write(const char *path, const pascal_spot_device *dev
         return err->code;
     gmtime_r(&now, &tm);
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    fprintf(f, "created: %s\npascal_version: %s\ncommand_line: %s\n", when, PASCAL_VERSION,
+    fprintf(f, "created: %s\npascal_version: %s\ncommand_line: %s\n", when, PASCAL_VERSION_STRING,
             command_line ? command_line : "");
     for (int i = 0; i < n; i++)
         fprintf(f, "%s: %s\n", a[i].key, a[i].value);

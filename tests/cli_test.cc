@@ -8,6 +8,7 @@
 #include <string>
 
 #include "test_util.h"
+#include "pascal/version.h"
 
 namespace {
 
@@ -34,7 +35,7 @@ TEST_F(Cli, VersionAndHelp)
 {
     Result r = run("--version");
     EXPECT_EQ(r.status, 0);
-    EXPECT_EQ(r.out, std::string("pascal ") + PASCAL_VERSION + "\n");
+    EXPECT_EQ(r.out, std::string("pascal ") + PASCAL_VERSION_STRING + "\n");
     for (const char *cmd : {"run --help", "point --help", "--help"}) {
         r = run(cmd);
         EXPECT_EQ(r.status, 0) << cmd;

@@ -26,6 +26,7 @@ extern "C" {
 #include "output/journal.h"
 }
 #include "test_util.h"
+#include "pascal/version.h"
 
 namespace fs = std::filesystem;
 
@@ -296,7 +297,7 @@ TEST_F(OutputH5, RootAttributes)
     WriteFile(w, path, t, {1200, 1200, 100});
     EXPECT_EQ(ReadAttr(path, "format"), "pascal-sweep");
     EXPECT_EQ(ReadAttr(path, "format_version"), "2");
-    EXPECT_EQ(ReadAttr(path, "pascal_version"), PASCAL_VERSION);
+    EXPECT_EQ(ReadAttr(path, "pascal_version"), PASCAL_VERSION_STRING);
     EXPECT_EQ(ReadAttr(path, "complete"), "1");
     EXPECT_EQ(ReadAttr(path, "points"), "2500");
     EXPECT_EQ(ReadAttr(path, "threads"), "8");
