@@ -198,6 +198,9 @@ int pascal_run_make_meta(const pascal_spec *spec, const pascal_run_opts *o,
     m->expected_rows = (int64_t)st->rows;
     m->axis_dims = sp->axis_dims;
     m->journal = o->format == PASCAL_SINK_HDF5;
+    m->stop_flag = o->stop_flag;
+    m->should_stop = o->stop_flag ? NULL : o->should_stop;
+    m->stop_ctx = o->stop_ctx;
     return 0;
 }
 

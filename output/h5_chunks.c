@@ -12,6 +12,18 @@
  * write at full speed with their default 1 MiB chunk cache. */
 #include "output/sink_internal.h"
 
+/* The version bounds, on every open for writing too (a resume), so that
+ * what a resume adds is in the same format as what the run wrote. */
+hid_t pascal_h5_write_fapl(hid_t base)
+{
+    hid_t fapl = base == H5P_DEFAULT ? H5Pcreate(H5P_FILE_ACCESS) : H5Pcopy(base);
+    if (fapl >= 0 && H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110) < 0) {
+        H5Pclose(fapl);
+        fapl = -1;
+    }
+    return fapl;
+}
+
 /* The MPI writer (h5_sink_mpi.c) passes its MPI-IO access list: the
  * version bounds go on a copy, so the caller's list stays as it was. */
 /* Files never reuse freed space (H5F_FSPACE_STRATEGY_NONE): every
@@ -20,10 +32,9 @@
  * and never shrink, so this costs nothing measurable in size. */
 hid_t pascal_h5_create_fapl(const char *path, hid_t base)
 {
-    hid_t fapl = base == H5P_DEFAULT ? H5Pcreate(H5P_FILE_ACCESS) : H5Pcopy(base), file = -1;
+    hid_t fapl = pascal_h5_write_fapl(base), file = -1;
     hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
     if (fapl >= 0 && fcpl >= 0 &&
-        H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110) >= 0 &&
         H5Pset_file_space_strategy(fcpl, H5F_FSPACE_STRATEGY_NONE, 0, 1) >= 0)
         file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);
     if (fcpl >= 0)

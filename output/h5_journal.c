@@ -9,7 +9,21 @@
  *          per column: u64 file offset, u64 stored bytes, u32 filter mask,
  *          u32 zero
  *   sync   u32 magic, u32 crc32, u64 rows whose bytes are on disk
- * Each record is one write() on a descriptor opened with O_APPEND. */
+ *   closed u32 magic, u32 crc32, u64 rows; u64 bytes, i64 mtime seconds,
+ *          i64 nanoseconds of the file once closed (the last record of an
+ *          index only)
+ * Each record is one write() on a descriptor opened with O_APPEND.
+ *
+ * The index: a run stopped cleanly (pascal_sink_suspend) closes its file,
+ * so that it needs no journal, but its resume must journal every chunk
+ * already there, and HDF5 1.10 finds chunk k's address by walking its
+ * index from the start: quadratic in the chunks (9 s at 206 M rows, hours
+ * at 10^10).  So the stop seals the journal instead of removing it: a
+ * closed record with the file's size and modification time, and the
+ * journal becomes "<dest>.partial.index".  The resume copies its records
+ * when the partial file is still that file (device, inode, size, mtime,
+ * layout, and each column's last chunk where HDF5 says it is), and looks
+ * up only the chunks it lacks, reading the stop flag before each. */
 #include "output/journal.h"
 
 #include <errno.h>
@@ -41,6 +55,14 @@ struct pascal_journal {
     double last_sync;  /* CLOCK_MONOTONIC seconds */
     unsigned char *rec;
     size_t rec_len;
+    /* A resume: the records of the chunks 0 .. nknown-1 of its partial file,
+     * from "<dest>.partial.index" (see seal), so that they need no walk of
+     * HDF5's chunk index; and what is polled while the others are looked up. */
+    unsigned char *known;
+    int64_t nknown;
+    const volatile sig_atomic_t *stop_flag;
+    int (*should_stop)(void *ctx);
+    void *stop_ctx;
 };
 
 static double mono_seconds(void)
@@ -154,6 +176,138 @@ static int write_header(pascal_journal *j, const pascal_sink *sink,
     return rc;
 }
 
+/* "<dest>.partial.index" */
+static char *index_name(const char *dest)
+{
+    size_t n = strlen(dest) + sizeof ".partial.index";
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s.partial.index", dest);
+    return p;
+}
+
+/* The index bytes p[0, len), header parsed into h, describe the closed file
+ * st: returns the number of chunk records, moved to the front of p, or -1. */
+static int64_t index_chunks(const pascal_journal *j, const pascal_journal_header *h,
+                            unsigned char *p, size_t len, const struct stat *st)
+{
+    size_t at = h->records, to = 0;
+    int64_t n = 0;
+    if (h->dev != (unsigned long long)st->st_dev || h->ino != (unsigned long long)st->st_ino ||
+        h->chunk != j->chunk || h->ncols != j->ncols)
+        return -1;
+    while (at + PASCAL_JOURNAL_HEAD <= len) {
+        uint32_t magic, crc;
+        uint64_t row;
+        size_t size;
+        memcpy(&magic, p + at, 4);
+        memcpy(&crc, p + at + 4, 4);
+        memcpy(&row, p + at + 8, 8);
+        size = magic == PASCAL_JOURNAL_CHUNK    ? j->rec_len
+               : magic == PASCAL_JOURNAL_CLOSED ? PASCAL_JOURNAL_CLOSED_LEN
+                                                : PASCAL_JOURNAL_HEAD;
+        if ((magic != PASCAL_JOURNAL_CHUNK && magic != PASCAL_JOURNAL_SYNC &&
+             magic != PASCAL_JOURNAL_CLOSED) || at + size > len ||
+            crc != (uint32_t)crc32(0L, p + at + 8, (uInt)(size - 8)))
+            return -1;
+        if (magic == PASCAL_JOURNAL_CLOSED) {
+            uint64_t bytes;
+            int64_t sec, nsec;
+            memcpy(&bytes, p + at + 16, 8);
+            memcpy(&sec, p + at + 24, 8);
+            memcpy(&nsec, p + at + 32, 8);
+            return at + size == len && row == (uint64_t)(n * j->chunk) &&
+                           bytes == (uint64_t)st->st_size && sec == (int64_t)st->st_mtim.tv_sec &&
+                           nsec == (int64_t)st->st_mtim.tv_nsec
+                       ? n
+                       : -1;
+        }
+        if (magic == PASCAL_JOURNAL_CHUNK) {
+            if (row != (uint64_t)(n * j->chunk))
+                return -1;
+            memmove(p + to, p + at, size);
+            to += size;
+            n++;
+        }
+        at += size;
+    }
+    return -1; /* no closed record: not a sealed index */
+}
+
+/* Takes the records of "<dest>.partial.index" when it describes the file
+ * being resumed, as it is now; otherwise none (each chunk is looked up). */
+static void load_index(pascal_journal *j, const pascal_sink *sink)
+{
+    char *path = index_name(sink->dest);
+    unsigned char *p = NULL;
+    struct stat st, ist;
+    pascal_journal_header h;
+    int64_t rows, chunk, n = -1;
+    int level, shuffle, fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    pascal_h5sink_layout(sink, &rows, &chunk, &level, &shuffle);
+    /* an index is its header and one record a chunk: bounded by the file */
+    if (fd >= 0 && fstat(fd, &ist) == 0 && S_ISREG(ist.st_mode) && fstat(j->data_fd, &st) == 0 &&
+        ist.st_size < (off_t)1 << 40 && (p = malloc((size_t)ist.st_size + 1)) &&
+        pread(fd, p, (size_t)ist.st_size, 0) == ist.st_size) {
+        p[ist.st_size] = '\0';
+        if (pascal_journal_parse_header((char *)p, (size_t)ist.st_size, &h) == 0)
+            n = index_chunks(j, &h, p, (size_t)ist.st_size, &st);
+    }
+    if (n > rows / j->chunk)
+        n = -1;
+    /* HDF5 agrees on where each column's last indexed chunk lies */
+    for (int c = 0; n > 0 && c < j->ncols; c++) {
+        const unsigned char *at = p + (size_t)(n - 1) * j->rec_len + PASCAL_JOURNAL_HEAD +
+                                  (size_t)c * PASCAL_JOURNAL_COL;
+        unsigned mask = 0;
+        uint64_t a = 0, sz = 0, ra, rs;
+        uint32_t rm;
+        memcpy(&ra, at, 8), memcpy(&rs, at + 8, 8), memcpy(&rm, at + 16, 4);
+        if (pascal_h5sink_chunk_info(sink, c, (n - 1) * j->chunk, &mask, &a, &sz) != 0 ||
+            a != ra || sz != rs || mask != rm)
+            n = -1;
+    }
+    if (fd >= 0)
+        close(fd);
+    free(path);
+    if (n > 0) {
+        j->known = p, j->nknown = n;
+    } else {
+        free(p);
+    }
+}
+
+int pascal_journal_seal(pascal_journal *j, const char *dest)
+{
+    unsigned char r[PASCAL_JOURNAL_CLOSED_LEN];
+    uint32_t magic = PASCAL_JOURNAL_CLOSED, crc;
+    uint64_t rows, bytes;
+    int64_t sec, nsec;
+    struct stat st;
+    char *path = index_name(dest);
+    int ok;
+    if (!j || !j->placed || !path || fstat(j->data_fd, &st) != 0) {
+        free(path);
+        return -1;
+    }
+    rows = (uint64_t)j->recorded, bytes = (uint64_t)st.st_size;
+    sec = (int64_t)st.st_mtim.tv_sec, nsec = (int64_t)st.st_mtim.tv_nsec;
+    memcpy(r, &magic, 4);
+    memcpy(r + 8, &rows, 8);
+    memcpy(r + 16, &bytes, 8);
+    memcpy(r + 24, &sec, 8);
+    memcpy(r + 32, &nsec, 8);
+    crc = (uint32_t)crc32(0L, r + 8, (uInt)(sizeof r - 8));
+    memcpy(r + 4, &crc, 4);
+    ok = write(j->fd, r, sizeof r) == (ssize_t)sizeof r && fdatasync(j->fd) == 0 &&
+         rename(j->path, path) == 0;
+    if (ok)
+        j->placed = 0; /* it is the index now */
+    pascal_testpoint("journal-sealed");
+    free(path);
+    return ok ? 0 : -1;
+}
+
 int pascal_journal_start(pascal_sink *sink, const pascal_sink_meta *meta, pascal_error *err)
 {
     pascal_journal *j = calloc(1, sizeof *j);
@@ -164,6 +318,9 @@ int pascal_journal_start(pascal_sink *sink, const pascal_sink_meta *meta, pascal
     j->fd = j->data_fd = -1;
     sink->journal = j;
     j->ncols = sink->npoint + sink->nresult;
+    j->stop_flag = meta->stop_flag;
+    j->should_stop = meta->should_stop;
+    j->stop_ctx = meta->stop_ctx;
     pascal_h5sink_layout(sink, &rows, &j->chunk, &level, &shuffle);
     j->rec_len = PASCAL_JOURNAL_HEAD + (size_t)j->ncols * PASCAL_JOURNAL_COL;
     if (!(j->path = malloc(strlen(sink->dest) + sizeof ".journal")) ||
@@ -172,6 +329,8 @@ int pascal_journal_start(pascal_sink *sink, const pascal_sink_meta *meta, pascal
     sprintf(j->path, "%s.journal", sink->dest);
     if ((j->data_fd = open(sink->tmp, O_RDONLY | O_CLOEXEC)) < 0)
         return fail(err, sink->tmp);
+    if (rows > 0)
+        load_index(j, sink);
     /* Written whole under a temporary name, then renamed into place: a kill
      * at any moment leaves no journal (the file is as the last run closed
      * it) or one that records every chunk already in the file.  A resumed
@@ -192,6 +351,17 @@ int pascal_journal_start(pascal_sink *sink, const pascal_sink_meta *meta, pascal
     j->placed = 1;
     free(j->tmp);
     j->tmp = NULL;
+    /* the journal holds every record now; the index of a stop, if any, is
+     * spent (the file is about to change) */
+    if (rows > 0) {
+        char *index = index_name(sink->dest);
+        if (index)
+            unlink(index);
+        free(index);
+    }
+    free(j->known);
+    j->known = NULL;
+    j->nknown = 0;
     return 0;
 }
 
@@ -209,6 +379,13 @@ static int record_chunk(pascal_journal *j, const pascal_sink *sink, int64_t k, p
         unsigned mask = 0;
         uint64_t a, s;
         uint32_t m, zero = 0;
+        if (k < j->nknown) { /* from the index, as recorded */
+            memcpy(r, j->known + (size_t)k * j->rec_len, j->rec_len);
+            if (put(j, r, j->rec_len, err) != 0)
+                return PASCAL_EIO;
+            pascal_testpoint("journal-record");
+            return 0;
+        }
         if (pascal_h5sink_chunk_info(sink, c, (int64_t)off[0], &mask, &a, &s) != 0)
             return pascal_h5_fail(err, sink->dest, "locating a written chunk");
         m = (uint32_t)mask;
@@ -249,8 +426,20 @@ static int record_written(pascal_journal *j, pascal_sink *sink, pascal_error *er
     int level, shuffle, rc = 0;
     pascal_h5sink_layout(sink, &rows, &chunk, &level, &shuffle);
     rows -= rows % chunk; /* whole chunks only: finish writes a shorter last one */
-    for (; rc == 0 && j->recorded < rows; j->recorded += chunk)
-        rc = record_chunk(j, sink, j->recorded / chunk, err);
+    for (; rc == 0 && j->recorded < rows; j->recorded += chunk) {
+        int64_t k = j->recorded / chunk;
+        if (!j->placed && k >= j->nknown) {
+            /* a resume without an index: each chunk is a walk of HDF5's
+             * chunk index, a stop must not wait for them all */
+            pascal_testpoint("journal-walk");
+            if ((j->stop_flag && *j->stop_flag) ||
+                (j->should_stop && j->should_stop(j->stop_ctx)))
+                return pascal_error_set(err, PASCAL_EINTR, "stopped while finding where the "
+                                        "%lld rows of %s lie; it is as it was: continue "
+                                        "with --resume", (long long)rows, sink->tmp);
+        }
+        rc = record_chunk(j, sink, k, err);
+    }
     return rc;
 }
 
@@ -298,5 +487,43 @@ void pascal_journal_close(pascal_journal *j, int remove)
     free(j->path);
     free(j->tmp);
     free(j->rec);
+    free(j->known);
     free(j);
+}
+
+/* ---- reading a journal's header (h5_recover.c, and the index below) ---- */
+
+int pascal_journal_parse_header(char *text, size_t len, pascal_journal_header *h)
+{
+    char *line = text, *end = text + len, *nl;
+    int have = 0;
+    memset(h, 0, sizeof *h);
+    while (line < end && (nl = memchr(line, '\n', (size_t)(end - line)))) {
+        char *value = strchr(line, ' ');
+        *nl = '\0';
+        if (!value || value > nl)
+            return -1;
+        *value++ = '\0';
+        if (strcmp(line, PASCAL_JOURNAL_MAGIC) == 0)
+            have |= strcmp(value, "1") == 0;
+        else if (strcmp(line, "file") == 0 && !strchr(value, '/'))
+            have |= 2 * (snprintf(h->file, sizeof h->file, "%s", value) < (int)sizeof h->file);
+        else if (strcmp(line, "inode") == 0)
+            have |= 4 * (sscanf(value, "%llu %llu", &h->dev, &h->ino) == 2);
+        else if (strcmp(line, "boot") == 0)
+            snprintf(h->boot, sizeof h->boot, "%s", value);
+        else if (strcmp(line, "layout") == 0)
+            have |= 8 * (sscanf(value, "%lld %d %d %d", &h->chunk, &h->level, &h->shuffle,
+                                &h->ncols) == 4 && h->chunk > 0 && h->ncols > 0);
+        else if (strcmp(line, "spec") == 0)
+            snprintf(h->spec, sizeof h->spec, "%s", value);
+        else if (strncmp(line, "attr:", 5) == 0 && h->nattrs < PASCAL_JOURNAL_MAX_ATTRS)
+            h->attrs[h->nattrs++] = (pascal_attr){line + 5, value};
+        else if (strcmp(line, "end") == 0) {
+            h->records = (size_t)(nl + 1 - text);
+            return have == 15 ? 0 : -1;
+        }
+        line = nl + 1;
+    }
+    return -1;
 }

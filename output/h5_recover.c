@@ -18,56 +18,6 @@
 #include "output/journal_format.h"
 #include "common/testpoint.h"
 
-#define MAX_ATTRS 32
-
-typedef struct jheader {
-    char file[NAME_MAX + 1];       /* the killed run's file, beside dest */
-    unsigned long long dev, ino;
-    char boot[64];
-    long long chunk;
-    int level, shuffle, ncols;
-    char spec[65];                 /* sha256 of its spec text */
-    pascal_attr attrs[MAX_ATTRS];  /* identity attributes (values point into the text) */
-    int nattrs;
-    size_t records;                /* offset of the first record */
-} jheader;
-
-/* Parses the header in place (newlines become NULs); 0 when well formed. */
-static int parse_header(char *text, size_t len, jheader *h)
-{
-    char *line = text, *end = text + len, *nl;
-    int have = 0;
-    memset(h, 0, sizeof *h);
-    while (line < end && (nl = memchr(line, '\n', (size_t)(end - line)))) {
-        char *value = strchr(line, ' ');
-        *nl = '\0';
-        if (!value || value > nl)
-            return -1;
-        *value++ = '\0';
-        if (strcmp(line, PASCAL_JOURNAL_MAGIC) == 0)
-            have |= strcmp(value, "1") == 0;
-        else if (strcmp(line, "file") == 0 && !strchr(value, '/'))
-            have |= 2 * (snprintf(h->file, sizeof h->file, "%s", value) < (int)sizeof h->file);
-        else if (strcmp(line, "inode") == 0)
-            have |= 4 * (sscanf(value, "%llu %llu", &h->dev, &h->ino) == 2);
-        else if (strcmp(line, "boot") == 0)
-            snprintf(h->boot, sizeof h->boot, "%s", value);
-        else if (strcmp(line, "layout") == 0)
-            have |= 8 * (sscanf(value, "%lld %d %d %d", &h->chunk, &h->level, &h->shuffle,
-                                &h->ncols) == 4 && h->chunk > 0 && h->ncols > 0);
-        else if (strcmp(line, "spec") == 0)
-            snprintf(h->spec, sizeof h->spec, "%s", value);
-        else if (strncmp(line, "attr:", 5) == 0 && h->nattrs < MAX_ATTRS)
-            h->attrs[h->nattrs++] = (pascal_attr){line + 5, value};
-        else if (strcmp(line, "end") == 0) {
-            h->records = (size_t)(nl + 1 - text);
-            return have == 15 ? 0 : -1;
-        }
-        line = nl + 1;
-    }
-    return -1;
-}
-
 static const char *meta_attr(const pascal_sink_meta *m, const char *key)
 {
     for (int i = 0; i < m->nattrs; i++)
@@ -77,7 +27,7 @@ static const char *meta_attr(const pascal_sink_meta *m, const char *key)
 }
 
 /* The killed run must have computed the same thing as this one. */
-static int check_identity(const jheader *h, const pascal_sink_meta *m, const char *jpath,
+static int check_identity(const pascal_journal_header *h, const pascal_sink_meta *m, const char *jpath,
                           int ncols, pascal_error *err)
 {
     static const char *const exact[] = {"raw_range", "shard"};
@@ -110,7 +60,7 @@ static int check_identity(const jheader *h, const pascal_sink_meta *m, const cha
 
 /* Whole chunks 0, 1, ... recorded in a row with valid CRCs; from another
  * boot, only up to the last sync mark.  Returns the number of chunks. */
-static int64_t trusted_chunks(const jheader *h, const unsigned char *p, size_t len)
+static int64_t trusted_chunks(const pascal_journal_header *h, const unsigned char *p, size_t len)
 {
     size_t rec = PASCAL_JOURNAL_HEAD + (size_t)h->ncols * PASCAL_JOURNAL_COL, at = h->records;
     int64_t n = 0, synced = 0;
@@ -162,7 +112,7 @@ static int read_journal(const char *path, char **text, size_t *len, pascal_error
 }
 
 /* Copies chunks [0, n) of the killed run's file (fd) into the new sink. */
-static int copy_chunks(pascal_sink *sink, const jheader *h, const unsigned char *p, int64_t n,
+static int copy_chunks(pascal_sink *sink, const pascal_journal_header *h, const unsigned char *p, int64_t n,
                        int fd, const char *from, pascal_error *err)
 {
     size_t rec = PASCAL_JOURNAL_HEAD + (size_t)h->ncols * PASCAL_JOURNAL_COL;
@@ -219,7 +169,7 @@ static char *beside(const char *dest, const char *name)
 }
 
 /* Writes the recovered file and renames it to "<dest>.partial". */
-static int rebuild(const pascal_sink_meta *meta, const jheader *h, const unsigned char *p,
+static int rebuild(const pascal_sink_meta *meta, const pascal_journal_header *h, const unsigned char *p,
                    int64_t n, int fd, const char *from, const pascal_column_desc *pc, int np,
                    const pascal_column_desc *rc_cols, int nr, int64_t *rows, pascal_error *err)
 {
@@ -256,7 +206,7 @@ int pascal_sink_recover(const pascal_sink_meta *meta,
     char *jpath = NULL, *text = NULL, *from = NULL, *partial = NULL;
     size_t len = 0;
     struct stat st;
-    jheader h;
+    pascal_journal_header h;
     int rc = 0, fd = -1;
     int64_t n = 0;
     *rows = -1;
@@ -264,7 +214,7 @@ int pascal_sink_recover(const pascal_sink_meta *meta,
         return 0;
     pascal_h5_quiet();
     jpath = malloc(strlen(meta->path) + 16);
-    partial = malloc(strlen(meta->path) + 16);
+    partial = malloc(strlen(meta->path) + 24);
     if (!jpath || !partial) {
         free(jpath), free(partial);
         return pascal_error_set(err, PASCAL_ENOMEM, "out of memory");
@@ -273,7 +223,7 @@ int pascal_sink_recover(const pascal_sink_meta *meta,
     sprintf(partial, "%s.partial", meta->path);
     if ((rc = read_journal(jpath, &text, &len, err)) || !text)
         goto done;
-    if (parse_header(text, len, &h) != 0 || !(from = beside(meta->path, h.file)) ||
+    if (pascal_journal_parse_header(text, len, &h) != 0 || !(from = beside(meta->path, h.file)) ||
         stat(from, &st) != 0 || st.st_dev != h.dev || st.st_ino != h.ino) {
         unlink(jpath); /* torn header, or its file is gone or replaced: nothing to recover */
         goto done;
@@ -292,6 +242,10 @@ int pascal_sink_recover(const pascal_sink_meta *meta,
         pascal_testpoint("recover-journal-removed");
         if (strcmp(from, partial) != 0)
             unlink(from);
+        if (n > 0) { /* a new partial file: an index of the old one is spent */
+            strcat(partial, ".index");
+            unlink(partial);
+        }
     }
 done:
     if (fd >= 0)
@@ -337,7 +291,7 @@ static int is_journal(const char *path)
 }
 
 /* The header's layout, identity and recoverable rows as info attributes. */
-static int journal_attrs(const jheader *h, int present, int this_boot, pascal_file_info *d)
+static int journal_attrs(const pascal_journal_header *h, int present, int this_boot, pascal_file_info *d)
 {
     char num[64];
     int rc = info_attr(d, "file", h->file) || info_attr(d, "file_present", present ? "1" : "0");
@@ -362,14 +316,14 @@ int pascal_journal_describe(const char *path, pascal_file_info *d, pascal_error 
     char *text = NULL, *from = NULL, boot[64];
     size_t len = 0;
     struct stat st;
-    jheader h;
+    pascal_journal_header h;
     int rc, present;
     memset(d, 0, sizeof *d);
     if (!is_journal(path))
         return pascal_error_set(err, PASCAL_EINPUT, "%s: not a pascal journal", path);
     if ((rc = read_journal(path, &text, &len, err)) || !text)
         return rc ? rc : pascal_error_set(err, PASCAL_EIO, "cannot read %s", path);
-    if (parse_header(text, len, &h) != 0) { /* killed while starting: nothing to recover */
+    if (pascal_journal_parse_header(text, len, &h) != 0) { /* killed while starting: nothing to recover */
         free(text);
         if (info_attr(d, "header", "torn") == 0)
             return 0;

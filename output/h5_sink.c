@@ -15,16 +15,22 @@
 #include "output/journal.h"
 #include "output/sink_internal.h"
 
+#include "common/testpoint.h"
 #include "output/zchunk.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* Chunks whose file address is remembered per column (put_chunk): the
- * journal notes them after every batch, which holds a few chunks at the
- * default chunk length; a chunk the ring no longer holds is looked up. */
-#define LOC_RING 64
+/* Chunks whose file address is remembered per column (put_chunk), in a ring
+ * keyed by chunk number: the journal notes them after every append, so the
+ * ring grows to hold every chunk of the largest append (a batch of 65536
+ * rows in chunks of 8 is 8192 chunks), up to LOC_MAX; a chunk it no longer
+ * holds is looked up, a walk of HDF5's chunk index.  With a ring of 64, a
+ * run in short chunks walked the index for nearly every chunk: quadratic
+ * (12,500 chunks of 8 rows: 50 s, of which 47 s walking). */
+#define LOC_MIN 64
+#define LOC_MAX ((int64_t)1 << 20)
 
 typedef struct h5col {
     hid_t dset;
@@ -42,7 +48,7 @@ typedef struct h5col {
         uint64_t row1;   /* first row + 1; 0: empty */
         uint64_t addr, size;
         unsigned mask;
-    } locs[LOC_RING];
+    } *locs;             /* nloc of them (a power of two), or NULL */
 } h5col;
 
 struct pascal_h5sink {
@@ -52,11 +58,16 @@ struct pascal_h5sink {
     int64_t nbuf;        /* rows waiting in the column buffers */
     int64_t nfile;       /* rows already in the datasets */
     int ncols;           /* point columns, then result columns */
+    int64_t nloc;        /* entries in each column's ring of locations */
     h5col *cols;
     /* Compressed datasets: chunks are shuffled and deflated here, one column
      * per task through parallel_for, and stored with H5Dwrite_chunk, so
      * compression uses every core instead of HDF5's one. */
     int level, shuffle, direct;
+    /* Uncompressed, and memory order is the file's: whole chunks go as they
+     * are through H5Dwrite_chunk too, so that put_chunk knows where each
+     * went (H5Dwrite places a chunk when HDF5's cache evicts it). */
+    int raw;
     void (*parallel_for)(int n, void (*body)(void *arg, int i), void *arg);
     /* The chunk being compressed: column sources and its row count. */
     const void **zsrc;
@@ -206,6 +217,8 @@ int pascal_h5sink_open(pascal_sink *sink, const pascal_sink_meta *meta,
      * under MPI-IO, where only HDF5's collective writes may add chunks. */
     h5->direct = h5->level > 0 && H5Tequal(H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE) > 0 &&
                  H5Tequal(H5T_NATIVE_INT64, H5T_STD_I64LE) > 0 && !sink->mpi;
+    h5->raw = h5->level == 0 && H5Tequal(H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE) > 0 &&
+              H5Tequal(H5T_NATIVE_INT64, H5T_STD_I64LE) > 0 && !sink->mpi;
     for (int i = 0; i < n; i++)
         h5->cols[i].dset = h5->cols[i].mtype = -1;
     if (h5->direct && !(h5->zsrc = calloc((size_t)(n > 0 ? n : 1), sizeof *h5->zsrc)))
@@ -306,19 +319,31 @@ static int bytes_at(pascal_h5sink *h5, uint64_t addr, const void *bytes, size_t 
  * (measured: 0.1 us per chunk before it), which made a 10^9-row run's
  * journal quadratic, hundreds of CPU seconds.  Files are created without
  * free-space reuse (pascal_h5_create_fapl), so a new chunk lands at the end
- * of the allocated space; the bytes there are read back and compared, and
- * only a chunk found there is remembered (the rest are looked up). */
+ * of the allocated space: where it ended before the extent grew (hint; an
+ * uncompressed chunk is allocated then, early), or before the write, or
+ * last before the new end (the write first grew the chunk index).  The
+ * bytes there are read back and compared, and only a chunk found there is
+ * remembered (the rest are looked up). */
 static int put_chunk(pascal_h5sink *h5, h5col *col, hsize_t row, unsigned mask,
-                     const void *bytes, size_t len)
+                     const void *bytes, size_t len, haddr_t hint)
 {
-    haddr_t eoa = HADDR_UNDEF;
+    haddr_t eoa = HADDR_UNDEF, end = HADDR_UNDEF, at = HADDR_UNDEF;
     if (h5->fd >= 0 && H5Fget_eoa(h5->file, &eoa) < 0)
         eoa = HADDR_UNDEF;
     if (H5Dwrite_chunk(col->dset, H5P_DEFAULT, mask, &row, len, bytes) < 0)
         return -1;
-    if (eoa != HADDR_UNDEF && bytes_at(h5, (uint64_t)eoa, bytes, len))
-        col->locs[(row / (hsize_t)h5->chunk) % LOC_RING] =
-            (struct chunk_loc){(uint64_t)row + 1, (uint64_t)eoa, (uint64_t)len, mask};
+    if (col->locs && eoa != HADDR_UNDEF) {
+        if (hint != HADDR_UNDEF && bytes_at(h5, (uint64_t)hint, bytes, len))
+            at = hint;
+        else if (bytes_at(h5, (uint64_t)eoa, bytes, len))
+            at = eoa;
+        else if (H5Fget_eoa(h5->file, &end) >= 0 && end != HADDR_UNDEF && end >= eoa + len &&
+                 bytes_at(h5, (uint64_t)(end - len), bytes, len))
+            at = end - len;
+    }
+    if (at != HADDR_UNDEF)
+        col->locs[(int64_t)(row / (hsize_t)h5->chunk) & (h5->nloc - 1)] =
+            (struct chunk_loc){(uint64_t)row + 1, (uint64_t)at, (uint64_t)len, mask};
     return 0;
 }
 
@@ -334,11 +359,28 @@ static int write_compressed(pascal_h5sink *h5, int64_t n, pascal_error *err)
     for (int j = 0; j < h5->ncols; j++) {
         h5col *col = &h5->cols[j];
         if (col->zfail || H5Dset_extent(col->dset, size) < 0 ||
-            put_chunk(h5, col, off[0], 0, col->zout, col->zlen) < 0) {
+            put_chunk(h5, col, off[0], 0, col->zout, col->zlen, HADDR_UNDEF) < 0) {
             char what[300];
             snprintf(what, sizeof what, "writing %s", col->name);
             return pascal_h5_fail(err, h5->path, what);
         }
+    }
+    return 0;
+}
+
+/* The whole chunk src of col, stored as it is (h5->raw). */
+static int write_raw_chunk(pascal_h5sink *h5, h5col *col, const void *src, pascal_error *err)
+{
+    hsize_t size[1] = {(hsize_t)(h5->nfile + h5->chunk)};
+    haddr_t before = HADDR_UNDEF;
+    if (h5->fd >= 0 && H5Fget_eoa(h5->file, &before) < 0)
+        before = HADDR_UNDEF;
+    if (H5Dset_extent(col->dset, size) < 0 ||
+        put_chunk(h5, col, (hsize_t)h5->nfile, 0, src, (size_t)h5->chunk * col->esize,
+                  before) < 0) {
+        char what[300];
+        snprintf(what, sizeof what, "writing %s", col->name);
+        return pascal_h5_fail(err, h5->path, what);
     }
     return 0;
 }
@@ -369,7 +411,8 @@ static int write_chunk(pascal_h5sink *h5, int npoint, const void *const *points,
             gather(col, 0, src, h5->chunk);
             src = col->buf;
         }
-        if ((rc = write_rows(h5, col, src, h5->chunk, err)))
+        if ((rc = h5->raw ? write_raw_chunk(h5, col, src, err)
+                          : write_rows(h5, col, src, h5->chunk, err)))
             return rc;
     }
     h5->nfile += h5->chunk;
@@ -390,7 +433,9 @@ static int flush_buffers(pascal_h5sink *h5, pascal_error *err)
         return 0;
     }
     for (int j = 0; j < h5->ncols; j++) {
-        int rc = write_rows(h5, &h5->cols[j], h5->cols[j].buf, h5->nbuf, err);
+        int rc = h5->raw && h5->nbuf == h5->chunk
+                     ? write_raw_chunk(h5, &h5->cols[j], h5->cols[j].buf, err)
+                     : write_rows(h5, &h5->cols[j], h5->cols[j].buf, h5->nbuf, err);
         if (rc)
             return rc;
     }
@@ -417,11 +462,42 @@ static int check_codes(pascal_h5sink *h5, int64_t nrows, const void *const *poin
     return 0;
 }
 
+/* Grows every column's ring of locations to hold the chunks of an append of
+ * nrows (and the one it may complete); rings that cannot grow stay. */
+static void grow_locs(pascal_h5sink *h5, int64_t nrows)
+{
+    int64_t want = LOC_MIN;
+    struct chunk_loc **grown;
+    while (want < LOC_MAX && want < nrows / h5->chunk + 2)
+        want *= 2;
+    if (want <= h5->nloc || !(grown = calloc((size_t)h5->ncols, sizeof *grown)))
+        return;
+    for (int j = 0; j < h5->ncols; j++)
+        if (!(grown[j] = calloc((size_t)want, sizeof **grown))) {
+            while (j-- > 0)
+                free(grown[j]);
+            free(grown);
+            return;
+        }
+    for (int j = 0; j < h5->ncols; j++) {
+        h5col *col = &h5->cols[j];
+        for (int64_t i = 0; col->locs && i < h5->nloc; i++)
+            if (col->locs[i].row1)
+                grown[j][((int64_t)(col->locs[i].row1 - 1) / h5->chunk) & (want - 1)] =
+                    col->locs[i];
+        free(col->locs);
+        col->locs = grown[j];
+    }
+    free(grown);
+    h5->nloc = want;
+}
+
 int pascal_h5sink_append(pascal_sink *sink, int64_t nrows, const void *const *points,
                          const double *const *results, pascal_error *err)
 {
     pascal_h5sink *h5 = sink->h5;
     int rc = check_codes(h5, nrows, points, sink->npoint, err);
+    grow_locs(h5, nrows);
     for (int64_t done = 0, n; rc == 0 && done < nrows; done += n) {
         n = h5->chunk - h5->nbuf;
         if (n > nrows - done)
@@ -486,6 +562,7 @@ void pascal_h5sink_free(pascal_h5sink *h5)
     if (!h5)
         return;
     for (int j = 0; j < h5->ncols; j++) {
+        free(h5->cols[j].locs);
         if (h5->cols[j].dset >= 0)
             H5Dclose(h5->cols[j].dset);
         if (h5->cols[j].mtype >= 0)
@@ -653,9 +730,14 @@ int pascal_h5sink_reopen(pascal_sink *sink, const pascal_sink_meta *meta,
     pascal_h5_quiet();
     /* Read-only: in this process alone, and without marking the file open
      * for writing (journal.h: a resumed run writes only once journaled). */
-    if ((h5->file = write ? H5Fopen(sink->tmp, H5F_ACC_RDWR, sink->fapl)
-                          : pascal_h5_open_read(sink->tmp, err)) == PASCAL_H5_DAMAGED)
+    if (write) {
+        hid_t fapl = pascal_h5_write_fapl(sink->fapl);
+        h5->file = fapl >= 0 ? H5Fopen(sink->tmp, H5F_ACC_RDWR, fapl) : -1;
+        if (fapl >= 0)
+            H5Pclose(fapl);
+    } else if ((h5->file = pascal_h5_open_read(sink->tmp, err)) == PASCAL_H5_DAMAGED) {
         return PASCAL_EINPUT;
+    }
     if (h5->file < 0)
         return pascal_error_set(err, PASCAL_EINPUT, "%s: expected the file an interrupted run "
                                 "left (pascal run ... -o %s, stopped), got none or a damaged one",
@@ -671,6 +753,8 @@ int pascal_h5sink_reopen(pascal_sink *sink, const pascal_sink_meta *meta,
         H5Dclose(first);
     h5->direct = h5->level > 0 && H5Tequal(H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE) > 0 &&
                  H5Tequal(H5T_NATIVE_INT64, H5T_STD_I64LE) > 0 && !sink->mpi;
+    h5->raw = h5->level == 0 && H5Tequal(H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE) > 0 &&
+              H5Tequal(H5T_NATIVE_INT64, H5T_STD_I64LE) > 0 && !sink->mpi;
     *rows = -1;
     for (int j = 0; rc == 0 && j < n; j++)
         rc = reopen_column(h5, j < sink->npoint ? "points" : "results",
@@ -727,13 +811,15 @@ int pascal_h5sink_chunk_info(const pascal_sink *sink, int j, int64_t row, unsign
 {
     const pascal_h5sink *h5 = sink->h5;
     const h5col *col = &h5->cols[j];
-    const struct chunk_loc *l = &col->locs[(row / h5->chunk) % LOC_RING];
+    const struct chunk_loc *l = col->locs ? &col->locs[(row / h5->chunk) & (h5->nloc - 1)] : NULL;
     hsize_t off[1] = {(hsize_t)row}, sz = 0;
     haddr_t a = HADDR_UNDEF;
-    if (l->row1 == (uint64_t)row + 1) {
+    if (l && l->row1 == (uint64_t)row + 1) {
         *mask = l->mask, *addr = l->addr, *size = l->size;
         return 0;
     }
+    if (row > 0) /* a walk over the chunks before it */
+        pascal_testpoint("chunk-index-walk");
     if (H5Dget_chunk_info_by_coord(col->dset, off, mask, &a, &sz) < 0 || a == HADDR_UNDEF)
         return -1;
     *addr = (uint64_t)a, *size = (uint64_t)sz;
@@ -745,10 +831,11 @@ int pascal_h5sink_put_chunk(pascal_sink *sink, const void *const *bytes, const s
 {
     pascal_h5sink *h5 = sink->h5;
     hsize_t off[1] = {(hsize_t)h5->nfile}, size[1] = {(hsize_t)(h5->nfile + h5->chunk)};
+    grow_locs(h5, h5->chunk);
     for (int j = 0; j < h5->ncols; j++) {
         h5col *col = &h5->cols[j];
         if (H5Dset_extent(col->dset, size) < 0 ||
-            put_chunk(h5, col, off[0], masks[j], bytes[j], sizes[j]) < 0) {
+            put_chunk(h5, col, off[0], masks[j], bytes[j], sizes[j], HADDR_UNDEF) < 0) {
             char what[300];
             snprintf(what, sizeof what, "writing %s", col->name);
             return pascal_h5_fail(err, h5->path, what);

@@ -588,9 +588,11 @@ int pascal_sink_mpi_suspend(pascal_sink *sink, int64_t *rows, pascal_error *err)
     free(partial);
     rc = pascal_mpi_agree(m->comm, rc, err);
     if (m->rank == 0)
-        /* A partial file closed and on disk needs no journal; one that could
-         * not be kept is removed, unless it is the resumed one. */
-        pascal_journal_close(sink->journal, rc == 0);
+        /* A partial file closed and on disk needs no journal: it becomes the
+         * index of the file's chunks, for the resume; one that could not be
+         * kept is removed, unless it is the resumed one. */
+        pascal_journal_close(sink->journal,
+                             rc == 0 && pascal_journal_seal(sink->journal, sink->dest) != 0);
     if (m->rank == 0 && rc != 0 && !sink->resumed)
         pascal_tmpfile_discard(sink->tmp);
     sink->journal = NULL;

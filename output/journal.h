@@ -44,9 +44,33 @@ int pascal_journal_note(pascal_sink *sink, pascal_error *err);
  * bytes), appends a sync mark; it never syncs on its own clock. */
 int pascal_journal_sync_due(const pascal_sink *sink);
 int pascal_journal_note_synced(pascal_sink *sink, int synced, pascal_error *err);
+/* A stop closed the journal's file cleanly (suspend): seals the journal,
+ * with the file's size and modification time, and renames it to
+ * "<dest>.partial.index", which a resume of that very file reads instead of
+ * walking HDF5's chunk index (h5_journal.c).  0, or -1 when it could not
+ * (the journal is then as it was); close it either way. */
+int pascal_journal_seal(pascal_journal *j, const char *dest);
 /* Closes the journal; remove: unlink it too (its file is complete, or
  * consistent, or gone).  NULL is a no-op. */
 void pascal_journal_close(pascal_journal *j, int remove);
+
+/* A journal's text header, as pascal_journal_parse_header reads it. */
+#define PASCAL_JOURNAL_MAX_ATTRS 32
+typedef struct pascal_journal_header {
+    char file[256];                /* the data file's name, beside dest */
+    unsigned long long dev, ino;   /* and its identity */
+    char boot[64];
+    long long chunk;
+    int level, shuffle, ncols;
+    char spec[65];                 /* sha256 of the spec text */
+    pascal_attr attrs[PASCAL_JOURNAL_MAX_ATTRS]; /* identity attributes (values point into the text) */
+    int nattrs;
+    size_t records;                /* offset of the first record */
+} pascal_journal_header;
+
+/* Parses the header at the start of a journal's bytes in place (newlines
+ * become NULs); 0 when well formed. */
+int pascal_journal_parse_header(char *text, size_t len, pascal_journal_header *h);
 
 /* Accessors of h5_sink.c for the journal and recovery. */
 void pascal_h5sink_layout(const pascal_sink *sink, int64_t *rows, int64_t *chunk, int *level,

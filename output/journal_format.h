@@ -9,6 +9,8 @@
 #define PASCAL_JOURNAL_MAGIC "pascal-journal"
 #define PASCAL_JOURNAL_CHUNK 0x4b4e4843u /* "CHNK" */
 #define PASCAL_JOURNAL_SYNC 0x434e5953u  /* "SYNC" */
+#define PASCAL_JOURNAL_CLOSED 0x534f4c43u /* "CLOS": the last record of an index */
+#define PASCAL_JOURNAL_CLOSED_LEN 40     /* head, u64 bytes, i64 mtime s, i64 ns */
 #define PASCAL_JOURNAL_HEAD 16           /* magic, crc, u64 row or rows */
 #define PASCAL_JOURNAL_COL 24            /* u64 offset, u64 size, u32 mask, u32 0 */
 

@@ -275,7 +275,8 @@ static char *partial_name(const char *dest)
 int pascal_sink_suspend(pascal_sink *sink, int64_t *rows, pascal_error *err)
 {
     char *partial;
-    int rc;
+    pascal_error unused;
+    int rc, noted;
     *rows = 0;
     if (!sink || sink->format != PASCAL_SINK_HDF5 || !sink->tmp) {
         if (sink)
@@ -285,6 +286,8 @@ int pascal_sink_suspend(pascal_sink *sink, int64_t *rows, pascal_error *err)
         return PASCAL_EINPUT;
     }
     pascal_h5_quiet();
+    /* every whole chunk recorded, for the index the journal becomes */
+    noted = sink->journal && pascal_journal_note(sink, &unused) == 0;
     rc = pascal_h5sink_suspend(sink, rows, err);
     sink->h5 = NULL;
     if (rc == 0 && !(partial = partial_name(sink->dest)))
@@ -299,8 +302,12 @@ int pascal_sink_suspend(pascal_sink *sink, int64_t *rows, pascal_error *err)
             free(sink->tmp);   /* kept on disk, under its partial name */
             sink->tmp = NULL;
         }
-        /* A partial file that is closed and on disk needs no journal. */
-        pascal_journal_close(sink->journal, rc == 0);
+        /* A partial file that is closed and on disk needs no journal: it
+         * becomes the index of the file's chunks, for the resume. */
+        if (rc == 0 && sink->journal && (!noted || pascal_journal_seal(sink->journal, sink->dest) != 0))
+            pascal_journal_close(sink->journal, 1);
+        else
+            pascal_journal_close(sink->journal, rc == 0);
         sink->journal = NULL;
     } else if (sink->resumed) {
         sink->failed = 1;

@@ -28,6 +28,7 @@
 #ifndef PASCAL_OUTPUT_SINK_H
 #define PASCAL_OUTPUT_SINK_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "common/error.h"
@@ -98,6 +99,12 @@ typedef struct pascal_sink_meta {
     /* HDF5: keep "<path>.journal" while writing, so that a run killed
      * outright can be recovered (pascal_sink_recover). */
     int journal;
+    /* Optional: read while a resume journals the chunks of a partial file
+     * that has no index, the flag first (a signal handler's), else polled:
+     * nonzero stops it with PASCAL_EINTR. */
+    const volatile sig_atomic_t *stop_flag;
+    int (*should_stop)(void *ctx);
+    void *stop_ctx;
     /* Rows the caller will append (0: unknown).  A chunk never holds more
      * rows than this, so a small sweep makes a small file. */
     int64_t expected_rows;

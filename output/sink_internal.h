@@ -117,6 +117,9 @@ int pascal_h5_enum_type(const char *const *labels, int nlabels, const char *path
  * caller's file access list (H5P_DEFAULT, or an MPI-IO one; base is not
  * modified); < 0 on failure. */
 hid_t pascal_h5_create_fapl(const char *path, hid_t base);
+/* A copy of base (H5P_DEFAULT: a new list) with the settings every open for
+ * writing needs (h5_chunks.c); the caller closes it.  -1 on failure. */
+hid_t pascal_h5_write_fapl(hid_t base);
 /* Rows per chunk: requested (<= 0: the default), at most the rows the run
  * writes (expected > 0) and at most PASCAL_H5_MAX_CHUNK_ROWS. */
 #define PASCAL_H5_DEFAULT_CHUNK_ROWS 65536

@@ -466,8 +466,10 @@ TEST_F(Mpi, StopAndResumeAcrossRanksAndBuilds)
         EXPECT_NE(r.err.find("continue with: pascal run ../s.yaml --output out.h5 --batch 20 "
                              "--resume"), std::string::npos) << r.err;
         EXPECT_EQ(count(r.err, "rows kept in out.h5.partial"), 1u) << r.err;
+        // the partial file, and the index of its chunks for the resume
         EXPECT_EQ(pascal_test::list_dir(dir + "/" + sub),
-                  (std::vector<std::string>{"out.h5.partial", "stderr", "stdout"}));
+                  (std::vector<std::string>{"out.h5.partial", "out.h5.partial.index", "stderr",
+                                            "stdout"}));
         auto again = std::string(resume_with) == "mpi"
                          ? mpi(sub, 3, 1, "run ../s.yaml -o out.h5 --batch 50 --resume")
                          : one(sub, "run ../s.yaml -o out.h5 --batch 50 --resume");

@@ -406,7 +406,8 @@ TEST_F(Claim, InterruptedCommandsExit130)
         if (c.says.find("continue") == std::string::npos)
             EXPECT_EQ(r.err.find("--resume"), std::string::npos) << c.args << ": " << r.err;
     }
-    ExpectOnly(dir, {"s.yaml", "dev.yaml", "big.yaml", "x.h5.partial", "stdout", "stderr"});
+    ExpectOnly(dir, {"s.yaml", "dev.yaml", "big.yaml", "x.h5.partial", "x.h5.partial.index",
+                     "stdout", "stderr"});
 }
 
 // A Ctrl-C (or SIGTERM) in the instant after a command created its lock

@@ -5,6 +5,7 @@
 // rows of an uninterrupted run.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -187,7 +188,8 @@ TEST_F(FullDisk, ResumeOnAFullDiskLosesNothing)
 
 // A resume that cannot write its journal (the disk is full) fails before it
 // opens the partial file for writing: the file keeps its bytes, and nothing
-// else is left; with room again, the resume keeps every row.
+// else is left but the stop's index; with room again, the resume keeps
+// every row.
 TEST_F(FullDisk, AResumeThatCannotJournalLeavesThePartialFileAsItWas)
 {
     std::string spec = write("s.yaml", kSpec), full = dir + "/full.h5", out = fs + "/out.h5";
@@ -205,7 +207,8 @@ TEST_F(FullDisk, AResumeThatCannotJournalLeavesThePartialFileAsItWas)
     r = run("run " + spec + " -o " + out + " --resume --quiet");
     ExpectWriteFailure(r, out + ".journal", "No space left on device");
     EXPECT_TRUE(slurp(out + ".partial") == kept) << "the partial file was changed";
-    EXPECT_EQ(list_dir(fs), (std::vector<std::string>{"filler", "out.h5.partial"}));
+    // and the stop's index of the file's chunks, which still describes it
+    EXPECT_EQ(list_dir(fs), (std::vector<std::string>{"filler", "out.h5.partial", "out.h5.partial.index"}));
     unlink((fs + "/filler").c_str());
     r = run("run " + spec + " -o " + out + " --resume --quiet");
     ASSERT_EQ(r.status, 0) << r.err;
@@ -565,6 +568,105 @@ TEST_F(HardKill, AFreshRunRemovesWhatAKilledRunLeft)
     ExpectSameRows(full, out);
     for (const std::string &name : list_dir(dir))
         EXPECT_TRUE(name.find("out.h5") != 0 || name == "out.h5") << name;
+}
+
+// ---- resuming a file of many chunks (h5_journal.c, the index) ---------------
+
+// The columns of kSpec in chunks of 16 rows: 40 000 points are 2500 chunks,
+// enough that walking HDF5's chunk index for each (quadratic) is seconds.
+const char *kShortChunks = "name: short-chunks\n"
+                           "models: [ttl, lru]\n"
+                           "columns: [K_ttl, K_lru, rho_lru]\n"
+                           "fixed: {N: 2048, pattern: uniform}\n"
+                           "axes:\n"
+                           "  M: [24]\n"
+                           "  seed: {from: 1, to: 160, step: 1}\n"
+                           "  C: {from: 1, to: 2000, num: 250}\n"
+                           "output: {chunk_rows: 16}\n";
+
+class ResumeIndex : public pascal_test::TempDirTest {
+protected:
+    std::string spec, full, out;
+
+    void SetUp() override
+    {
+        TempDirTest::SetUp();
+        spec = write("short.yaml", kShortChunks);
+        full = dir + "/full.h5";
+        out = dir + "/out.h5";
+        ASSERT_EQ(run("run " + spec + " -o " + full + " --quiet").status, 0);
+        // Ctrl-C as the first chunk is recorded: the first batch is kept.
+        CliResult r = pascal_test::run_command(dir, "PASCAL_TEST_RAISE_AT=journal-record:INT " PASCAL_CLI_HOOKED
+                                                    " run " + spec + " -o " + out + " --batch 5000 --quiet");
+        ASSERT_EQ(r.status, 130) << r.err;
+    }
+    CliResult Resume(const std::string &hook)
+    {
+        return pascal_test::run_command(dir, (hook.empty() ? "" : "PASCAL_TEST_RAISE_AT=" + hook + " ") +
+                                                 PASCAL_CLI_HOOKED " run " + spec + " -o " + out +
+                                                 " --resume --quiet");
+    }
+    void ExpectResumed(const CliResult &r, const std::string &what)
+    {
+        ASSERT_EQ(r.status, 0) << what << ": " << r.err;
+        EXPECT_NE(r.out.find("resumed: 5000 rows kept"), std::string::npos) << what << ": " << r.out;
+        ExpectSameRows(full, out);
+        for (const std::string &name : list_dir(dir))
+            EXPECT_TRUE(name.find("out.h5") != 0 || name == "out.h5") << what << ": left " << name;
+    }
+};
+
+// A run in short chunks remembers where every chunk of a batch went: it
+// never walks HDF5's chunk index (a ring of 64 walked it for nearly every
+// chunk of a 5000-row batch in 16-row chunks), compressed or not.
+TEST_F(ResumeIndex, ARunInShortChunksNeverWalksTheChunkIndex)
+{
+    for (const char *args : {" --compression 0", " --compression 1"}) {
+        std::string fresh = dir + "/fresh.h5";
+        CliResult r = pascal_test::run_command(dir, "PASCAL_TEST_RAISE_AT=chunk-index-walk:KILL " PASCAL_CLI_HOOKED
+                                                    " run " + spec + " -o " + fresh + args + " --quiet");
+        ASSERT_EQ(r.status, 0) << args << ": " << r.err;
+        ExpectSameRows(full, fresh);
+        std::remove(fresh.c_str());
+    }
+}
+
+// The stop leaves "<out>.partial.index", and the resume takes every chunk's
+// place from it: it walks the chunk index for none of the 312 whole chunks.
+TEST_F(ResumeIndex, TheResumeOfAStopReadsItsIndex)
+{
+    ASSERT_TRUE(exists(out + ".partial.index"));
+    ExpectResumed(Resume("journal-walk:KILL"), "with the index");
+}
+
+// An index that does not describe the partial file as it is now (touched
+// since the stop) is not trusted: the resume walks the chunk index.
+TEST_F(ResumeIndex, AnIndexOfAnotherStateOfTheFileIsNotTrusted)
+{
+    struct timespec later[2] = {{0, UTIME_OMIT}, {0, 0}};
+    struct stat st;
+    ASSERT_EQ(stat((out + ".partial").c_str(), &st), 0);
+    later[1].tv_sec = st.st_mtim.tv_sec + 1;
+    ASSERT_EQ(utimensat(AT_FDCWD, (out + ".partial").c_str(), later, 0), 0);
+    CliResult r = Resume("journal-walk:KILL");
+    EXPECT_EQ(r.status, 137) << "the index was used: " << r.err;
+    ExpectResumed(Resume(""), "after the refused index");
+}
+
+// Without an index (a file of an earlier version, or copied elsewhere),
+// each chunk's place is a walk of the chunk index, and a Ctrl-C then stops
+// the resume at once: exit 130, the partial file as it was, nothing left.
+TEST_F(ResumeIndex, WithoutAnIndexACtrlCWhileFindingTheChunksChangesNothing)
+{
+    ASSERT_EQ(std::remove((out + ".partial.index").c_str()), 0);
+    std::string before = slurp(out + ".partial");
+    CliResult r = Resume("journal-walk:INT");
+    ASSERT_EQ(r.status, 130) << r.err;
+    EXPECT_NE(r.err.find("it is as it was: continue with --resume"), std::string::npos) << r.err;
+    EXPECT_TRUE(slurp(out + ".partial") == before) << "the partial file changed";
+    for (const std::string &name : list_dir(dir))
+        EXPECT_TRUE(name.find("out.h5") != 0 || name == "out.h5.partial") << "left " << name;
+    ExpectResumed(Resume(""), "after the stop");
 }
 
 } // namespace
