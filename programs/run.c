@@ -330,7 +330,9 @@ static int read_options(cli_flag *f, int nf, pascal_run_opts *o)
     if ((x = cli_find(f, nf, "memory"))->given && cli_size("run", x, &o->memory_bytes) != CLI_OK)
         return CLI_USAGE;
     if ((x = cli_find(f, nf, "compression"))->given) {
-        if (cli_int("run", x, 0, &n) != CLI_OK || n > 9) {
+        if (cli_int("run", x, 0, &n) != CLI_OK) /* it says why */
+            return CLI_USAGE;
+        if (n > 9) {
             fprintf(stderr, "pascal run: --compression: expected a level 0..9, got \"%s\"\n",
                     x->value);
             return CLI_USAGE;

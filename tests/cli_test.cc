@@ -2,6 +2,8 @@
 // that bad input creates or overwrites no file.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <regex>
 #include <stdexcept>
@@ -95,6 +97,13 @@ TEST_F(Cli, UnknownCommandAndFlagsExitTwo)
     r = run("point --N 10 --C 3 --M 2 --pattern spiral");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("--pattern: expected one of"), std::string::npos);
+    // one message each, not the integer's and then the level's
+    for (const char *level : {"none", "12"}) {
+        r = run(std::string("run configs/default.yaml -o x.h5 --compression ") + level);
+        EXPECT_EQ(r.status, 2) << level;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << level << ": " << r.err;
+        EXPECT_NE(r.err.find("--compression: expected"), std::string::npos) << r.err;
+    }
 }
 
 // Hand computation: N = 10, phases {0, 0, 5}: D = 2, gaps (5, 5).  C = 3:
