@@ -296,6 +296,66 @@ static int build_file(pascal_csv_reader *r, csv_col *c, rp_file *f, pascal_error
     return rc;
 }
 
+#define MAX_CELLS ((int64_t)1 << 24) /* points counted for repetition */
+
+/* More rows than the axes have points: a point repeats.  A sampled sweep
+ * may draw a point again, but not every point the same number of times;
+ * a grid written k times over (one file appended to itself, or every line
+ * doubled) does exactly that, and the report would count each row k times.
+ * A third read, only when rows exceed the points and these are few. */
+static int check_repeats(const char *path, rp_file *f, pascal_error *err)
+{
+    pascal_csv_reader *r = NULL;
+    const char **fields = NULL;
+    int col[RP_MAX_AXES], rc;
+    int64_t cells = 1, k = -1;
+    uint32_t *count = NULL;
+    for (int i = 0; i < f->naxes && cells <= MAX_CELLS; i++)
+        cells *= f->axes[i].count;
+    if (f->naxes == 0 || cells > MAX_CELLS || f->rows <= cells || f->rows % cells != 0)
+        return 0;
+    if ((rc = pascal_csv_open(path, &r, err)))
+        return rc;
+    if (!(fields = malloc((size_t)pascal_csv_ncols(r) * sizeof *fields)) ||
+        !(count = calloc((size_t)cells, sizeof *count)))
+        rc = pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", path);
+    for (int i = 0; rc == 0 && i < f->naxes; i++) {
+        col[i] = -1;
+        for (int j = 0; j < pascal_csv_ncols(r); j++)
+            if (strcmp(pascal_csv_name(r, j), f->axes[i].name) == 0)
+                col[i] = j;
+    }
+    while (rc == 0 && (rc = pascal_csv_next(r, fields, err)) == 1) {
+        int64_t cell = 0;
+        rc = 0;
+        for (int i = 0; i < f->naxes && cell >= 0; i++) {
+            double v;
+            int param = pascal_param_from_name(f->axes[i].name);
+            int64_t at = col[i] >= 0 && field_value(param, fields[col[i]], &v) == 0
+                             ? pascal_report_axis_index(&f->axes[i], v)
+                             : -1;
+            cell = at < 0 ? -1 : cell * f->axes[i].count + at;
+        }
+        if (cell >= 0 && count[cell] < UINT32_MAX)
+            count[cell]++;
+    }
+    if (rc == 0) {
+        k = count[0];
+        for (int64_t c = 1; c < cells && k > 1; c++)
+            if (count[c] != (uint32_t)k)
+                k = -1;
+        if (k > 1)
+            rc = pascal_error_set(err, PASCAL_EINPUT, "%s: expected each point once, got every "
+                                  "one of its %lld points %lld times (%lld rows): the rows "
+                                  "repeat, as in a file appended to itself; report one copy",
+                                  path, (long long)cells, (long long)k, (long long)f->rows);
+    }
+    free(count);
+    free(fields);
+    pascal_csv_close(r);
+    return rc;
+}
+
 int pascal_report_scan_csv(const char *path, rp_file *f, pascal_error *err)
 {
     pascal_csv_reader *r = NULL;
@@ -315,6 +375,8 @@ int pascal_report_scan_csv(const char *path, rp_file *f, pascal_error *err)
         rc = scan_rows(r, c, f, err);
     if (rc == 0)
         rc = build_file(r, c, f, err);
+    if (rc == 0)
+        rc = check_repeats(path, f, err);
     for (int j = 0; c && j < n; j++) {
         free(c[j].seen.v);
         free(c[j].seen.slot);

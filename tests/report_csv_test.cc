@@ -121,6 +121,12 @@ TEST_F(ReportCsv, UnusableCsvRefusedWithOneLine)
          "t.csv:3: pattern: expected a label, got \"zigzag\""},
         {"C,rho_ttl\n8,0.5\n16\n", "t.csv:3: expected 2 fields as in the header, got 1"},
         {"o,path,d,m,N,W,K\n1,sync,0,0,4096,1,1.04\n", "got a column \"o\""},
+        // a grid's rows twice over (appended to itself, or every line doubled)
+        {"C,seed,rho_ttl\n8,1,0.5\n16,1,0.25\n8,2,0.5\n16,2,0.125\n"
+         "8,1,0.5\n16,1,0.25\n8,2,0.5\n16,2,0.125\n",
+         "t.csv: expected each point once, got every one of its 4 points 2 times (8 rows)"},
+        {"C,rho_ttl\n8,0.5\n8,0.5\n16,0.25\n16,0.25\n32,0.125\n32,0.125\n",
+         "got every one of its 3 points 2 times (6 rows)"},
     };
     std::string out = write("r.html", "previous page");
     for (const Case &c : cases) {
@@ -131,6 +137,15 @@ TEST_F(ReportCsv, UnusableCsvRefusedWithOneLine)
         EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
         EXPECT_EQ(pascal_test::slurp(out), "previous page");
     }
+}
+
+// A point drawn again, as a sampled sweep may, is not a repetition of the
+// whole file: the report counts each row.
+TEST_F(ReportCsv, ARepeatedPointIsNotARepeatedFile)
+{
+    std::string csv = write("s.csv", "C,rho_ttl\n8,0.5\n16,0.25\n8,0.5\n32,0.125\n16,0.25\n");
+    Result r = run("report " + csv + " -o " + dir + "/s.html");
+    EXPECT_EQ(r.status, 0) << r.err;
 }
 
 } // namespace
