@@ -311,6 +311,45 @@ static int journal_attrs(const pascal_journal_header *h, int present, int this_b
     return rc;
 }
 
+/* "<dest>.partial.index" (h5_journal.c): a journal sealed by a stop, whose
+ * last record holds the size and modification time of the partial file it
+ * describes.  1 when path is one (d filled in, *rc set), else 0. */
+static int is_index(const char *path, const pascal_journal_header *h, const unsigned char *p,
+                    size_t len, pascal_file_info *d, int *rc)
+{
+    static const char tail[] = ".partial.index";
+    size_t n = strlen(path), k = sizeof tail - 1;
+    uint32_t magic, crc;
+    uint64_t bytes;
+    int64_t sec, nsec;
+    struct stat st;
+    char *partial;
+    const char *base;
+    int current;
+    if (n <= k || strcmp(path + n - k, tail) != 0 || len < h->records + PASCAL_JOURNAL_CLOSED_LEN)
+        return 0;
+    p += len - PASCAL_JOURNAL_CLOSED_LEN;
+    memcpy(&magic, p, 4);
+    memcpy(&crc, p + 4, 4);
+    if (magic != PASCAL_JOURNAL_CLOSED ||
+        crc != (uint32_t)crc32(0L, p + 8, PASCAL_JOURNAL_CLOSED_LEN - 8))
+        return 0;
+    memcpy(&bytes, p + 16, 8), memcpy(&sec, p + 24, 8), memcpy(&nsec, p + 32, 8);
+    if (!(partial = strdup(path)))
+        return *rc = -1, 1;
+    partial[n - strlen(".index")] = '\0';
+    current = stat(partial, &st) == 0 && (unsigned long long)st.st_dev == h->dev &&
+              (unsigned long long)st.st_ino == h->ino && (uint64_t)st.st_size == bytes &&
+              st.st_mtim.tv_sec == sec && st.st_mtim.tv_nsec == nsec;
+    d->rows = trusted_chunks(h, p - (len - PASCAL_JOURNAL_CLOSED_LEN), len) * h->chunk;
+    base = strrchr(partial, '/') ? strrchr(partial, '/') + 1 : partial;
+    *rc = info_attr(d, "index", "1") || info_attr(d, "partial", base) ||
+          info_attr(d, "describes_partial", current ? "1" : "0") ||
+          journal_attrs(h, current, 1, d) ? -1 : 0;
+    free(partial);
+    return 1;
+}
+
 int pascal_journal_describe(const char *path, pascal_file_info *d, pascal_error *err)
 {
     char *text = NULL, *from = NULL, boot[64];
@@ -326,6 +365,13 @@ int pascal_journal_describe(const char *path, pascal_file_info *d, pascal_error 
     if (pascal_journal_parse_header(text, len, &h) != 0) { /* killed while starting: nothing to recover */
         free(text);
         if (info_attr(d, "header", "torn") == 0)
+            return 0;
+        pascal_file_info_free(d);
+        return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", path);
+    }
+    if (is_index(path, &h, (const unsigned char *)text, len, d, &rc)) {
+        free(text);
+        if (rc == 0)
             return 0;
         pascal_file_info_free(d);
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", path);

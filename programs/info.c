@@ -60,6 +60,11 @@ static void print_heading(FILE *f, const char *path, const pascal_file_info *d)
         fprintf(f, "the file of a killed pascal run (its HDF5 metadata was never closed): "
                    "pascal run SPEC -o OUT --resume recovers %lld rows from %s\n",
                 (long long)d->rows, d->journal);
+    else if (strcmp(kind, "journal") == 0 && strcmp(attr(d, "index"), "1") == 0)
+        fprintf(f, "index of where the %lld rows of the stopped run's %s lie: pascal run SPEC -o "
+                   "OUT --resume reads it%s\n", (long long)d->rows, attr(d, "partial"),
+                strcmp(attr(d, "describes_partial"), "1") == 0
+                    ? "" : " (it no longer describes that file: the resume finds them itself)");
     else if (strcmp(kind, "journal") == 0 && strcmp(attr(d, "header"), "torn") == 0)
         fprintf(f, "journal of a pascal run killed while starting: nothing to recover\n");
     else if (strcmp(kind, "journal") == 0 && strcmp(attr(d, "file_present"), "1") != 0)

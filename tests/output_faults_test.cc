@@ -645,9 +645,16 @@ TEST_F(ResumeIndex, AnIndexOfAnotherStateOfTheFileIsNotTrusted)
 {
     struct timespec later[2] = {{0, UTIME_OMIT}, {0, 0}};
     struct stat st;
+    CliResult info = run("info " + out + ".partial.index");
+    ASSERT_EQ(info.status, 0) << info.err;
+    EXPECT_NE(info.out.find("index of where the 4992 rows of the stopped run's out.h5.partial lie"),
+              std::string::npos) << info.out; // its 312 whole chunks
+    EXPECT_EQ(info.out.find("no longer describes"), std::string::npos) << info.out;
     ASSERT_EQ(stat((out + ".partial").c_str(), &st), 0);
     later[1].tv_sec = st.st_mtim.tv_sec + 1;
     ASSERT_EQ(utimensat(AT_FDCWD, (out + ".partial").c_str(), later, 0), 0);
+    info = run("info " + out + ".partial.index");
+    EXPECT_NE(info.out.find("(it no longer describes that file"), std::string::npos) << info.out;
     CliResult r = Resume("journal-walk:KILL");
     EXPECT_EQ(r.status, 137) << "the index was used: " << r.err;
     ExpectResumed(Resume(""), "after the refused index");
