@@ -1,6 +1,7 @@
 # Installation (docs/library.md), included at the end of CMakeLists.txt.
 # `cmake --install build --prefix P` writes
-#   P/bin/pascal                              the command
+#   P/bin/pascal                              the command (its launcher)
+#   P/libexec/pascal/pascal-core              the program it runs
 #   P/LIBDIR/libpascal.a                      the library, static
 #   P/LIBDIR/libpascal.so.MAJOR.MINOR[.PATCH] the same, shared (PASCAL_SHARED)
 #   P/LIBDIR/libpascal_model.a, .so           the model alone: no third-party library
@@ -76,9 +77,17 @@ if(PASCAL_SHARED)
 endif()
 
 # The installed command keeps the run path to libraries outside the system
-# folders it was linked with (the CUDA runtime under /usr/local/cuda).
-set_target_properties(pascal PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE)
-install(TARGETS pascal RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# folders it was linked with (the CUDA runtime under /usr/local/cuda).  The
+# one in the build tree has that same run path: else CMake pads the build
+# tree's run path with ':' so that install can rewrite it in place, and each
+# empty entry is the current folder, searched for all 50 libraries at
+# startup (a library there would be loaded).
+set_target_properties(pascal PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE
+                                        BUILD_WITH_INSTALL_RPATH TRUE)
+# bin/pascal is the launcher (programs/launch.c); the program proper is
+# libexec/pascal/pascal-core, where the launcher looks for it.
+install(TARGETS pascal_launcher RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS pascal RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/pascal)
 install(FILES ${CMAKE_BINARY_DIR}/libpascal.a ${CMAKE_BINARY_DIR}/libpascal_model.a
   DESTINATION ${CMAKE_INSTALL_LIBDIR})
 if(PASCAL_SHARED)

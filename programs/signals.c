@@ -16,6 +16,7 @@
 #include "programs/signals.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -158,11 +159,24 @@ static void on_interrupt(int sig)
 
 /* Before main, as soon as the program's own code runs (the shared
  * libraries are loaded by then): a signal from then on ends it with 130,
- * not by the signal. */
+ * not by the signal.  Started by the `pascal` launcher (programs/launch.c),
+ * which held SIGINT and SIGTERM off while the libraries loaded, it lets
+ * them in now: one that came meanwhile is handled here. */
 __attribute__((constructor)) static void install_early(void)
 {
+    const char *held = getenv("PASCAL_SIGNALS_HELD");
     signal(SIGINT, on_interrupt);
     signal(SIGTERM, on_interrupt);
+    if (held) {
+        sigset_t let_in;
+        sigemptyset(&let_in);
+        if (strstr(held, "INT"))
+            sigaddset(&let_in, SIGINT);
+        if (strstr(held, "TERM"))
+            sigaddset(&let_in, SIGTERM);
+        unsetenv("PASCAL_SIGNALS_HELD"); /* not for the programs it starts */
+        pthread_sigmask(SIG_UNBLOCK, &let_in, NULL);
+    }
 }
 
 void cli_signals_install(void)

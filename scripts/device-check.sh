@@ -28,8 +28,8 @@ bundle() {
   cmake -S . -B "$build" -DPASCAL_CUDA=ON -DPASCAL_TESTS=OFF -DPASCAL_BENCH=OFF >/dev/null
   cmake --build "$build" -j "$(nproc)" --target pascal >&2
   rm -rf "$dir" && mkdir -p "$dir/bin" "$dir/lib"
-  cp "$build/pascal" "$dir/bin/"
-  ldd "$build/pascal" | awk '$3 ~ /^\// {print $3}' |
+  cp "$build/pascal" "$build/pascal-core" "$dir/bin/" # the launcher and the program
+  ldd "$build/pascal-core" | awk '$3 ~ /^\// {print $3}' |
     grep -Ev '/(libc|libm|libdl|libpthread|librt|libutil|libresolv|ld-linux[^/]*)\.so' |
     while read -r lib; do cp -L "$lib" "$dir/lib/"; done
   du -sh "$dir" >&2

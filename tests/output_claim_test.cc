@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -469,6 +471,65 @@ TEST_F(Claim, ASignalJustAfterThePublishSaysTheFileIsComplete)
     // The files are whole: the merged shards are the run's rows.
     EXPECT_EQ(run("info " + dir + "/m.h5").status, 0);
     EXPECT_EQ(run("info " + dir + "/c.h5").status, 0);
+}
+
+// A signal in the first milliseconds, while the dynamic loader maps some 50
+// libraries and runs their constructors, before pascal's own code: exit
+// 130, never death by the signal (status 143 from a shell).  The launcher
+// (programs/launch.c) holds SIGINT and SIGTERM off within microseconds of
+// its exec; the program proper lets them in once its handlers are set.
+// Each signal is sent a delay after the process is seen running the
+// launcher (its /proc/PID/exe changed), from 2 ms to 12 ms; before, every
+// delay below about 9 ms killed it by the signal.  (The launcher's own
+// start, exec to its first call, is some 0.1 ms: the delays leave it room
+// on a loaded machine.)
+TEST_F(Claim, ASignalInTheFirstMillisecondsExits130)
+{
+    std::string out = dir + "/early.h5";
+    const char *argv[] = {PASCAL_CLI, "run", nullptr, "-o", nullptr, "--dry-run", "--quiet", nullptr};
+    std::string spec_arg = spec;
+    argv[2] = spec_arg.c_str();
+    argv[4] = out.c_str();
+    char *real = realpath(PASCAL_CLI, nullptr);
+    ASSERT_NE(real, nullptr);
+    const std::string launcher = real, core = launcher + "-core";
+    free(real);
+    int by_signal = 0, tries = 0;
+    std::string statuses;
+    for (int us = 2000; us <= 12000; us += 500) {
+        for (int sig : {SIGTERM, SIGINT}) {
+            pid_t pid = fork();
+            ASSERT_GE(pid, 0);
+            if (pid == 0) {
+                int null = open("/dev/null", O_WRONLY);
+                dup2(null, 1), dup2(null, 2);
+                execv(argv[0], const_cast<char *const *>(argv));
+                _exit(99);
+            }
+            // until the child runs the launcher, not the test's own image
+            std::string exe = "/proc/" + std::to_string(pid) + "/exe";
+            for (int i = 0; i < 20000; i++, std::this_thread::sleep_for(std::chrono::microseconds(20))) {
+                char buf[4096];
+                ssize_t k = readlink(exe.c_str(), buf, sizeof buf - 1);
+                if (k > 0 && (std::string(buf, (size_t)k) == launcher || std::string(buf, (size_t)k) == core))
+                    break;
+            }
+            std::this_thread::sleep_for(std::chrono::microseconds(us));
+            kill(pid, sig);
+            int st = 0;
+            ASSERT_EQ(waitpid(pid, &st, 0), pid);
+            tries++;
+            if (WIFSIGNALED(st)) {
+                by_signal++;
+                statuses += " " + std::to_string(us) + "us:signal" + std::to_string(WTERMSIG(st));
+            } else {
+                EXPECT_TRUE(WEXITSTATUS(st) == 130 || WEXITSTATUS(st) == 0)
+                    << us << " us: exit " << WEXITSTATUS(st);
+            }
+        }
+    }
+    EXPECT_EQ(by_signal, 0) << by_signal << " of " << tries << " ended by the signal:" << statuses;
+    ExpectOnly(dir, {"s.yaml", "dev.yaml", "stdout", "stderr"});
 }
 
 } // namespace

@@ -100,7 +100,7 @@ pascal_mpi_library(libpascal_mpi)
 # Its GPU commands run as in build/pascal.  The tests' pascal-mpi-hooked
 # has the test hooks (CMakeLists.txt: pascal-hooked).
 file(GLOB pascal_cli_all CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/programs/*.c)
-list(FILTER pascal_cli_all EXCLUDE REGEX ".*/programs/testhooks\\.c$")
+list(FILTER pascal_cli_all EXCLUDE REGEX ".*/programs/(testhooks|launch)\\.c$")
 add_executable(pascal-mpi ${pascal_cli_all} $<TARGET_OBJECTS:pascal_report>)
 target_compile_options(pascal-mpi PRIVATE ${PASCAL_WARNINGS})
 target_link_libraries(pascal-mpi PRIVATE libpascal_mpi pascal_kernels)

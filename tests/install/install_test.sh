@@ -50,6 +50,9 @@ cd "$work" # nothing below may lean on the source or build tree
 
 # ---- the tree ---------------------------------------------------------------
 [ "$("$prefix/bin/pascal" --version)" = "pascal $version" ] || fail "bin/pascal --version"
+# the launcher runs the program proper from libexec/pascal/, not the build tree
+[ -x "$prefix/libexec/pascal/pascal-core" ] || fail "no libexec/pascal/pascal-core"
+[ "$(env -i "$prefix/bin/pascal" --version)" = "pascal $version" ] || fail "bin/pascal without PATH"
 pc=$(find "$prefix" -name pascal.pc)
 [ -n "$pc" ] || fail "no pascal.pc"
 libdir=$(dirname "$(dirname "$pc")")
