@@ -176,6 +176,25 @@ static int write_header(pascal_journal *j, const pascal_sink *sink,
     return rc;
 }
 
+int pascal_journal_record(const unsigned char *p, size_t len, size_t at, int ncols,
+                          uint32_t *magic, uint64_t *row, size_t *size)
+{
+    uint32_t crc;
+    if (at + PASCAL_JOURNAL_HEAD > len)
+        return -1;
+    memcpy(magic, p + at, 4);
+    memcpy(&crc, p + at + 4, 4);
+    memcpy(row, p + at + 8, 8);
+    *size = *magic == PASCAL_JOURNAL_CHUNK    ? PASCAL_JOURNAL_HEAD + (size_t)ncols * PASCAL_JOURNAL_COL
+            : *magic == PASCAL_JOURNAL_CLOSED ? PASCAL_JOURNAL_CLOSED_LEN
+                                              : PASCAL_JOURNAL_HEAD;
+    if ((*magic != PASCAL_JOURNAL_CHUNK && *magic != PASCAL_JOURNAL_SYNC &&
+         *magic != PASCAL_JOURNAL_CLOSED) || at + *size > len ||
+        crc != (uint32_t)crc32(0L, p + at + 8, (uInt)(*size - 8)))
+        return -1;
+    return 0;
+}
+
 /* "<dest>.partial.index" */
 static char *index_name(const char *dest)
 {
@@ -196,19 +215,11 @@ static int64_t index_chunks(const pascal_journal *j, const pascal_journal_header
     if (h->dev != (unsigned long long)st->st_dev || h->ino != (unsigned long long)st->st_ino ||
         h->chunk != j->chunk || h->ncols != j->ncols)
         return -1;
-    while (at + PASCAL_JOURNAL_HEAD <= len) {
-        uint32_t magic, crc;
+    for (;;) {
+        uint32_t magic;
         uint64_t row;
         size_t size;
-        memcpy(&magic, p + at, 4);
-        memcpy(&crc, p + at + 4, 4);
-        memcpy(&row, p + at + 8, 8);
-        size = magic == PASCAL_JOURNAL_CHUNK    ? j->rec_len
-               : magic == PASCAL_JOURNAL_CLOSED ? PASCAL_JOURNAL_CLOSED_LEN
-                                                : PASCAL_JOURNAL_HEAD;
-        if ((magic != PASCAL_JOURNAL_CHUNK && magic != PASCAL_JOURNAL_SYNC &&
-             magic != PASCAL_JOURNAL_CLOSED) || at + size > len ||
-            crc != (uint32_t)crc32(0L, p + at + 8, (uInt)(size - 8)))
+        if (pascal_journal_record(p, len, at, j->ncols, &magic, &row, &size) != 0)
             return -1;
         if (magic == PASCAL_JOURNAL_CLOSED) {
             uint64_t bytes;

@@ -62,21 +62,17 @@ static int check_identity(const pascal_journal_header *h, const pascal_sink_meta
  * boot, only up to the last sync mark.  Returns the number of chunks. */
 static int64_t trusted_chunks(const pascal_journal_header *h, const unsigned char *p, size_t len)
 {
-    size_t rec = PASCAL_JOURNAL_HEAD + (size_t)h->ncols * PASCAL_JOURNAL_COL, at = h->records;
+    size_t at = h->records;
     int64_t n = 0, synced = 0;
     char boot[64];
     pascal_journal_boot_id(boot, sizeof boot);
-    while (at + PASCAL_JOURNAL_HEAD <= len) {
-        uint32_t magic, crc;
+    for (;;) {
+        uint32_t magic;
         uint64_t row;
         size_t size;
-        memcpy(&magic, p + at, 4);
-        memcpy(&crc, p + at + 4, 4);
-        memcpy(&row, p + at + 8, 8);
-        size = magic == PASCAL_JOURNAL_CHUNK ? rec : PASCAL_JOURNAL_HEAD;
-        if ((magic != PASCAL_JOURNAL_CHUNK && magic != PASCAL_JOURNAL_SYNC) || at + size > len ||
-            crc != (uint32_t)crc32(0L, p + at + 8, (uInt)(size - 8)))
-            break; /* torn by the kill: the end */
+        if (pascal_journal_record(p, len, at, h->ncols, &magic, &row, &size) != 0 ||
+            magic == PASCAL_JOURNAL_CLOSED)
+            break; /* torn by the kill: the end (or an index's last record) */
         if (magic == PASCAL_JOURNAL_SYNC && row == (uint64_t)(n * h->chunk))
             synced = n;
         else if (magic == PASCAL_JOURNAL_CHUNK && row == (uint64_t)(n * h->chunk))
@@ -319,8 +315,9 @@ static int is_index(const char *path, const pascal_journal_header *h, const unsi
 {
     static const char tail[] = ".partial.index";
     size_t n = strlen(path), k = sizeof tail - 1;
-    uint32_t magic, crc;
-    uint64_t bytes;
+    uint32_t magic;
+    uint64_t bytes, rows;
+    size_t size;
     int64_t sec, nsec;
     struct stat st;
     char *partial;
@@ -328,12 +325,10 @@ static int is_index(const char *path, const pascal_journal_header *h, const unsi
     int current;
     if (n <= k || strcmp(path + n - k, tail) != 0 || len < h->records + PASCAL_JOURNAL_CLOSED_LEN)
         return 0;
-    p += len - PASCAL_JOURNAL_CLOSED_LEN;
-    memcpy(&magic, p, 4);
-    memcpy(&crc, p + 4, 4);
-    if (magic != PASCAL_JOURNAL_CLOSED ||
-        crc != (uint32_t)crc32(0L, p + 8, PASCAL_JOURNAL_CLOSED_LEN - 8))
+    if (pascal_journal_record(p, len, len - PASCAL_JOURNAL_CLOSED_LEN, h->ncols, &magic, &rows,
+                              &size) != 0 || magic != PASCAL_JOURNAL_CLOSED)
         return 0;
+    p += len - PASCAL_JOURNAL_CLOSED_LEN;
     memcpy(&bytes, p + 16, 8), memcpy(&sec, p + 24, 8), memcpy(&nsec, p + 32, 8);
     if (!(partial = strdup(path)))
         return *rc = -1, 1;

@@ -72,6 +72,13 @@ typedef struct pascal_journal_header {
  * become NULs); 0 when well formed. */
 int pascal_journal_parse_header(char *text, size_t len, pascal_journal_header *h);
 
+/* The record at byte at of a journal's bytes p[0, len) whose chunk records
+ * have ncols columns: its magic, row (rows for a sync or closed record) and
+ * length.  0 when it is whole, of a known kind, with a valid CRC; -1 when
+ * torn (a kill's end), unknown or past len. */
+int pascal_journal_record(const unsigned char *p, size_t len, size_t at, int ncols,
+                          uint32_t *magic, uint64_t *row, size_t *size);
+
 /* Accessors of h5_sink.c for the journal and recovery. */
 void pascal_h5sink_layout(const pascal_sink *sink, int64_t *rows, int64_t *chunk, int *level,
                           int *shuffle);
