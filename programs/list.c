@@ -40,8 +40,10 @@ static const char *type_name(pascal_param_type t)
     case PASCAL_T_SIZE: return "size";
     case PASCAL_T_PATTERN: return "pattern";
     case PASCAL_T_PHASES: return "phases";
-    default: return "load path";
+    case PASCAL_T_PATH: return "load path";
+    case PASCAL_T_NAME: return "name";
     }
+    return "?";
 }
 
 /* ---- JSON pieces -------------------------------------------------------- */
@@ -149,7 +151,7 @@ static void list_axes(int json)
         const char *ref = pascal_param_refs[p];
         if (!json) {
             printf("%-12s %-13s %s; %s%s%s; default: %s%s%s\n", q->name, *q->units ? q->units : "-",
-                   q->description, type_name(q->type), *sign_rule(q->flags) ? " " : "", sign_rule(q->flags),
+                   q->description, q->type == PASCAL_T_NAME ? "one of those names" : type_name(q->type), *sign_rule(q->flags) ? " " : "", sign_rule(q->flags),
                    pascal_param_defaults[p], *ref ? "; paper: " : "", ref);
             continue;
         }

@@ -131,6 +131,12 @@ TEST_F(ListCli, AxesWithUnitsTypesAndDefaults)
         << l[PASCAL_P_CAPACITY_BYTES];
     EXPECT_TRUE(has(l[PASCAL_P_SPREAD], "integer >= 0")) << l[PASCAL_P_SPREAD];
     EXPECT_TRUE(has(l[PASCAL_P_EPS], "paper: Prop. 7")) << l[PASCAL_P_EPS];
+    // a named value is a name, only the load path a load path
+    EXPECT_TRUE(has(l[PASCAL_P_PATH], "; load path;")) << l[PASCAL_P_PATH];
+    for (int p : {PASCAL_P_DTYPE, PASCAL_P_CAUSAL, PASCAL_P_RASTER}) {
+        EXPECT_FALSE(has(l[p], "load path")) << l[p];
+        EXPECT_TRUE(has(l[p], "; one of those names;")) << l[p];
+    }
 }
 
 TEST_F(ListCli, PatternsWithTheirParameters)
