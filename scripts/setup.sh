@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake make gcc g++ pkg-config libyaml-dev libhdf5-dev zlib1g-dev libgtest-dev
           python3-h5py python3-pandas python3-numpy chromium)
+# libc.a: build/pascal, the launcher (programs/launch.c), is linked statically
+packages+=(libc6-dev)
 # The report's browser test: Selenium drives headless Chromium through chromedriver.
 packages+=(chromium-driver python3-selenium)
 # the man page (cmake/install.cmake) is generated from --help by help2man
