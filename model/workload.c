@@ -40,6 +40,15 @@ static int64_t bytes_of(int64_t elems, int dtype)
     return bits < 0 || bits % 8 ? -1 : bits / 8;
 }
 
+/* Bytes that store `elems` elements (a tensor: a partial last byte counts
+ * whole, as fp4 packs two elements a byte), or -1 when too large.  Only
+ * informational: a block must be whole bytes (bytes_of). */
+static int64_t storage_bytes(int64_t elems, int dtype)
+{
+    int64_t bits = mul(elems, pascal_dtype_bits[dtype]);
+    return bits < 0 ? -1 : bits / 8 + (bits % 8 != 0);
+}
+
 /* KV blocks query tile t reads under the causal mask, bottom-right aligned
  * (query row i attends keys j <= i + L_kv - L_q): up to the key of its last
  * row (W11). */
@@ -82,7 +91,7 @@ static int derive_attention(const pascal_workload_shape *s, pascal_workload *w)
         per_head = mul(n_q, n_kv);
     w->requests = mul(2, mul(mul(s->batch, s->q_heads), per_head));  /* W6 */
     w->ideal_bytes = mul(mul(w->streams, n_kv), w->block_bytes);     /* W7 */
-    w->tensor_bytes = bytes_of(mul(mul(w->streams, s->seq_kv), s->head_dim), s->dtype);
+    w->tensor_bytes = storage_bytes(mul(mul(w->streams, s->seq_kv), s->head_dim), s->dtype);
     return w->streams < 0 || w->ctas < 0 || w->sharers_a < 0 || w->requests < 0 ||
                    w->ideal_bytes < 0 || w->tensor_bytes < 0 || per_head < 0
                ? PASCAL_WL_RANGE : PASCAL_WL_OK;
@@ -118,7 +127,9 @@ static int derive_gemm(const pascal_workload_shape *s, pascal_workload *w)
     w->ring = 1;
     w->requests = mul(mul(w->ctas, w->units), w->blocks);
     w->ideal_bytes = mul(mul(w->streams, w->blocks), w->block_bytes);
-    w->tensor_bytes = bytes_of(mul(s->m, s->k) + mul(s->k, s->n), s->dtype);
+    int64_t a_bytes = storage_bytes(mul(s->m, s->k), s->dtype);   /* A and B, each packed */
+    int64_t b_bytes = storage_bytes(mul(s->k, s->n), s->dtype);
+    w->tensor_bytes = a_bytes < 0 || b_bytes < 0 || a_bytes > LIMIT - b_bytes ? -1 : a_bytes + b_bytes;
     return w->streams < 0 || w->ctas < 0 || w->requests < 0 || w->ideal_bytes < 0 ||
                    w->tensor_bytes < 0 || mul(m_t, w->ua) < 0 || mul(n_t, w->ub) < 0
                ? PASCAL_WL_RANGE : PASCAL_WL_OK;

@@ -207,6 +207,21 @@ TEST(ModelWorkload, Refusals)
     EXPECT_EQ(pascal_workload_derive(&g, &w), PASCAL_WL_KIND);
 }
 
+// fp4 packs two elements a byte: a GEMM operand of an odd element count
+// takes its last byte whole.  Its size is only informational, so it is no
+// refusal (it was: "a derived count past 2^53"); a block must still be
+// whole bytes.  (Attention's K and V hold 2 B H_kv L_kv d elements: even.)
+TEST(ModelWorkload, Fp4TensorsOfOddElementCounts)
+{
+    pascal_workload w;
+    auto g = gemm(3, 4, 7, PASCAL_DTYPE_FP4, 2, 2, 2);   // A 3 x 7 = 21, B 7 x 4 = 28 elements
+    ASSERT_EQ(pascal_workload_derive(&g, &w), PASCAL_WL_OK);
+    EXPECT_EQ(w.block_bytes, 2);                        // gcd(2, 2) x 2 = 4 elements
+    EXPECT_EQ(w.tensor_bytes, 11 + 14);                 // ceil(21 / 2) + 28 / 2
+    g = gemm(3, 4, 7, PASCAL_DTYPE_FP4, 1, 1, 1);       // a block of one element: 4 bits
+    EXPECT_EQ(pascal_workload_derive(&g, &w), PASCAL_WL_BYTES);
+}
+
 // Waves: CTAs in launch order on the slots, streams numbered locally by
 // first appearance, each CTA's requests together (K then V).
 TEST(ModelWorkload, WaveInstances)
