@@ -72,7 +72,7 @@ void pascal_run_headline_init(headline *h, const pascal_spec *spec, pascal_run_s
                     pascal_columns[st->metric].model == PASCAL_MODEL_TRAFFIC &&
                     a < pascal_spec_naxes(spec); a++) {
         const pascal_axis *ax = pascal_spec_axis(spec, a);
-        if (ax->param > PASCAL_P_WORKLOAD && ax->param <= PASCAL_P_SPLIT_K && ax->count >= 2 &&
+        if (ax->param > PASCAL_P_WORKLOAD && ax->param <= PASCAL_P_WORKLOAD_LAST && ax->count >= 2 &&
             ax->count <= PASCAL_RUN_MAX_GROUPS && !pascal_spec_axis_sampled(spec, a))
             h->group_axis = a;
     }

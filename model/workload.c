@@ -6,6 +6,7 @@
 
 const char *const pascal_workload_names[PASCAL_WORKLOAD_COUNT] = {"attention", "gemm"};
 const char *const pascal_raster_names[PASCAL_RASTER_COUNT] = {"row", "column", "swizzle"};
+const char *const pascal_kernel_names[PASCAL_KERNEL_COUNT] = {"model", "flash-attn-2"};
 const char *const pascal_dtype_names[PASCAL_DTYPE_COUNT] = {"fp32", "tf32", "bf16", "fp16",
                                                             "fp8",  "int8", "fp4"};
 const int pascal_dtype_bits[PASCAL_DTYPE_COUNT] = {32, 32, 16, 16, 8, 8, 4};
@@ -68,28 +69,40 @@ static int derive_attention(const pascal_workload_shape *s, pascal_workload *w)
         return PASCAL_WL_RANGE;
     if (s->q_heads % s->kv_heads)
         return PASCAL_WL_HEADS;
-    int64_t n_kv = cdiv(s->seq_kv, s->tile_kv), n_q = cdiv(s->seq_q, s->tile_q);
+    if (s->kernel < 0 || s->kernel >= PASCAL_KERNEL_COUNT)
+        return PASCAL_WL_KIND;
+    /* FlashAttention-2 (flash_api.cpp, mha_fwd): one query token with more
+     * query heads than KV heads is launched as G = H_q / H_kv query rows of
+     * H_kv heads, so that one CTA serves the G heads of a KV head (no
+     * window, dropout or ALiBi is modelled; head_dim a multiple of 8).  A
+     * causal mask is no mask for one query token there (bottom-right). */
+    w->folded = s->kernel == PASCAL_KERNEL_FLASH2 && s->seq_q == 1 && s->q_heads > s->kv_heads &&
+                s->head_dim % 8 == 0;
+    int causal = s->causal && !(s->kernel == PASCAL_KERNEL_FLASH2 && s->seq_q == 1);
+    int64_t seq_q = w->folded ? s->q_heads / s->kv_heads : s->seq_q;
+    w->heads = w->folded ? s->kv_heads : s->q_heads;
+    int64_t n_kv = cdiv(s->seq_kv, s->tile_kv), n_q = cdiv(seq_q, s->tile_q);
     int64_t tile = mul(s->tile_kv, s->head_dim);
     w->block_bytes = tile < 0 ? -1 : bytes_of(tile, s->dtype);
     if (w->block_bytes < 0)
         return tile < 0 ? PASCAL_WL_RANGE : PASCAL_WL_BYTES;
-    w->group = s->q_heads / s->kv_heads;
+    w->group = w->heads / s->kv_heads;
     w->tiles_q = n_q;
     w->tiles_n = 1;
     w->ua = w->ub = 1;
     w->units = 2;                                           /* W3: K, then V */
     w->streams = mul(2, mul(s->batch, s->kv_heads));        /* W1 */
     w->blocks = n_kv;                                       /* W2 */
-    w->ctas = mul(mul(s->batch, s->q_heads), n_q);          /* W4 */
+    w->ctas = mul(mul(s->batch, w->heads), n_q);            /* W4 */
     w->sharers_a = w->sharers_b = mul(w->group, n_q);       /* W5 */
-    w->ring = !s->causal;
+    w->ring = !causal;
     int64_t per_head = 0;                                   /* blocks over one head's CTAs */
-    if (s->causal)
+    if (causal)
         for (int64_t t = 0; t < n_q; t++)
             per_head += causal_blocks(s, t, n_kv);
     else
         per_head = mul(n_q, n_kv);
-    w->requests = mul(2, mul(mul(s->batch, s->q_heads), per_head));  /* W6 */
+    w->requests = mul(2, mul(mul(s->batch, w->heads), per_head));  /* W6 */
     w->ideal_bytes = mul(mul(w->streams, n_kv), w->block_bytes);     /* W7 */
     w->tensor_bytes = storage_bytes(mul(mul(w->streams, s->seq_kv), s->head_dim), s->dtype);
     return w->streams < 0 || w->ctas < 0 || w->sharers_a < 0 || w->requests < 0 ||
@@ -106,6 +119,8 @@ static int derive_gemm(const pascal_workload_shape *s, pascal_workload *w)
     int64_t m_t = cdiv(s->m, s->tile_m), n_t = cdiv(s->n, s->tile_n), k_t = cdiv(s->k, s->tile_k);
     if (k_t % s->split_k)
         return PASCAL_WL_SPLIT;
+    if (s->kernel != PASCAL_KERNEL_MODEL)
+        return s->kernel == PASCAL_KERNEL_FLASH2 ? PASCAL_WL_KERNEL : PASCAL_WL_KIND;
     int64_t u = gcd(s->tile_m, s->tile_n);
     int64_t unit = mul(u, s->tile_k);
     w->block_bytes = unit < 0 ? -1 : bytes_of(unit, s->dtype);
@@ -114,6 +129,7 @@ static int derive_gemm(const pascal_workload_shape *s, pascal_workload *w)
     w->tiles_q = m_t;
     w->tiles_n = n_t;
     w->group = 1;
+    w->heads = 1;
     w->ua = s->tile_m / u;
     w->ub = s->tile_n / u;
     w->units = w->ua + w->ub;                               /* W9 */
@@ -175,6 +191,10 @@ void pascal_workload_explain(const pascal_workload_shape *s, int error, char *bu
     case PASCAL_WL_RANGE:
         snprintf(buf, (size_t)len, "a field below 1 or a derived count past 2^53");
         break;
+    case PASCAL_WL_KERNEL:
+        snprintf(buf, (size_t)len, "kernel %s, an attention kernel, for a gemm",
+                 s->kernel >= 0 && s->kernel < PASCAL_KERNEL_COUNT ? pascal_kernel_names[s->kernel] : "?");
+        break;
     default:
         snprintf(buf, (size_t)len, "an unknown workload kind, dtype or raster order");
         break;
@@ -212,8 +232,14 @@ void pascal_workload_gemm_tile(const pascal_workload *w, int64_t c, int64_t *i, 
 void pascal_workload_cta(const pascal_workload *w, int64_t c, int64_t *streams)
 {
     if (w->shape.kind == PASCAL_WORKLOAD_ATTENTION) {
-        /* Launch order: query tile fastest, then query head, then batch. */
-        int64_t bh = c / w->tiles_q, h = bh % w->shape.q_heads, b = bh / w->shape.q_heads;
+        /* Launch order: query tile fastest, then query head, then batch
+         * (the model kernel); FlashAttention-2's grid(n_q, B, H): query
+         * tile fastest, then batch, then head (flash_fwd_launch_template.h). */
+        int64_t rest = c / w->tiles_q, h, b;
+        if (w->shape.kernel == PASCAL_KERNEL_FLASH2)
+            b = rest % w->shape.batch, h = rest / w->shape.batch;
+        else
+            h = rest % w->heads, b = rest / w->heads;
         int64_t kv = b * w->shape.kv_heads + h / w->group;
         streams[0] = 2 * kv;       /* K */
         streams[1] = 2 * kv + 1;   /* V */

@@ -57,6 +57,15 @@ typedef enum pascal_dtype {
 
 extern const char *const pascal_workload_names[PASCAL_WORKLOAD_COUNT]; /* attention, gemm */
 extern const char *const pascal_raster_names[PASCAL_RASTER_COUNT];     /* row, column, swizzle */
+
+/* Whose launch the CTAs follow (docs/workloads.md section 2.5). */
+typedef enum pascal_kernel {
+    PASCAL_KERNEL_MODEL = 0,    /* pascal's model kernel: c = (b H_q + h) n_q + t */
+    PASCAL_KERNEL_FLASH2 = 1,   /* FlashAttention-2 forward: c = (h B + b) n_q + t, GQA
+                                   decode folded (seqlenq_ngroups_swapped) */
+    PASCAL_KERNEL_COUNT = 2
+} pascal_kernel;
+extern const char *const pascal_kernel_names[PASCAL_KERNEL_COUNT];     /* model, flash-attn-2 */
 extern const char *const pascal_dtype_names[PASCAL_DTYPE_COUNT]; /* fp32 tf32 bf16 fp16 fp8 int8 fp4 */
 extern const int pascal_dtype_bits[PASCAL_DTYPE_COUNT];          /* 32 32 16 16 8 8 4 */
 
@@ -70,6 +79,7 @@ typedef struct pascal_workload_shape {
     /* gemm */
     int64_t m, n, k, tile_m, tile_n, tile_k, split_k, swizzle;
     int raster;             /* pascal_raster */
+    int kernel;             /* pascal_kernel */
 } pascal_workload_shape;
 
 /* What the model needs, derived (docs/workloads.md, equations W1-W12). */
@@ -91,7 +101,9 @@ typedef struct pascal_workload {
     /* Grid geometry. */
     int64_t tiles_q;        /* attention: query tiles ceil(L_q / T_q); GEMM: m_t */
     int64_t tiles_n;        /* GEMM: n_t (attention: 1) */
-    int64_t group;          /* attention: query heads per KV head */
+    int64_t group;          /* attention: query heads per KV head (of a launched head) */
+    int64_t heads;          /* attention: query heads launched (H_kv when folded) */
+    int folded;             /* attention: the GQA decode fold applies */
     int64_t ua, ub;         /* GEMM: units per A panel and per B panel
                                (attention: 1 K, 1 V) */
 } pascal_workload;
@@ -104,7 +116,8 @@ typedef enum pascal_workload_error {
     PASCAL_WL_SPLIT,        /* split_k does not divide the K tiles */
     PASCAL_WL_RANGE,        /* a field < 1, or a derived count past 2^53 */
     PASCAL_WL_UNITS,        /* more than 64 unit requests per CTA per round */
-    PASCAL_WL_KIND          /* unknown kind, dtype or raster */
+    PASCAL_WL_KIND,         /* unknown kind, dtype or raster */
+    PASCAL_WL_KERNEL        /* a kernel of the other workload kind */
 } pascal_workload_error;
 
 /* Derives *out from *in; returns PASCAL_WL_OK or the reason for refusing

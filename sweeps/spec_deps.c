@@ -23,7 +23,7 @@ static int is_set(const pascal_spec *spec, int param)
 static uint64_t workload_fields(void)
 {
     uint64_t m = 0;
-    for (int p = PASCAL_P_WORKLOAD; p <= PASCAL_P_SPLIT_K; p++)
+    for (int p = PASCAL_P_WORKLOAD; p <= PASCAL_P_WORKLOAD_LAST; p++)
         m |= BIT(p);
     return m;
 }

@@ -21,13 +21,13 @@ static const wl_field attention_fields[] = {
     {PASCAL_P_BATCH, 0, 1}, {PASCAL_P_Q_HEADS, 1, 0}, {PASCAL_P_KV_HEADS, 0, NAN},
     {PASCAL_P_SEQ_Q, 1, 0}, {PASCAL_P_SEQ_KV, 1, 0},  {PASCAL_P_HEAD_DIM, 1, 0},
     {PASCAL_P_DTYPE, 1, 0}, {PASCAL_P_TILE_Q, 1, 0},  {PASCAL_P_TILE_KV, 1, 0},
-    {PASCAL_P_CAUSAL, 0, 0},
+    {PASCAL_P_CAUSAL, 0, 0}, {PASCAL_P_KERNEL, 0, PASCAL_KERNEL_MODEL},
 };
 static const wl_field gemm_fields[] = {
     {PASCAL_P_GEMM_M, 1, 0}, {PASCAL_P_GEMM_N, 1, 0}, {PASCAL_P_GEMM_K, 1, 0},
     {PASCAL_P_DTYPE, 1, 0},  {PASCAL_P_TILE_M, 1, 0}, {PASCAL_P_TILE_N, 1, 0},
     {PASCAL_P_TILE_K, 1, 0}, {PASCAL_P_RASTER, 0, PASCAL_RASTER_ROW},
-    {PASCAL_P_SWIZZLE, 0, 8}, {PASCAL_P_SPLIT_K, 0, 1},
+    {PASCAL_P_SWIZZLE, 0, 8}, {PASCAL_P_SPLIT_K, 0, 1}, {PASCAL_P_KERNEL, 0, PASCAL_KERNEL_MODEL},
 };
 #define NATT ((int)(sizeof attention_fields / sizeof attention_fields[0]))
 #define NGEMM ((int)(sizeof gemm_fields / sizeof gemm_fields[0]))
@@ -156,7 +156,7 @@ int spec_check_workload(const spec_ctx *c, const yaml_node_t *root)
     pascal_spec *spec = c->spec;
     int kind, n;
     if (spec->source[PASCAL_P_WORKLOAD] == SRC_NONE) {
-        for (int p = PASCAL_P_WORKLOAD + 1; p <= PASCAL_P_SPLIT_K; p++)
+        for (int p = PASCAL_P_WORKLOAD + 1; p <= PASCAL_P_WORKLOAD_LAST; p++)
             if (spec->source[p] != SRC_NONE)
                 return yml_fail_mark(c->y->err, &spec->src[p], PASCAL_EINPUT,
                                       "expected a workload: section (attention or gemm) to use %s, "
@@ -165,7 +165,7 @@ int spec_check_workload(const spec_ctx *c, const yaml_node_t *root)
     }
     kind = (int)spec->fixed.v[PASCAL_P_WORKLOAD];
     const wl_field *f = fields_of(kind, &n);
-    for (int p = PASCAL_P_WORKLOAD + 1; p <= PASCAL_P_SPLIT_K; p++)
+    for (int p = PASCAL_P_WORKLOAD + 1; p <= PASCAL_P_WORKLOAD_LAST; p++)
         if (spec->source[p] != SRC_NONE && field_of(kind, p) < 0)
             return yml_fail_mark(c->y->err, &spec->src[p], PASCAL_EINPUT,
                                   "expected a field of %s, got %s (a field of the other workload kind)",
@@ -224,6 +224,7 @@ int pascal_workload_of_point(const double *v, pascal_workload *w)
     s.split_k = i64(v[PASCAL_P_SPLIT_K]);
     s.swizzle = i64(v[PASCAL_P_SWIZZLE]);
     s.raster = (int)i64(v[PASCAL_P_RASTER]);
+    s.kernel = (int)i64(v[PASCAL_P_KERNEL]);
     return pascal_workload_derive(&s, w);
 }
 
@@ -234,6 +235,7 @@ static int culprit(int error, int kind)
     case PASCAL_WL_HEADS: return PASCAL_P_KV_HEADS;
     case PASCAL_WL_BYTES: return PASCAL_P_DTYPE;
     case PASCAL_WL_SPLIT: return PASCAL_P_SPLIT_K;
+    case PASCAL_WL_KERNEL: return PASCAL_P_KERNEL;
     case PASCAL_WL_UNITS: return kind == PASCAL_WORKLOAD_GEMM ? PASCAL_P_TILE_N : PASCAL_P_WORKLOAD;
     default: return PASCAL_P_WORKLOAD;
     }
@@ -288,6 +290,7 @@ const char *pascal_workload_phrase(int param)
     case PASCAL_P_RASTER: return "raster";
     case PASCAL_P_SWIZZLE: return "swizzle group";
     case PASCAL_P_DTYPE: return "dtype";
+    case PASCAL_P_KERNEL: return "kernel";
     default: return NULL;
     }
 }

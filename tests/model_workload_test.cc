@@ -207,6 +207,60 @@ TEST(ModelWorkload, Refusals)
     EXPECT_EQ(pascal_workload_derive(&g, &w), PASCAL_WL_KIND);
 }
 
+// FlashAttention-2's forward, as its launch code has it: grid(num_m_block,
+// batch, heads) (csrc/flash_attn/src/flash_fwd_launch_template.h), CTAs
+// dispatched in linear block order x + y gx + z gx gy, m_block = blockIdx.x,
+// bidb = blockIdx.y, bidh = blockIdx.z, KV head bidh / (h / h_k)
+// (flash_fwd_kernel.h); for one query token with h > h_k, mha_fwd
+// (flash_api.cpp) launches seqlen_q = h / h_k rows of h_k heads.  Here an
+// enumeration of that grid, written from those lines, against the model's
+// CTA -> streams map, CTA by CTA.
+TEST(ModelWorkload, FlashAttention2GridCtaByCta)
+{
+    struct Case {
+        int64_t b, hq, hkv, lq, d, tq;
+        bool folded;
+    } cases[] = {
+        {3, 4, 2, 5, 8, 2, false},   // prefill-like: n_q = 3
+        {2, 6, 3, 1, 8, 1, true},    // decode GQA: 2 query rows of 3 heads
+        {2, 6, 3, 1, 4, 1, false},   // head_dim 4: not a multiple of 8, no fold
+        {3, 4, 4, 1, 8, 4, false},   // MHA decode: no fold
+        {2, 8, 1, 1, 16, 4, true},   // MQA decode: 8 rows of 1 head, tiles of 4
+    };
+    for (const Case &c : cases) {
+        auto s = attention(c.b, c.hq, c.hkv, c.lq, 64, c.d, PASCAL_DTYPE_BF16, c.tq, 16);
+        s.kernel = PASCAL_KERNEL_FLASH2;
+        pascal_workload w;
+        ASSERT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
+        EXPECT_EQ(w.folded, c.folded ? 1 : 0) << c.hq << "/" << c.hkv << " d " << c.d;
+        int64_t h = c.folded ? c.hkv : c.hq, lq = c.folded ? c.hq / c.hkv : c.lq;
+        int64_t gx = (lq + c.tq - 1) / c.tq, gy = c.b, gz = h, ratio = h / c.hkv;
+        ASSERT_EQ(w.ctas, gx * gy * gz);
+        EXPECT_EQ(w.sharers_a, ratio * gx);
+        EXPECT_EQ(w.requests, 2 * w.ctas * w.blocks);
+        int64_t ids[2];
+        for (int64_t z = 0; z < gz; z++)
+            for (int64_t y = 0; y < gy; y++)
+                for (int64_t x = 0; x < gx; x++) {
+                    int64_t linear = x + y * gx + z * gx * gy, kv_head = z / ratio;
+                    pascal_workload_cta(&w, linear, ids);
+                    EXPECT_EQ(ids[0], 2 * (y * c.hkv + kv_head)) << "CTA " << linear;
+                    EXPECT_EQ(ids[1], ids[0] + 1) << "CTA " << linear;
+                }
+    }
+    // the model kernel: query tile, then head, then batch
+    auto s = attention(3, 4, 2, 5, 64, 8, PASCAL_DTYPE_BF16, 2, 16);
+    pascal_workload w;
+    ASSERT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
+    int64_t ids[2];
+    pascal_workload_cta(&w, 3 * 1 + 1 * 3 * 4, ids);   // t 0, h 1, b 1
+    EXPECT_EQ(ids[0], 2 * (1 * 2 + 0));
+    // an attention kernel for a gemm is refused
+    auto g = gemm(512, 512, 512, PASCAL_DTYPE_BF16, 128, 128, 64);
+    g.kernel = PASCAL_KERNEL_FLASH2;
+    EXPECT_EQ(pascal_workload_derive(&g, &w), PASCAL_WL_KERNEL);
+}
+
 // fp4 packs two elements a byte: a GEMM operand of an odd element count
 // takes its last byte whole.  Its size is only informational, so it is no
 // refusal (it was: "a derived count past 2^53"); a block must still be

@@ -110,6 +110,32 @@ TEST(SpecWorkload, KvHeadsDefaultToQueryHeadsAndGemmDefaults)
     EXPECT_EQ(p.v[PASCAL_P_SPLIT_K], 1);
     EXPECT_EQ(p.v[PASCAL_P_N], 8);
     EXPECT_EQ(p.v[PASCAL_P_BLOCK_BYTES], 128 * 64 * 2);
+    EXPECT_EQ(p.v[PASCAL_P_KERNEL], PASCAL_KERNEL_MODEL);   // the default
+}
+
+// `kernel` is a field of the section and an axis like any other; an
+// attention kernel for a gemm is refused at the field.
+TEST(SpecWorkload, KernelFieldAndAxis)
+{
+    Spec a;
+    parse_ok("name: t\nmodels: [workload]\nworkload:\n  attention: {q_heads: 8, kv_heads: 2, "
+             "seq_q: 1, seq_kv: 64, head_dim: 16, dtype: fp16, tile_q: 16, tile_kv: 16}\n"
+             "fixed: {M: 8, C: 10}\naxes:\n  kernel: [model, flash-attn-2]\n", &a);
+    pascal_point p;
+    pascal_error err{};
+    ASSERT_EQ(pascal_spec_point(a.s, 1, &p, &err), 1) << err.msg;
+    EXPECT_EQ(p.v[PASCAL_P_KERNEL], PASCAL_KERNEL_FLASH2);
+    pascal_workload w;
+    ASSERT_EQ(pascal_workload_of_point(p.v, &w), PASCAL_WL_OK);
+    EXPECT_EQ(w.folded, 1);
+    EXPECT_EQ(w.ctas, 2);            // one CTA per KV head: 4 query heads folded
+    EXPECT_EQ(w.sharers_a, 1);
+    std::string m = point_bad("name: t\nmodels: [traffic]\nworkload:\n  gemm: {gemm_m: 512, "
+                              "gemm_n: 512, gemm_k: 512, dtype: bf16, tile_m: 128, tile_n: 128, "
+                              "tile_k: 64, kernel: flash-attn-2}\nfixed: {M: 8}\n"
+                              "axes:\n  C: [10]\n");
+    EXPECT_NE(m.find("workload.gemm.kernel: expected a workload the model can take, got kernel "
+                     "flash-attn-2, an attention kernel, for a gemm"), std::string::npos) << m;
 }
 
 TEST(SpecWorkload, NamesInExpressions)

@@ -95,6 +95,10 @@ const pascal_param_info pascal_params[PASCAL_NPARAM] = {
     [PASCAL_P_SWIZZLE] = {"swizzle", PASCAL_T_INT, POS, "tile rows",
                           "gemm: tile rows per swizzled group (raster swizzle)"},
     [PASCAL_P_SPLIT_K] = {"split_k", PASCAL_T_INT, POS, "slices", "gemm: split-K slices"},
+    [PASCAL_P_KERNEL] = {"kernel", PASCAL_T_NAME, 0, "",
+                         "the kernel whose launch is modelled (model: pascal's model kernel; "
+                         "flash-attn-2: FlashAttention-2's forward grid and GQA decode fold)",
+                         pascal_kernel_names, PASCAL_KERNEL_COUNT},
 };
 
 #define END -1
@@ -484,6 +488,7 @@ const char *const pascal_param_refs[PASCAL_NPARAM] = {
     [PASCAL_P_RASTER] = "",
     [PASCAL_P_SWIZZLE] = "",
     [PASCAL_P_SPLIT_K] = "",
+    [PASCAL_P_KERNEL] = "docs/workloads.md section 2.5",
 };
 
 const char *const pascal_param_defaults[PASCAL_NPARAM] = {
@@ -535,6 +540,7 @@ const char *const pascal_param_defaults[PASCAL_NPARAM] = {
     [PASCAL_P_RASTER] = "row",
     [PASCAL_P_SWIZZLE] = "8",
     [PASCAL_P_SPLIT_K] = "1",
+    [PASCAL_P_KERNEL] = "model",
 };
 
 const char *const pascal_model_refs[PASCAL_NMODEL] = {

@@ -65,8 +65,12 @@ typedef enum pascal_param_id {
     PASCAL_P_RASTER,         /* gemm: raster order (pascal_raster) */
     PASCAL_P_SWIZZLE,        /* gemm: tile rows per swizzled group */
     PASCAL_P_SPLIT_K,        /* gemm: split-K slices */
+    PASCAL_P_KERNEL,         /* the kernel's launch (pascal_kernel): model, flash-attn-2 */
     PASCAL_NPARAM
 } pascal_param_id;
+
+/* The last of the workload's fields (PASCAL_P_WORKLOAD + 1 .. this). */
+#define PASCAL_P_WORKLOAD_LAST PASCAL_P_KERNEL
 
 typedef enum pascal_param_type {
     PASCAL_T_INT,     /* integer */
