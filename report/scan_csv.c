@@ -5,8 +5,8 @@
  * (vocab/params.h), pattern and path labels become the codes the HDF5
  * writer uses, and the axes are the point columns, less the derived N, M
  * and C.  The writer puts every swept axis first, in canonical order, then
- * N, M and C when they are not axes; so a trailing run of N, M, C in that
- * order is derived, except a column that varies while nothing it could be
+ * N, M and C when they are not axes (and a workload's block_bytes); so a
+ * trailing run of N, M, C, block_bytes in that order is derived, except a column that varies while nothing it could be
  * derived from is in the file (N from data_bytes or block_bytes, M from
  * sms, occupancy or phases, C from capacity_bytes or block_bytes): that one
  * was swept.  A spec that sweeps N (or M) right before those columns while
@@ -91,7 +91,18 @@ typedef struct csv_col {
 static int is_label(int param)
 {
     return param >= 0 && (pascal_params[param].type == PASCAL_T_PATTERN ||
-                          pascal_params[param].type == PASCAL_T_PATH);
+                          pascal_params[param].type == PASCAL_T_PATH ||
+                          pascal_params[param].type == PASCAL_T_NAME);
+}
+
+/* The names a label column's codes stand for, and how many. */
+static const char *const *label_names(int param, int *n)
+{
+    switch (pascal_params[param].type) {
+    case PASCAL_T_PATH: *n = PASCAL_PATH_COUNT; return pascal_path_names;
+    case PASCAL_T_PATTERN: *n = PASCAL_PATTERN_COUNT; return pascal_pattern_names;
+    default: *n = pascal_params[param].nlabels; return pascal_params[param].labels;
+    }
 }
 
 /* A field as the number the HDF5 file would hold (labels as codes, empty as
@@ -100,10 +111,10 @@ static int field_value(int param, const char *s, double *out)
 {
     char *end;
     if (is_label(param)) {
-        int path = pascal_params[param].type == PASCAL_T_PATH;
-        int n = path ? PASCAL_PATH_COUNT : PASCAL_PATTERN_COUNT;
+        int n;
+        const char *const *names = label_names(param, &n);
         for (int i = 0; i < n; i++)
-            if (strcmp(path ? pascal_path_names[i] : pascal_pattern_names[i], s) == 0) {
+            if (strcmp(names[i], s) == 0) {
                 *out = i;
                 return 0;
             }
@@ -176,13 +187,15 @@ static int has_param(const csv_col *c, int n, int p1, int p2, int p3)
 /* Marks derived[j] for the trailing N, M, C the writer appends (above). */
 static void find_derived(const csv_col *c, int n, int *derived)
 {
-    static const int order[3] = {PASCAL_P_N, PASCAL_P_M, PASCAL_P_C};
-    int last = 3;
+    /* a workload's block_bytes comes last, after N, M, C: derived always
+     * (a workload refuses block_bytes as an axis) */
+    static const int order[4] = {PASCAL_P_N, PASCAL_P_M, PASCAL_P_C, PASCAL_P_BLOCK_BYTES};
+    int last = 4;
     for (int j = n - 1; j >= 0; j--) {
         int k = 0;
         if (c[j].param < 0)
             continue;   /* result columns follow the point columns */
-        while (k < 3 && order[k] != c[j].param)
+        while (k < 4 && order[k] != c[j].param)
             k++;
         if (k >= last)
             break;
@@ -191,7 +204,7 @@ static void find_derived(const csv_col *c, int n, int *derived)
     }
     for (int j = 0; j < n; j++) {
         int p = c[j].param, source;
-        if (!derived[j] || c[j].seen.n < 2)
+        if (!derived[j] || c[j].seen.n < 2 || p == PASCAL_P_BLOCK_BYTES)
             continue;
         source = p == PASCAL_P_N   ? has_param(c, n, PASCAL_P_DATA_BYTES, PASCAL_P_BLOCK_BYTES, -1)
                  : p == PASCAL_P_M ? has_param(c, n, PASCAL_P_SMS, PASCAL_P_OCCUPANCY, PASCAL_P_PHASES)
@@ -220,7 +233,8 @@ static int cmp_axis(const void *a, const void *b)
 }
 
 /* An axis from a point column: its distinct values, and labels for pattern,
- * path and phase-list axes as the HDF5 report shows them. */
+ * path, named (dtype, raster, causal, kernel) and phase-list axes as the
+ * HDF5 report shows them. */
 static int make_axis(rp_file *f, const char *name, const csv_col *c, pascal_error *err)
 {
     rp_axis *a = &f->axes[f->naxes++];
@@ -232,7 +246,8 @@ static int make_axis(rp_file *f, const char *name, const csv_col *c, pascal_erro
         return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", f->path);
     memcpy(a->values, c->seen.v, (size_t)a->count * sizeof *a->values);
     if (is_label(p) || p == PASCAL_P_PHASES) {
-        int path = p == PASCAL_P_PATH;
+        int nnames = 0;
+        const char *const *names = p == PASCAL_P_PHASES ? NULL : label_names(p, &nnames);
         if (!(a->labels = calloc((size_t)a->count, sizeof *a->labels)))
             return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", f->path);
         for (int64_t k = 0; k < a->count; k++) {
@@ -241,8 +256,7 @@ static int make_axis(rp_file *f, const char *name, const csv_col *c, pascal_erro
             if (p == PASCAL_P_PHASES)
                 snprintf(buf, sizeof buf, "list %.0f", a->values[k]);
             else
-                snprintf(buf, sizeof buf, "%s",
-                         path ? pascal_path_names[code] : pascal_pattern_names[code]);
+                snprintf(buf, sizeof buf, "%s", code >= 0 && code < nnames ? names[code] : "?");
             if (!(a->labels[k] = strdup(buf)))
                 return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", f->path);
         }

@@ -87,6 +87,20 @@ TEST_F(ReportCsv, SameReportAsTheHdf5FileOfTheSameSpec)
                                "axes:\n  pattern: [aligned, clusters, uniform]\n"
                                "  C: [256, 512, 1024]\nwhere: 'pattern != \"aligned\" || C == 256'\n"),
               kProvenance);
+    // A workload: named axes (raster, kernel) are labels, and its trailing
+    // block_bytes is derived, as N, M and C are (they were read as a number
+    // and refused, and as four more axes).
+    EXPECT_EQ(Compare("gemm", "name: gemm\nmodels: [workload, traffic, lru]\nworkload:\n"
+                              "  gemm: {gemm_m: 512, gemm_n: 512, gemm_k: 256, dtype: bf16, "
+                              "tile_m: 128, tile_n: 128, tile_k: 64}\nfixed: {M: 8}\naxes:\n"
+                              "  raster: [row, column]\n  capacity_bytes: [256KiB, 1MiB]\n"),
+              kProvenance);
+    EXPECT_EQ(Compare("attn", "name: attn\nmodels: [workload, traffic, lru]\nworkload:\n"
+                              "  attention: {batch: 2, q_heads: 8, kv_heads: 2, seq_q: 2, "
+                              "seq_kv: 512, head_dim: 64, dtype: bf16, tile_q: 64, tile_kv: 64}\n"
+                              "fixed: {M: 8}\naxes:\n  kernel: [model, flash-attn-2]\n"
+                              "  capacity_bytes: [64KiB, 256KiB]\n"),
+              kProvenance);
 }
 
 // -o NAME.csv without --format writes the CSV that --format csv writes, and
