@@ -7,6 +7,16 @@
 const char *const pascal_workload_names[PASCAL_WORKLOAD_COUNT] = {"attention", "gemm"};
 const char *const pascal_raster_names[PASCAL_RASTER_COUNT] = {"row", "column", "swizzle"};
 const char *const pascal_kernel_names[PASCAL_KERNEL_COUNT] = {"model", "flash-attn-2"};
+const pascal_kernel_info pascal_kernels[PASCAL_KERNEL_COUNT] = {
+    {"attention, gemm", "pascal's model kernel: query tile, then query head, then sequence; "
+     "GEMM tiles in the raster order asked",
+     "docs/workloads.md sections 2.1 to 2.3"},
+    {"attention", "FlashAttention-2 forward: grid (query tiles, batch, heads), heads outermost; "
+     "one query token of GQA folded into G query rows of each KV head",
+     "Dao-AILab/flash-attention csrc/flash_attn: run_flash_fwd (src/flash_fwd_launch_template.h), "
+     "compute_attn (src/flash_fwd_kernel.h), mha_fwd (flash_api.cpp); read at tag "
+     "fa4-v4.0.0.beta27 (2026-08-15); docs/workloads.md section 2.5"},
+};
 const char *const pascal_dtype_names[PASCAL_DTYPE_COUNT] = {"fp32", "tf32", "bf16", "fp16",
                                                             "fp8",  "int8", "fp4"};
 const int pascal_dtype_bits[PASCAL_DTYPE_COUNT] = {32, 32, 16, 16, 8, 8, 4};

@@ -66,6 +66,14 @@ typedef enum pascal_kernel {
     PASCAL_KERNEL_COUNT = 2
 } pascal_kernel;
 extern const char *const pascal_kernel_names[PASCAL_KERNEL_COUNT];     /* model, flash-attn-2 */
+/* Each kernel's workload kinds, and where its launch was read (pascal list
+ * kernels). */
+typedef struct pascal_kernel_info {
+    const char *kinds;      /* "attention, gemm" */
+    const char *what;
+    const char *source;     /* library, files and functions, version read */
+} pascal_kernel_info;
+extern const pascal_kernel_info pascal_kernels[PASCAL_KERNEL_COUNT];
 extern const char *const pascal_dtype_names[PASCAL_DTYPE_COUNT]; /* fp32 tf32 bf16 fp16 fp8 int8 fp4 */
 extern const int pascal_dtype_bits[PASCAL_DTYPE_COUNT];          /* 32 32 16 16 8 8 4 */
 

@@ -13,6 +13,7 @@
 #include "programs/cli.h"
 #include "model/phases.h"
 #include "devices/profile.h"
+#include "model/workload.h"
 #include "vocab/params.h"
 
 static const char *const usage_text =
@@ -20,9 +21,11 @@ static const char *const usage_text =
     "Prints what pascal knows, one line each: meaning, units, paper reference,\n"
     "defaults.  Without TOPIC, the topics.";
 
-enum { TOPIC_MODELS, TOPIC_COLUMNS, TOPIC_AXES, TOPIC_PATTERNS, TOPIC_DEVICES, TOPIC_UNITS, NTOPIC };
+enum { TOPIC_MODELS, TOPIC_COLUMNS, TOPIC_AXES, TOPIC_PATTERNS, TOPIC_DEVICES, TOPIC_UNITS,
+       TOPIC_KERNELS, NTOPIC };
 
-static const char *const topics[NTOPIC] = {"models", "columns", "axes", "patterns", "devices", "units"};
+static const char *const topics[NTOPIC] = {"models", "columns", "axes", "patterns", "devices", "units",
+                                           "kernels"};
 static const char *const topic_help[NTOPIC] = {
     "models a spec can ask for (models: [...]), their columns and needs",
     "result columns, with units and the model that writes them",
@@ -30,6 +33,7 @@ static const char *const topic_help[NTOPIC] = {
     "phase patterns (pattern: NAME) and the parameters each reads",
     "shipped device profiles (device: NAME) and their key figures",
     "units of parameters and columns, and the size suffixes",
+    "kernels a workload can follow (kernel: NAME), with the library code each was read from",
 };
 
 static const char *type_name(pascal_param_type t)
@@ -165,6 +169,23 @@ static void list_axes(int json)
         jstr("paper", ref, 0);
         jkey("innermost", 0);
         fputs((q->flags & PASCAL_PF_INNER) ? "true" : "false", stdout);
+        fputc('}', stdout);
+    }
+}
+
+static void list_kernels(int json)
+{
+    for (int k = 0; k < PASCAL_KERNEL_COUNT; k++) {
+        const pascal_kernel_info *i = &pascal_kernels[k];
+        if (!json) {
+            printf("%-13s %s: %s; from %s\n", pascal_kernel_names[k], i->kinds, i->what, i->source);
+            continue;
+        }
+        printf("%s{", k ? ",\n " : "[");
+        jstr("name", pascal_kernel_names[k], 1);
+        jlist("workloads", i->kinds);
+        jstr("description", i->what, 0);
+        jstr("source", i->source, 0);
         fputc('}', stdout);
     }
 }
@@ -306,7 +327,7 @@ int cli_list(int argc, char **argv)
             if (strcmp(pos[0], topics[t]) == 0)
                 topic = t;
         if (topic < 0) {
-            fprintf(stderr, "pascal list: expected a topic (models, columns, axes, patterns, devices, units), "
+            fprintf(stderr, "pascal list: expected a topic (models, columns, axes, patterns, devices, units, kernels), "
                             "got \"%s\"%s\n", pos[0], pascal_suggest_hint(pos[0], topics, NTOPIC, hint, sizeof hint));
             return CLI_USAGE;
         }
@@ -318,6 +339,7 @@ int cli_list(int argc, char **argv)
     case TOPIC_PATTERNS: list_patterns(json); break;
     case TOPIC_DEVICES: rc = list_devices(json); break;
     case TOPIC_UNITS: list_units(json); break;
+    case TOPIC_KERNELS: list_kernels(json); break;
     default: list_topics(json); break;
     }
     if (json && rc == CLI_OK)

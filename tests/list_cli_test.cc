@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/phases.h"
+#include "model/workload.h"
 #include "vocab/params.h"
 #include "test_util.h"
 
@@ -56,10 +57,24 @@ TEST_F(ListCli, TopicsWithoutAnArgument)
     Result r = run("list");
     ASSERT_EQ(r.status, 0) << r.err;
     std::vector<std::string> l = lines(r.out);
-    const char *topics[] = {"models", "columns", "axes", "patterns", "devices", "units"};
-    ASSERT_EQ(l.size(), 6u) << r.out;
-    for (int i = 0; i < 6; i++)
+    const char *topics[] = {"models", "columns", "axes", "patterns", "devices", "units", "kernels"};
+    ASSERT_EQ(l.size(), 7u) << r.out;
+    for (int i = 0; i < 7; i++)
         EXPECT_EQ(l[i].rfind(std::string(topics[i]) + " ", 0), 0u) << l[i];
+}
+
+// Each kernel a workload can follow, with the library code it was read from.
+TEST_F(ListCli, KernelsNameTheirSource)
+{
+    Result r = run("list kernels");
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::vector<std::string> l = lines(r.out);
+    ASSERT_EQ(l.size(), (size_t)PASCAL_KERNEL_COUNT) << r.out;
+    EXPECT_EQ(l[PASCAL_KERNEL_MODEL].rfind("model ", 0), 0u) << l[0];
+    EXPECT_EQ(l[PASCAL_KERNEL_FLASH2].rfind("flash-attn-2  attention: ", 0), 0u) << l[1];
+    EXPECT_TRUE(has(l[PASCAL_KERNEL_FLASH2], "Dao-AILab/flash-attention") &&
+                has(l[PASCAL_KERNEL_FLASH2], "flash_fwd_launch_template.h") &&
+                has(l[PASCAL_KERNEL_FLASH2], "flash_api.cpp")) << l[1];
 }
 
 TEST_F(ListCli, ModelsOneLineEachWithColumnsNeedsAndPaper)
@@ -197,7 +212,7 @@ TEST_F(ListCli, JsonHasOneObjectPerLine)
         size_t n;
     } cases[] = {{"models", PASCAL_NMODEL},   {"columns", PASCAL_NCOLUMN},
                  {"axes", PASCAL_NPARAM},     {"patterns", PASCAL_PATTERN_COUNT},
-                 {"", 6}};
+                 {"kernels", PASCAL_KERNEL_COUNT}, {"", 7}};
     for (const auto &c : cases) {
         Result r = run(std::string("list ") + c.topic + " --json");
         ASSERT_EQ(r.status, 0) << r.err;
@@ -223,8 +238,8 @@ TEST_F(ListCli, MistypedNamesOnTheCommandLine)
 {
     Result r = run("list modles");
     EXPECT_EQ(r.status, 2);
-    EXPECT_EQ(r.err, "pascal list: expected a topic (models, columns, axes, patterns, devices, units), "
-                     "got \"modles\" (did you mean 'models'?)\n");
+    EXPECT_EQ(r.err, "pascal list: expected a topic (models, columns, axes, patterns, devices, units, "
+                     "kernels), got \"modles\" (did you mean 'models'?)\n");
     r = run("lsit models");
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err.rfind("pascal: unknown command \"lsit\" (did you mean 'list'?); commands: run point", 0), 0u)
