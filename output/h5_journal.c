@@ -198,11 +198,7 @@ int pascal_journal_record(const unsigned char *p, size_t len, size_t at, int nco
 /* "<dest>.partial.index" */
 static char *index_name(const char *dest)
 {
-    size_t n = strlen(dest) + sizeof ".partial.index";
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s.partial.index", dest);
-    return p;
+    return pascal_sink_suffixed(dest, ".partial.index");
 }
 
 /* The index bytes p[0, len), header parsed into h, describe the closed file

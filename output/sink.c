@@ -262,14 +262,19 @@ void pascal_sink_abort(pascal_sink *sink)
     free(sink);
 }
 
+char *pascal_sink_suffixed(const char *dest, const char *suffix)
+{
+    size_t n = strlen(dest) + strlen(suffix) + 1;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s%s", dest, suffix);
+    return p;
+}
+
 /* "<dest>.partial": where an interrupted run waits to be resumed. */
 static char *partial_name(const char *dest)
 {
-    size_t n = strlen(dest) + sizeof ".partial";
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s.partial", dest);
-    return p;
+    return pascal_sink_suffixed(dest, ".partial");
 }
 
 int pascal_sink_suspend(pascal_sink *sink, int64_t *rows, pascal_error *err)

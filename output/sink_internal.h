@@ -112,6 +112,9 @@ int pascal_h5_attr_i64(hid_t obj, const char *key, int64_t value,
 int pascal_h5_enum_type(const char *const *labels, int nlabels, const char *path,
                         const char *name, hid_t *out, pascal_error *err);
 
+/* "<dest><suffix>", malloc'd; NULL when out of memory (sink.c). */
+char *pascal_sink_suffixed(const char *dest, const char *suffix);
+
 /* File and chunk layout (h5_chunks.c). */
 /* Creates (truncates) an HDF5 sweep file in the 1.10 format with the
  * caller's file access list (H5P_DEFAULT, or an MPI-IO one; base is not
