@@ -6,7 +6,7 @@
 
 const char *const pascal_workload_names[PASCAL_WORKLOAD_COUNT] = {"attention", "gemm"};
 const char *const pascal_raster_names[PASCAL_RASTER_COUNT] = {"row", "column", "swizzle"};
-const char *const pascal_kernel_names[PASCAL_KERNEL_COUNT] = {"model", "flash-attn-2"};
+const char *const pascal_kernel_names[PASCAL_KERNEL_COUNT] = {"model", "flash-attn-2", "cutlass"};
 const pascal_kernel_info pascal_kernels[PASCAL_KERNEL_COUNT] = {
     {"attention, gemm", "pascal's model kernel: query tile, then query head, then sequence; "
      "GEMM tiles in the raster order asked",
@@ -16,6 +16,12 @@ const pascal_kernel_info pascal_kernels[PASCAL_KERNEL_COUNT] = {
      "Dao-AILab/flash-attention csrc/flash_attn: run_flash_fwd (src/flash_fwd_launch_template.h), "
      "compute_attn (src/flash_fwd_kernel.h), mha_fwd (flash_api.cpp); read at tag "
      "fa4-v4.0.0.beta27 (2026-08-15); docs/workloads.md section 2.5"},
+    {"gemm", "CUTLASS 2.x device::Gemm and GemmIdentityThreadblockSwizzle<N>, N = the swizzle "
+     "field (1, the library's default: M tiles fastest); split-K slices outermost",
+     "NVIDIA/cutlass include/cutlass/gemm: GemmIdentityThreadblockSwizzle get_grid_shape, "
+     "get_log_tile, get_tile_offset (threadblock/threadblock_swizzle.h), the default in "
+     "device/gemm.h, the early exit of padded CTAs (kernel/gemm.h); read at v4.7.0 (2026-08-20); "
+     "docs/workloads.md section 2.5"},
 };
 const char *const pascal_dtype_names[PASCAL_DTYPE_COUNT] = {"fp32", "tf32", "bf16", "fp16",
                                                             "fp8",  "int8", "fp4"};
@@ -81,6 +87,8 @@ static int derive_attention(const pascal_workload_shape *s, pascal_workload *w)
         return PASCAL_WL_HEADS;
     if (s->kernel < 0 || s->kernel >= PASCAL_KERNEL_COUNT)
         return PASCAL_WL_KIND;
+    if (s->kernel == PASCAL_KERNEL_CUTLASS)
+        return PASCAL_WL_KERNEL;
     /* FlashAttention-2 (flash_api.cpp, mha_fwd): one query token with more
      * query heads than KV heads is launched as G = H_q / H_kv query rows of
      * H_kv heads, so that one CTA serves the G heads of a KV head (no
@@ -129,8 +137,23 @@ static int derive_gemm(const pascal_workload_shape *s, pascal_workload *w)
     int64_t m_t = cdiv(s->m, s->tile_m), n_t = cdiv(s->n, s->tile_n), k_t = cdiv(s->k, s->tile_k);
     if (k_t % s->split_k)
         return PASCAL_WL_SPLIT;
-    if (s->kernel != PASCAL_KERNEL_MODEL)
-        return s->kernel == PASCAL_KERNEL_FLASH2 ? PASCAL_WL_KERNEL : PASCAL_WL_KIND;
+    if (s->kernel < 0 || s->kernel >= PASCAL_KERNEL_COUNT)
+        return PASCAL_WL_KIND;
+    if (s->kernel == PASCAL_KERNEL_FLASH2 ||
+        (s->kernel == PASCAL_KERNEL_CUTLASS && s->raster != PASCAL_RASTER_ROW))
+        return PASCAL_WL_KERNEL;
+    /* GemmIdentityThreadblockSwizzle<N>::get_log_tile: the widest of 8, 4,
+     * 2 allowed by N with enough N tiles ("so that it doesn't cause too
+     * many no-op CTAs") */
+    w->log_tile = 0;
+    if (s->kernel == PASCAL_KERNEL_CUTLASS) {
+        if (s->swizzle >= 8 && n_t >= 6)
+            w->log_tile = 3;
+        else if (s->swizzle >= 4 && n_t >= 3)
+            w->log_tile = 2;
+        else if (s->swizzle >= 2 && n_t >= 2)
+            w->log_tile = 1;
+    }
     int64_t u = gcd(s->tile_m, s->tile_n);
     int64_t unit = mul(u, s->tile_k);
     w->block_bytes = unit < 0 ? -1 : bytes_of(unit, s->dtype);
@@ -202,8 +225,15 @@ void pascal_workload_explain(const pascal_workload_shape *s, int error, char *bu
         snprintf(buf, (size_t)len, "a field below 1 or a derived count past 2^53");
         break;
     case PASCAL_WL_KERNEL:
-        snprintf(buf, (size_t)len, "kernel %s, an attention kernel, for a gemm",
-                 s->kernel >= 0 && s->kernel < PASCAL_KERNEL_COUNT ? pascal_kernel_names[s->kernel] : "?");
+        if (s->kind == PASCAL_WORKLOAD_GEMM && s->kernel == PASCAL_KERNEL_CUTLASS)
+            snprintf(buf, (size_t)len, "raster %s with kernel cutlass, whose swizzle sets the "
+                     "order (raster row, the default, stands for it)",
+                     s->raster >= 0 && s->raster < PASCAL_RASTER_COUNT ? pascal_raster_names[s->raster] : "?");
+        else
+            snprintf(buf, (size_t)len, "kernel %s, %s kernel, for %s",
+                     s->kernel >= 0 && s->kernel < PASCAL_KERNEL_COUNT ? pascal_kernel_names[s->kernel] : "?",
+                     s->kind == PASCAL_WORKLOAD_GEMM ? "an attention" : "a gemm",
+                     s->kind == PASCAL_WORKLOAD_GEMM ? "a gemm" : "attention");
         break;
     default:
         snprintf(buf, (size_t)len, "an unknown workload kind, dtype or raster order");
@@ -216,6 +246,23 @@ void pascal_workload_gemm_tile(const pascal_workload *w, int64_t c, int64_t *i, 
 {
     int64_t m_t = w->tiles_q, n_t = w->tiles_n, per = m_t * n_t, t = c % per, g;
     *z = c / per;
+    if (w->shape.kernel == PASCAL_KERNEL_CUTLASS) {
+        /* grid (m_t 2^L, [n_t / 2^L], split_k), blockIdx.x fastest; the
+         * tile of (x, y) is m = x >> L, n = (y << L) + (x & (2^L - 1)), and
+         * one with n >= n_t exits at once: in launch order, the real CTAs
+         * of each full group of 2^L N tiles, then of the last, r wide. */
+        int64_t wide = (int64_t)1 << w->log_tile, group = m_t * wide, full = n_t / wide;
+        int64_t gi = t / group;
+        if (gi < full) {
+            *i = (t % group) / wide;
+            *j = gi * wide + (t % group) % wide;
+        } else {
+            int64_t r = n_t - full * wide, u = t - full * group;
+            *i = u / r;
+            *j = full * wide + u % r;
+        }
+        return;
+    }
     switch (w->shape.raster) {
     case PASCAL_RASTER_COLUMN:
         *i = t % m_t;

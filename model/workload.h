@@ -63,9 +63,12 @@ typedef enum pascal_kernel {
     PASCAL_KERNEL_MODEL = 0,    /* pascal's model kernel: c = (b H_q + h) n_q + t */
     PASCAL_KERNEL_FLASH2 = 1,   /* FlashAttention-2 forward: c = (h B + b) n_q + t, GQA
                                    decode folded (seqlenq_ngroups_swapped) */
-    PASCAL_KERNEL_COUNT = 2
+    PASCAL_KERNEL_CUTLASS = 2,  /* CUTLASS 2.x device::Gemm with GemmIdentityThreadblockSwizzle<N>,
+                                   N = the `swizzle` field: M fastest in groups of 2^log_tile
+                                   N tiles */
+    PASCAL_KERNEL_COUNT = 3
 } pascal_kernel;
-extern const char *const pascal_kernel_names[PASCAL_KERNEL_COUNT];     /* model, flash-attn-2 */
+extern const char *const pascal_kernel_names[PASCAL_KERNEL_COUNT];     /* model, flash-attn-2, cutlass */
 /* Each kernel's workload kinds, and where its launch was read (pascal list
  * kernels). */
 typedef struct pascal_kernel_info {
@@ -114,6 +117,7 @@ typedef struct pascal_workload {
     int folded;             /* attention: the GQA decode fold applies */
     int64_t ua, ub;         /* GEMM: units per A panel and per B panel
                                (attention: 1 K, 1 V) */
+    int log_tile;           /* GEMM, kernel cutlass: the swizzle's log2 width */
 } pascal_workload;
 
 /* Reasons a shape is refused (pascal_workload_derive's return value). */

@@ -261,6 +261,73 @@ TEST(ModelWorkload, FlashAttention2GridCtaByCta)
     EXPECT_EQ(pascal_workload_derive(&g, &w), PASCAL_WL_KERNEL);
 }
 
+// CUTLASS 2.x device::Gemm with GemmIdentityThreadblockSwizzle<N>
+// (include/cutlass/gemm/threadblock/threadblock_swizzle.h): get_log_tile
+// picks L = 3, 2 or 1 when N >= 8 and n_t >= 6, N >= 4 and n_t >= 3, N >= 2
+// and n_t >= 2, else 0; get_grid_shape is (m_t 2^L, [n_t / 2^L], split_k);
+// get_tile_offset gives m = x >> L, n = (y << L) + (x & (2^L - 1)), k = z;
+// kernel/gemm.h returns at once from a CTA past the tiles.  An enumeration
+// of that grid in linear block order, skipping those, against the model's
+// tile of each CTA.
+TEST(ModelWorkload, CutlassIdentitySwizzleCtaByCta)
+{
+    struct Case {
+        int64_t m, n, k, tm, tn, tk, swz, split;
+        int log_tile;
+    } cases[] = {
+        {512, 512, 256, 128, 128, 64, 1, 1, 0},    // device::Gemm's default: M fastest
+        {384, 896, 256, 128, 128, 64, 8, 1, 3},    // n_t 7: groups of 8, the last 7 wide
+        {384, 640, 256, 128, 128, 64, 8, 2, 2},    // n_t 5: 8 allowed, 4 chosen; split-K 2
+        {256, 384, 128, 128, 128, 64, 4, 1, 2},    // n_t 3 of 4: one padded group
+        {256, 256, 128, 128, 128, 64, 2, 1, 1},
+        {256, 128, 128, 128, 128, 64, 8, 1, 0},    // n_t 1
+    };
+    for (const Case &c : cases) {
+        auto g = gemm(c.m, c.n, c.k, PASCAL_DTYPE_BF16, c.tm, c.tn, c.tk, PASCAL_RASTER_ROW, c.swz,
+                      c.split);
+        g.kernel = PASCAL_KERNEL_CUTLASS;
+        pascal_workload w;
+        ASSERT_EQ(pascal_workload_derive(&g, &w), PASCAL_WL_OK);
+        int64_t m_t = (c.m + c.tm - 1) / c.tm, n_t = (c.n + c.tn - 1) / c.tn;
+        ASSERT_EQ(w.log_tile, c.log_tile) << "n_t " << n_t << " N " << c.swz;
+        int64_t tile = (int64_t)1 << c.log_tile, gx = m_t * tile, gy = (n_t + tile - 1) / tile;
+        int64_t real = 0;
+        for (int64_t z = 0; z < c.split; z++)
+            for (int64_t y = 0; y < gy; y++)
+                for (int64_t x = 0; x < gx; x++) {
+                    int64_t mi = x >> c.log_tile, nj = (y << c.log_tile) + (x & (tile - 1));
+                    if (mi >= m_t || nj >= n_t)
+                        continue;   // the kernel's early return
+                    int64_t i, j, zz;
+                    pascal_workload_gemm_tile(&w, real, &i, &j, &zz);
+                    EXPECT_TRUE(i == mi && j == nj && zz == z)
+                        << "CTA " << real << ": (" << i << ", " << j << ", " << zz << ") for ("
+                        << mi << ", " << nj << ", " << z << ")";
+                    real++;
+                }
+        EXPECT_EQ(real, w.ctas);
+    }
+    // the identity swizzle is pascal's column raster
+    auto g = gemm(512, 768, 256, PASCAL_DTYPE_BF16, 128, 128, 64, PASCAL_RASTER_ROW, 1);
+    auto col = gemm(512, 768, 256, PASCAL_DTYPE_BF16, 128, 128, 64, PASCAL_RASTER_COLUMN, 1);
+    g.kernel = PASCAL_KERNEL_CUTLASS;
+    pascal_workload a, b;
+    ASSERT_EQ(pascal_workload_derive(&g, &a), PASCAL_WL_OK);
+    ASSERT_EQ(pascal_workload_derive(&col, &b), PASCAL_WL_OK);
+    for (int64_t c = 0; c < a.ctas; c++) {
+        int64_t i1, j1, z1, i2, j2, z2;
+        pascal_workload_gemm_tile(&a, c, &i1, &j1, &z1);
+        pascal_workload_gemm_tile(&b, c, &i2, &j2, &z2);
+        EXPECT_TRUE(i1 == i2 && j1 == j2) << c;
+    }
+    // its swizzle sets the order: another raster is refused, and it is no attention kernel
+    g.raster = PASCAL_RASTER_SWIZZLE;
+    EXPECT_EQ(pascal_workload_derive(&g, &a), PASCAL_WL_KERNEL);
+    auto att = attention(1, 8, 8, 64, 64, 64, PASCAL_DTYPE_BF16, 64, 64);
+    att.kernel = PASCAL_KERNEL_CUTLASS;
+    EXPECT_EQ(pascal_workload_derive(&att, &a), PASCAL_WL_KERNEL);
+}
+
 // fp4 packs two elements a byte: a GEMM operand of an odd element count
 // takes its last byte whole.  Its size is only informational, so it is no
 // refusal (it was: "a derived count past 2^53"); a block must still be

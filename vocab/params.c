@@ -97,7 +97,8 @@ const pascal_param_info pascal_params[PASCAL_NPARAM] = {
     [PASCAL_P_SPLIT_K] = {"split_k", PASCAL_T_INT, POS, "slices", "gemm: split-K slices"},
     [PASCAL_P_KERNEL] = {"kernel", PASCAL_T_NAME, 0, "",
                          "the kernel whose launch is modelled (model: pascal's model kernel; "
-                         "flash-attn-2: FlashAttention-2's forward grid and GQA decode fold)",
+                         "flash-attn-2: FlashAttention-2's forward grid and GQA decode fold; "
+                         "cutlass: CUTLASS's GemmIdentityThreadblockSwizzle<swizzle>)",
                          pascal_kernel_names, PASCAL_KERNEL_COUNT},
 };
 
