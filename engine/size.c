@@ -15,14 +15,25 @@
 
 #define DEFAULT_BATCH 4096
 
+/* The models that compute column: its own, and for a workload's kernel
+ * replay (a traffic column) the lru_replay that does the replaying. */
+static unsigned column_models(int column)
+{
+    unsigned m = 1u << pascal_columns[column].model;
+    if (column == PASCAL_COL_FILL_BYTES_REPLAY || column == PASCAL_COL_TRAFFIC_REPLAY)
+        m |= 1u << PASCAL_MODEL_LRU_REPLAY;
+    return m;
+}
+
 int pascal_size_check(const pascal_spec *spec, const pascal_target *t, pascal_error *err)
 {
-    int model = pascal_columns[t->column].model;
-    if (!(pascal_spec_models(spec) & (1u << model)))
-        return pascal_error_set(err, PASCAL_EINPUT,
-                                "%s: models: expected model %s for a target on %s, got models without it",
-                                pascal_spec_filename(spec), pascal_models[model].name,
-                                pascal_columns[t->column].name);
+    unsigned need = column_models(t->column);
+    for (int model = 0; model < PASCAL_NMODEL; model++)
+        if ((need >> model & 1u) && !(pascal_spec_models(spec) & (1u << model)))
+            return pascal_error_set(err, PASCAL_EINPUT,
+                                    "%s: models: expected model %s for a target on %s, got models "
+                                    "without it", pascal_spec_filename(spec),
+                                    pascal_models[model].name, pascal_columns[t->column].name);
     return pascal_search_check(spec, t, err);
 }
 
@@ -150,7 +161,7 @@ void *pascal_size_searcher_open(const pascal_spec *spec, int column, double targ
         snprintf(note, len, "%s", err.msg);
         return NULL;
     }
-    if (!(s = calloc(1, sizeof *s)) || !(s->ev = pascal_eval_create(1u << pascal_columns[column].model))) {
+    if (!(s = calloc(1, sizeof *s)) || !(s->ev = pascal_eval_create(column_models(column)))) {
         free(s);
         snprintf(note, len, "out of memory for the evaluator");
         return NULL;
@@ -283,7 +294,7 @@ static void search_body(void *ctx)
 {
     size_team *t = ctx;
     const pascal_size_opts *o = t->o;
-    pascal_eval *ev = pascal_eval_create(1u << pascal_columns[o->target.column].model);
+    pascal_eval *ev = pascal_eval_create(column_models(o->target.column));
     if (!ev) {
 #pragma omp atomic write
         t->nomem = 1;

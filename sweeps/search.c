@@ -85,10 +85,10 @@ const pascal_monotone_info pascal_search_monotone[] = {
     {PASCAL_COL_TRAFFIC_BOUND, NONE, "fill_bytes_bound / ideal: not shown monotone in C"},
     {PASCAL_COL_FILL_BYTES_DYN, NONE, "the calibration is one device's cache (see rho_dyn)"},
     {PASCAL_COL_TRAFFIC_DYN, NONE, "the calibration is one device's cache (see rho_dyn)"},
-    {PASCAL_COL_FILL_BYTES_REPLAY, NONE, "an exact LRU replay of one kernel's trace, but on a workload "
-                                         "point, which a search refuses"},
-    {PASCAL_COL_TRAFFIC_REPLAY, NONE, "fill_bytes_replay / ideal, on a workload point, which a search "
-                                      "refuses"},
+    {PASCAL_COL_FILL_BYTES_REPLAY, DOWN, "an exact, fully associative LRU replay of the kernel's one "
+                                         "trace, which does not depend on C: the stack property (Mattson), "
+                                         "a request hits iff its reuse distance < C"},
+    {PASCAL_COL_TRAFFIC_REPLAY, DOWN, "fill_bytes_replay / ideal, ideal fixed (the stack property)"},
     {PASCAL_COL_CLAMP_X, NONE, "the calibration's nearest horizon: it does not depend on C"},
     {PASCAL_COL_CLAMP_COMPUTE, NONE, "the calibration's nearest compute: it does not depend on C"},
     {PASCAL_COL_CLAMP_DEPTH, NONE, "the calibration's nearest depth: it does not depend on C"},
@@ -265,16 +265,19 @@ static int check_rules(const pascal_spec *spec, const spec_rule *r, int n, pasca
 int pascal_search_check(const pascal_spec *spec, const pascal_target *t, pascal_error *err)
 {
     int a = pascal_search_capacity_axis(spec), rc;
-    (void)t;
-    /* Every column of a workload point sums the kernel's waves, each cold
-     * or warm by its own rule (docs/workloads.md): none is shown monotone
-     * in C, so bisection could return a wrong capacity. */
-    if (!isnan(spec->fixed.v[PASCAL_P_WORKLOAD]))
+    /* The columns of a workload point sum the kernel's waves, each cold or
+     * warm by its own rule (docs/workloads.md): not shown monotone in C, so
+     * bisection could return a wrong capacity.  The exact replay of the
+     * kernel's trace is monotone (the stack property). */
+    if (!isnan(spec->fixed.v[PASCAL_P_WORKLOAD]) &&
+        !(t && (t->column == PASCAL_COL_FILL_BYTES_REPLAY || t->column == PASCAL_COL_TRAFFIC_REPLAY)))
         return yml_fail_mark(err, &spec->src[PASCAL_P_WORKLOAD], PASCAL_EINPUT,
-                              "expected a spec without a workload section for a search, got one: a "
-                              "workload's columns sum its waves and are not shown monotone in C, so "
-                              "bisection could miss; size it with `pascal run` over a capacity_bytes "
-                              "axis (its summary's sizing lines)");
+                              "expected a target on fill_bytes_replay or traffic_replay for a search "
+                              "of a workload, got one on %s: a workload's other columns sum its waves "
+                              "and are not shown monotone in C, so bisection could miss (the exact "
+                              "replay is monotone: the stack property); or size it with `pascal run` "
+                              "over a capacity_bytes axis (its summary's sizing lines)",
+                              t ? pascal_columns[t->column].name : "no column");
     if ((rc = check_rules(spec, spec->where, spec->nwhere, err)) ||
         (rc = check_rules(spec, spec->require, spec->nrequire, err)))
         return rc;

@@ -5,6 +5,8 @@
 // in workload terms, with sizes worked out by hand.
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -213,6 +215,46 @@ TEST_F(WorkloadCli, DynamicModelOverTheRealHorizon)
         EXPECT_NEAR(std::stod(row["fill_bytes_dyn"]), bytes, 1e-6 * bytes);
         EXPECT_NEAR(std::stod(row["traffic_dyn"]), bytes / (16.0 * 2048 * 8192), 1e-9);
     }
+}
+
+// `size` on a workload: the exact replay of the kernel's trace is monotone
+// in C (the stack property), so a target on traffic_replay is bisected; a
+// target on the wave sums is refused, naming the replay.  The answer is
+// checked against a brute-force run over every capacity of 1 to 16 blocks:
+// the smallest that meets the target there is the one size returns.
+TEST_F(WorkloadCli, SizeBisectsTheKernelReplay)
+{
+    const std::string head = "name: sz\nmodels: [workload, traffic, lru_replay]\nworkload:\n"
+                             "  attention: {batch: 4, q_heads: 8, kv_heads: 2, seq_q: 2, "
+                             "seq_kv: 2048, head_dim: 64, dtype: bf16, tile_q: 64, tile_kv: 64, "
+                             "kernel: flash-attn-2}\nfixed: {M: 16}\naxes:\n";
+    std::string spec = write("sz.yaml", head + "  capacity_bytes: [8KiB, 4MiB]\n");
+    auto r = run("size " + spec + " --target 'traffic_replay <= 1.2'");
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.out, m, std::regex("C = ([0-9]+) blocks"))) << r.out;
+    int64_t C = std::stoll(m[1]);
+    std::string grid = write("grid.yaml", head + "  capacity_bytes: {from: 8KiB, to: 128KiB, step: 8KiB}\n");
+    ASSERT_EQ(run("run " + grid + " -o " + dir + "/grid.h5 --quiet").status, 0);
+    auto cap = column(dir + "/grid.h5", "points", "capacity_bytes");
+    auto traffic = column(dir + "/grid.h5", "results", "traffic_replay");
+    int64_t first = -1;
+    for (size_t i = 0; i < cap.size(); i++)
+        if (first < 0 && traffic[i] <= 1.2)
+            first = (int64_t)(cap[i] / 8192);   // 8 KiB blocks: 64 rows x 64 x 2 bytes
+    EXPECT_EQ(C, first) << r.out;
+    EXPECT_GT(first, 1) << "the grid must cross the target";
+    r = run("size " + spec + " --target 'traffic_lru <= 1.2'");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("not shown monotone in C"), std::string::npos) << r.err;
+    std::string nolru = write("nolru.yaml", "name: sz\nmodels: [workload, traffic]\nworkload:\n"
+                                             "  attention: {batch: 4, q_heads: 8, kv_heads: 2, seq_q: 2, "
+                                             "seq_kv: 2048, head_dim: 64, dtype: bf16, tile_q: 64, tile_kv: 64}\n"
+                                             "fixed: {M: 16}\naxes:\n  capacity_bytes: [8KiB, 4MiB]\n");
+    r = run("size " + nolru + " --target 'traffic_replay <= 1.2'");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("expected model lru_replay for a target on traffic_replay"), std::string::npos)
+        << r.err;
 }
 
 } // namespace
