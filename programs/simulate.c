@@ -40,7 +40,7 @@ static const char *usage_text =
 
 enum { F_DEVICE, F_O, F_PATH, F_D, F_M, F_N, F_W, F_C, F_CAPB, F_BLOCKB, F_ASSOC, F_SEED,
        F_BARRIER, F_PHASES, F_WORKERS, F_PATTERN, F_CLUSTERS, F_SPREAD, F_SIGMA, F_LAG,
-       F_SAMPLES, F_TRAJ, F_TIMING, F_JSON, F_SPEC, F_POINT, F_COUNT };
+       F_SAMPLES, F_TRAJ, F_TIMING, F_JSON, F_SPEC, F_POINT, F_AT, F_COUNT };
 
 static const cli_flag flag_table[F_COUNT] = {
     [F_DEVICE] = {"device", "PROFILE", "device profile with a `sim` section (configs/devices/)", 0, 0},
@@ -70,6 +70,8 @@ static const cli_flag flag_table[F_COUNT] = {
     [F_SPEC] = {"spec", "FILE", "simulate a point of this sweep spec instead (a workload: its "
                                 "whole kernel; docs/simulate.md)", 0, 0},
     [F_POINT] = {"point", "I", "--spec: the point's index in the sweep (default 0)", 0, 0},
+    [F_AT] = {"at", "NAME=VALUE,...", "--spec: the first point with these values (seq_kv=32768,batch=8), or "
+              "a where-style test ('seq_kv == 32768 && batch == 8'), instead of --point", 0, 0},
 };
 
 #define MAX_WAVES 4096
@@ -464,7 +466,12 @@ static int spec_mode(cli_flag *f)
 {
     int rc;
     if (!f[F_SPEC].given) {
-        fprintf(stderr, "pascal simulate: --point: expected --spec FILE with it, got none\n");
+        fprintf(stderr, "pascal simulate: --%s: expected --spec FILE with it, got none\n",
+                f[F_AT].given ? "at" : "point");
+        return CLI_USAGE;
+    }
+    if (f[F_AT].given && f[F_POINT].given) {
+        fprintf(stderr, "pascal simulate: --at: expected --at or --point, got both\n");
         return CLI_USAGE;
     }
     cli_stop_begin(0);
@@ -484,7 +491,7 @@ int cli_simulate(int argc, char **argv)
         return CLI_FAIL;
     memcpy(f, flag_table, sizeof f);
     rc = cli_parse("simulate", usage_text, argc, argv, f, F_COUNT, pos, 0, &npos);
-    if (rc == CLI_OK && (f[F_SPEC].given || f[F_POINT].given)) {
+    if (rc == CLI_OK && (f[F_SPEC].given || f[F_POINT].given || f[F_AT].given)) {
         rc = spec_mode(f);
     } else if (rc == CLI_OK && (rc = read_options(f, s)) == CLI_OK &&
                (rc = claim_trajectory(f, s, &lock)) == CLI_OK)

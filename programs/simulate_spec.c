@@ -1,4 +1,4 @@
-/* pascal simulate --spec FILE [--point I]: the `simulate` sweep model at
+/* pascal simulate --spec FILE [--point I | --at NAME=VALUE,...]: the `simulate` sweep model at
  * one point of a sweep spec, with everything a single run reports.  A
  * workload point runs its whole kernel (engine/eval_sim.h): the grid's
  * CTAs reading their K and V, or A and B, streams in waves; with --barrier
@@ -21,6 +21,7 @@
 #include "model/sim.h"
 #include "devices/sim_timing.h"
 #include "vocab/params.h"
+#include "sweeps/expr.h"
 #include "sweeps/spec.h"
 #include "sweeps/workload.h"
 
@@ -59,10 +60,78 @@ static int conflicts(cli_flag *f, int nf)
     return CLI_OK;
 }
 
+/* --at's text as a where-style test: "a=b,c=d" is a == b && c == d, a
+ * value that starts with a letter being a name ("gaussian"); text with a
+ * comparison already in it is taken as it is. */
+static char *at_expression(const char *at)
+{
+    size_t n = strlen(at), cap = 4 * n + 16, len = 0;
+    char *out = malloc(cap);
+    if (!out)
+        return NULL;
+    if (strpbrk(at, "<>!&|") || strstr(at, "==")) {
+        snprintf(out, cap, "%s", at);
+        return out;
+    }
+    for (const char *p = at; *p;) {
+        const char *comma = strchr(p, ','), *end = comma ? comma : p + strlen(p);
+        const char *eq = memchr(p, '=', (size_t)(end - p));
+        if (!eq) { /* no '=': compile reports it */
+            len += (size_t)snprintf(out + len, cap - len, "%s%.*s", len ? " && " : "",
+                                    (int)(end - p), p);
+        } else {
+            const char *v = eq + 1;
+            int name = (*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z');
+            len += (size_t)snprintf(out + len, cap - len, "%s%.*s == %s%.*s%s", len ? " && " : "",
+                                    (int)(eq - p), p, name ? "\"" : "", (int)(end - v), v,
+                                    name ? "\"" : "");
+        }
+        p = comma ? comma + 1 : end;
+    }
+    return out;
+}
+
+/* The raw index of the first point the spec keeps whose values pass --at. */
+static int find_at(const pascal_spec *spec, const char *at, const char *path, uint64_t *index)
+{
+    char *text = at_expression(at);
+    pascal_expr *e = NULL;
+    pascal_error err = {0};
+    pascal_point p;
+    size_t off = 0;
+    uint64_t n = pascal_spec_size(spec);
+    if (!text || pascal_expr_compile(text, &e, &off, &err) != 0) {
+        fprintf(stderr, "pascal simulate: --at: %s (at character %zu of \"%s\")\n",
+                text ? err.msg : "out of memory", off + 1, text ? text : at);
+        free(text);
+        return CLI_USAGE;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        int rc = pascal_spec_point(spec, i, &p, &err);
+        if (rc < 0) {
+            fprintf(stderr, "pascal simulate: %s\n", err.msg);
+            break;
+        }
+        if (rc == 1 && pascal_expr_truth(pascal_expr_eval(e, p.v))) {
+            *index = i;
+            pascal_expr_free(e);
+            free(text);
+            return CLI_OK;
+        }
+        if (i + 1 == n)
+            fprintf(stderr, "pascal simulate: --at: expected a point of %s with %s, got none "
+                            "among its %llu points\n", path, text, (unsigned long long)n);
+    }
+    pascal_expr_free(e);
+    free(text);
+    return CLI_USAGE;
+}
+
 /* The spec, its point and the device's timing. */
 static int load(cli_flag *f, int nf, spec_run *s)
 {
-    const cli_flag *pt = cli_find(f, nf, "point"), *sp = cli_find(f, nf, "spec");
+    const cli_flag *pt = cli_find(f, nf, "point"), *sp = cli_find(f, nf, "spec"),
+                   *at = cli_find(f, nf, "at");
     pascal_error err = {0};
     pascal_device_facts dev;
     int64_t idx = 0;
@@ -72,6 +141,12 @@ static int load(cli_flag *f, int nf, spec_run *s)
     if ((rc = pascal_spec_load(sp->value, &s->spec, &err)) != 0) {
         fprintf(stderr, "pascal simulate: %s\n", err.msg);
         return rc == PASCAL_ENOMEM ? CLI_FAIL : CLI_USAGE;
+    }
+    if (at && at->given) {
+        uint64_t found = 0;
+        if ((rc = find_at(s->spec, at->value, sp->value, &found)) != CLI_OK)
+            return rc;
+        idx = (int64_t)found;
     }
     s->index = (uint64_t)idx;
     if (s->index >= pascal_spec_size(s->spec)) {

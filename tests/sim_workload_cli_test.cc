@@ -75,6 +75,42 @@ TEST_F(SimWorkloadCli, SweepColumnsAndSinglePointRuns)
     EXPECT_NE(text.out.find("x the ideal 8388608 bytes"), std::string::npos) << text.out;
 }
 
+// --at picks the point by its values instead of its raw index: each row of
+// the run's CSV (in raw order, nothing dropped) is the point --at its own
+// values names, and a test in where's syntax names the same; no match, an
+// unknown name, or --at with --point, exit 2.
+TEST_F(SimWorkloadCli, AtNamesThePointByItsValues)
+{
+    std::string s = spec("workload, traffic, simulate");
+    ASSERT_EQ(run("run " + s + " -o " + dir + "/t.csv --format csv --quiet").status, 0);
+    auto rows = pascal_test::read_csv(dir + "/t.csv");
+    ASSERT_EQ(rows.size(), 12u);
+    for (size_t i = 0; i < rows.size(); i += 5) {
+        auto &row = rows[i];
+        std::string at = "occupancy=" + row["occupancy"] + ",pattern=" + row["pattern"] +
+                         ",capacity_bytes=" + row["capacity_bytes"];
+        auto by_at = run("simulate --spec " + s + " --at " + at + " --json");
+        ASSERT_EQ(by_at.status, 0) << at << ": " << by_at.err;
+        auto by_index = run("simulate --spec " + s + " --point " + std::to_string(i) + " --json");
+        EXPECT_EQ(by_at.out, by_index.out) << at;
+    }
+    auto expr = run("simulate --spec " + s + " --at 'occupancy == 3 && pattern == \"gaussian\" && "
+                    "capacity_bytes == 8MiB' --json");
+    auto last = run("simulate --spec " + s + " --point 11 --json");
+    ASSERT_EQ(expr.status, 0) << expr.err;
+    EXPECT_EQ(expr.out, last.out);
+    auto none = run("simulate --spec " + s + " --at occupancy=2");
+    EXPECT_EQ(none.status, 2);
+    EXPECT_NE(none.err.find("--at: expected a point of " + s + " with occupancy == 2, got none among "
+                            "its 12 points"), std::string::npos) << none.err;
+    auto typo = run("simulate --spec " + s + " --at ocupancy=1");
+    EXPECT_EQ(typo.status, 2);
+    EXPECT_NE(typo.err.find("(did you mean 'occupancy'?)"), std::string::npos) << typo.err;
+    auto both = run("simulate --spec " + s + " --at occupancy=1 --point 0");
+    EXPECT_EQ(both.status, 2);
+    EXPECT_NE(both.err.find("expected --at or --point, got both"), std::string::npos) << both.err;
+}
+
 TEST_F(SimWorkloadCli, RejectsBadInput)
 {
     std::string s = spec("traffic, simulate");
