@@ -22,7 +22,9 @@ pascal_calibrate_opts pascal_calibrate_default_opts(void)
     pascal_calibrate_opts o;
     memset(&o, 0, sizeof o);
     o.sms = o.C = o.capacity_bytes = NAN;
-    o.block_bytes = 16384; /* the paper's calibrated scope: 16 KiB blocks */
+    /* unset: what the reference file's header says, else the paper's
+     * calibrated scope, 16 KiB blocks */
+    o.block_bytes = NAN;
     o.eta = PASCAL_DYN_ETA;
     o.cv = pascal_cv_default_opts();
     return o;
@@ -40,24 +42,57 @@ void pascal_calibrate_result_free(pascal_calibrate_result *r)
     r->model = NULL;
 }
 
-/* sms, C and block_bytes from the options and the profile. */
+/* A fact the options or the profile give that the reference file's header
+ * contradicts: the references were measured on another cache. */
+static int contradicts(const pascal_calibrate_opts *o, const pascal_refs_facts *h,
+                       const char *what, double given, const char *from, double header,
+                       pascal_error *err)
+{
+    return pascal_error_set(err, PASCAL_EINPUT,
+                            "%s:%lld: expected references measured at the %s %s gives (%.17g), "
+                            "got %.17g in the file's header (sms: %.17g, C: %.17g blocks of %.17g "
+                            "bytes): calibrate them with the cache they were measured on",
+                            o->refs_path, (long long)h->line, what, from, given, header, h->sms,
+                            h->C, h->block_bytes);
+}
+
+/* sms, C and block_bytes from the options, the reference file's header and
+ * the profile: a flag first, then the header (what the runs were measured
+ * at), then the profile; a flag or profile the header contradicts is
+ * refused. */
 static int device_facts(const pascal_calibrate_opts *o, pascal_calibrate_result *r,
                         pascal_error *err)
 {
     pascal_device_facts dev;
+    pascal_refs_facts h;
     double cap = o->capacity_bytes;
     int rc;
     memset(&dev, 0, sizeof dev);
     dev.sms = dev.capacity_bytes = NAN;
     if (o->device_path && (rc = pascal_device_facts_load(o->device_path, &dev, err)))
         return rc;
+    pascal_calibrate_refs_facts(o->refs_path, &h);
     r->par = pascal_dyn_default_params();
     r->par.eta = o->eta;
-    r->par.block_bytes = o->block_bytes;
+    r->par.block_bytes = !isnan(o->block_bytes) ? o->block_bytes : h.have ? h.block_bytes : 16384;
+    if (h.have && !isnan(o->block_bytes) && o->block_bytes != h.block_bytes)
+        return contradicts(o, &h, "block size", o->block_bytes, "--block-bytes", h.block_bytes, err);
     r->par.sms = isnan(o->sms) ? dev.sms : o->sms;
-    if (isnan(cap))
-        cap = dev.capacity_bytes;
-    r->par.C = !isnan(o->C) ? o->C : floor(cap / o->block_bytes);
+    if (h.have && !isnan(r->par.sms) && r->par.sms != h.sms)
+        return contradicts(o, &h, "SM count", r->par.sms, isnan(o->sms) ? "the device profile" : "--sms",
+                           h.sms, err);
+    if (isnan(r->par.sms) && h.have)
+        r->par.sms = h.sms;
+    if (!isnan(o->C) || !isnan(cap) || !h.have) {
+        if (isnan(cap))
+            cap = dev.capacity_bytes;
+        r->par.C = !isnan(o->C) ? o->C : floor(cap / r->par.block_bytes);
+        if (h.have && r->par.C != h.C)
+            return contradicts(o, &h, "capacity in blocks", r->par.C,
+                               !isnan(o->C) ? "--C" : "--capacity-bytes", h.C, err);
+    } else {
+        r->par.C = h.C; /* what the runs were measured at, whatever the profile says now */
+    }
     if (!(r->par.sms >= 1))
         return pascal_error_set(err, PASCAL_EINPUT,
                                 "calibrate: sms: expected the number of SMs (a device profile or "
@@ -115,7 +150,7 @@ int pascal_calibrate_run(const pascal_calibrate_opts *o, pascal_calibrate_result
     snprintf(r->prov.input, sizeof r->prov.input, "%s", o->refs_path);
     snprintf(r->prov.command_line, sizeof r->prov.command_line, "%s",
              o->command_line ? o->command_line : "");
-    if (!(o->block_bytes >= 1) || !(o->eta >= 0))
+    if (!(isnan(o->block_bytes) || o->block_bytes >= 1) || !(o->eta >= 0))
         return pascal_error_set(err, PASCAL_EINPUT, "calibrate: expected block_bytes >= 1 and eta >= 0");
     if (o->out_path) {
         /* Before any work: the model file is no input, and no one else

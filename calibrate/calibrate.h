@@ -46,6 +46,18 @@ int pascal_calibrate_read_refs(const char *path, double sms, pascal_refs *out,
                                pascal_error *err);
 void pascal_calibrate_refs_free(pascal_refs *r);
 
+/* What a reference CSV's comment header says it was measured at, as
+ * `pascal measure-refs --simulate` writes it ("# sms: 48, C: 1280 blocks of
+ * 16384 bytes, ..."); have 0 when it says nothing (a measured file keeps
+ * its provenance beside it; HDF5 references carry none). */
+typedef struct pascal_refs_facts {
+    int have;
+    double sms, C, block_bytes;
+    int64_t line;           /* of that comment, 1-based */
+} pascal_refs_facts;
+/* 0, facts filled in; an unreadable file is left to the reader. */
+int pascal_calibrate_refs_facts(const char *path, pascal_refs_facts *facts);
+
 enum {
     PASCAL_CV_PASCAL = 0,
     PASCAL_CV_ALIGNED,
@@ -135,7 +147,7 @@ typedef struct pascal_calibrate_opts {
     double sms;                   /* NaN: from the profile */
     double C;                     /* blocks; NaN: capacity_bytes / block_bytes */
     double capacity_bytes;        /* NaN: the profile's effective L2 */
-    double block_bytes;           /* bytes per block */
+    double block_bytes;           /* bytes per block; NaN: the reference header's, else 16 KiB */
     double eta;                   /* eq. 23 weight */
     pascal_cv_opts cv;
     const char *command_line;

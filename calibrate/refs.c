@@ -353,6 +353,32 @@ static int read_h5(const char *path, double sms, pascal_refs *out, pascal_error 
     return rc;
 }
 
+int pascal_calibrate_refs_facts(const char *path, pascal_refs_facts *facts)
+{
+    char *text = NULL;
+    size_t len = 0;
+    pascal_error err = {0};
+    memset(facts, 0, sizeof *facts);
+    if (pascal_read_file(path, REFS_MAX_BYTES, &text, &len, &err) != 0)
+        return 0;
+    int64_t line = 1;
+    for (size_t at = 0; at < len && text[at] == '#'; line++) {
+        char *nl = memchr(text + at, '\n', len - at);
+        size_t end = nl ? (size_t)(nl - text) : len;
+        double sms, C, bb;
+        char buf[256];
+        snprintf(buf, sizeof buf, "%.*s", (int)(end - at < 255 ? end - at : 255), text + at);
+        if (sscanf(buf, "# sms: %lf, C: %lf blocks of %lf bytes", &sms, &C, &bb) == 3 && sms >= 1 &&
+            C >= 1 && bb >= 1) {
+            *facts = (pascal_refs_facts){1, sms, C, bb, line};
+            break;
+        }
+        at = end + 1;
+    }
+    free(text);
+    return 0;
+}
+
 int pascal_calibrate_read_refs(const char *path, double sms, pascal_refs *out,
                                pascal_error *err)
 {

@@ -50,6 +50,39 @@ TEST_F(DynamicCli, CalibrateSummary)
     EXPECT_TRUE(exists(dir + "/m2.h5"));
 }
 
+// A reference file says in its header what it was measured at ("# sms: 48,
+// C: 320 blocks of 65536 bytes"): calibrate fits at that, not at the
+// profile's L2 in 16 KiB blocks (it said "C 1280 blocks of 16KiB" for a
+// file made at 320 blocks of 64 KiB), and refuses a flag or profile the
+// header contradicts, naming the line.
+TEST_F(DynamicCli, CalibrateTakesTheBlockSizeOfTheReferenceHeader)
+{
+    std::string text = slurp(kSrc + "/configs/calibration/simulated-gb10-refs.csv");
+    const std::string was = "C: 1280 blocks of 16384 bytes";
+    ASSERT_NE(text.find(was), std::string::npos);
+    std::string refs = dir + "/r64.csv";
+    std::ofstream(refs) << text.replace(text.find(was), was.size(), "C: 320 blocks of 65536 bytes");
+    Result r = run("calibrate " + refs + " --device " + kGb10 + " -o " + dir + "/m64.h5");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("device NVIDIA GB10: sms 48, C 320 blocks of 64KiB"), std::string::npos) << r.out;
+    struct Case {
+        std::string flags, says;
+    } cases[] = {
+        {" --device " + kGb10 + " --block-bytes 16KiB", "r64.csv:4: expected references measured at "
+         "the block size --block-bytes gives (16384), got 65536 in the file's header"},
+        {" --device " + kSrc + "/configs/devices/h200.yaml", "r64.csv:4: expected references measured "
+         "at the SM count the device profile gives (132), got 48"},
+        {" --device " + kGb10 + " --C 1280", "r64.csv:4: expected references measured at the "
+         "capacity in blocks --C gives (1280), got 320"},
+    };
+    for (const Case &c : cases) {
+        Result bad = run("calibrate " + refs + c.flags + " -o " + dir + "/bad.h5");
+        EXPECT_EQ(bad.status, 2) << c.flags;
+        EXPECT_NE(bad.err.find(c.says), std::string::npos) << bad.err;
+        EXPECT_FALSE(exists(dir + "/bad.h5"));
+    }
+}
+
 TEST_F(DynamicCli, CalibrateCvPrintsTheTableWithBaselines)
 {
     Result r = run("calibrate " + kRefs + " --device " + kGb10 + " -o " + dir + "/m3.h5 --cv");
