@@ -184,6 +184,49 @@ static void print_sizing(FILE *f, const pascal_spec *spec, const pascal_run_opts
         fprintf(f, "    (swept capacities only; no exact search: %s)\n", st->sizing_note);
 }
 
+/* The values a parameter takes in the spec: its axis's, else the fixed
+ * one (NaN: unset); *n gets their count, at most 1 for a fixed value. */
+static const double *param_values(const pascal_spec *spec, int param, int64_t *n)
+{
+    for (int a = 0; a < pascal_spec_naxes(spec); a++)
+        if (pascal_spec_axis(spec, a)->param == param) {
+            *n = pascal_spec_axis(spec, a)->count;
+            return pascal_spec_axis(spec, a)->values;
+        }
+    *n = isnan(pascal_spec_fixed(spec)->v[param]) ? 0 : 1;
+    return &pascal_spec_fixed(spec)->v[param];
+}
+
+/* A workload whose stream length is no multiple of its tile: the last
+ * block of each stream is partial, and its bytes are counted whole (the
+ * ideal and fill bytes count blocks).  Said once, for the first such pair
+ * of values (the spec may pair them with `where`, so "may"). */
+static void print_padding(FILE *f, const pascal_spec *spec)
+{
+    static const struct {
+        int len, tile;
+        const char *what;
+    } pairs[] = {{PASCAL_P_SEQ_KV, PASCAL_P_TILE_KV, "each K and V stream"},
+                 {PASCAL_P_GEMM_K, PASCAL_P_TILE_K, "each A and B stream"}};
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+        int64_t nl, nt;
+        const double *len = param_values(spec, pairs[k].len, &nl);
+        const double *tile = param_values(spec, pairs[k].tile, &nt);
+        for (int64_t i = 0; i < nl; i++)
+            for (int64_t j = 0; j < nt; j++) {
+                int64_t L = (int64_t)len[i], T = (int64_t)tile[j];
+                if (T < 1 || L < 1 || L % T == 0)
+                    continue;
+                fprintf(f, "  padding: %s %lld is no multiple of %s %lld: %s ends in a block of %lld "
+                           "of its %lld rows, counted whole (%lld blocks), at the points that pair "
+                           "them\n", pascal_params[pairs[k].len].name, (long long)L,
+                        pascal_params[pairs[k].tile].name, (long long)T, pairs[k].what,
+                        (long long)(L % T), (long long)T, (long long)((L + T - 1) / T));
+                return;
+            }
+    }
+}
+
 static void print_summary(FILE *f, const pascal_spec *spec, const pascal_run_opts *o,
                           const pascal_run_stats *st)
 {
@@ -222,6 +265,8 @@ static void print_summary(FILE *f, const pascal_spec *spec, const pascal_run_opt
         fprintf(f, "  %llu of %llu raw points dropped by `where`\n",
                (unsigned long long)(st->raw_points - st->rows),
                (unsigned long long)st->raw_points);
+    if (!isnan(pascal_spec_fixed(spec)->v[PASCAL_P_WORKLOAD]))
+        print_padding(f, spec);
     if (o->dry_run) {
         fprintf(f, "  dry run: every point checked, nothing written\n");
         return;

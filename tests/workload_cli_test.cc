@@ -257,4 +257,25 @@ TEST_F(WorkloadCli, SizeBisectsTheKernelReplay)
         << r.err;
 }
 
+// A stream length that is no multiple of its tile pads the last block, whose
+// bytes are counted whole: the run summary says so (it did not say a word),
+// and says nothing when every length is a multiple.
+TEST_F(WorkloadCli, TheSummaryNamesPadding)
+{
+    const std::string head = "name: pad\nmodels: [workload]\nworkload:\n  attention: {batch: 1, "
+                             "q_heads: 8, seq_q: 1, head_dim: 128, dtype: bf16, tile_q: 64, "
+                             "tile_kv: 128}\nfixed: {M: 8, C: 64}\naxes:\n";
+    auto r = run("run " + write("p.yaml", head + "  seq_kv: [8192, 8000]\n") + " -o " + dir +
+                 "/p.h5 --dry-run");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("padding: seq_kv 8000 is no multiple of tile_kv 128: each K and V stream "
+                         "ends in a block of 64 of its 128 rows, counted whole (63 blocks)"),
+              std::string::npos) << r.out;
+    r = run("run " + write("q.yaml", head + "  seq_kv: [8192, 16384]\n") + " -o " + dir +
+            "/q.h5 --dry-run");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err.find("padding"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("padding"), std::string::npos) << r.out;
+}
+
 } // namespace
