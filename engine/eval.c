@@ -3,6 +3,7 @@
  * decide the phases (N, M, pattern and its parameters, seed); everything else
  * is a per-capacity query against the prepared workspace. */
 #include "engine/eval.h"
+#include "engine/eval_util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -85,24 +86,13 @@ const struct pascal_static *pascal_eval_workspace(const pascal_eval *ev)
     return ev->valid ? ev->ws : NULL;
 }
 
-static double or_default(double v, double dflt)
-{
-    return isnan(v) ? dflt : v;
-}
-
-static uint64_t bits_of(double v)
-{
-    uint64_t u;
-    memcpy(&u, &v, sizeof u);
-    return u;
-}
 
 static int same_key(const pascal_eval *ev, const pascal_point *p)
 {
     if (!ev->valid || ev->key_list != p->phases)
         return 0;
     for (int i = 0; i < NKEY; i++)
-        if (bits_of(ev->key[i]) != bits_of(p->v[key_params[i]]))
+        if (pascal_bits_of(ev->key[i]) != pascal_bits_of(p->v[key_params[i]]))
             return 0;
     return 1;
 }
@@ -209,7 +199,7 @@ static double k_lru_at(const pascal_static *ws, int64_t C, point_cache *pc)
 static double k_bound_at(const pascal_static *ws, int64_t C, const double *v, point_cache *pc)
 {
     if (!pc->have_bound++)
-        pc->k_bound = pascal_static_k_bound(ws, C, or_default(v[PASCAL_P_HORIZON], 0));
+        pc->k_bound = pascal_static_k_bound(ws, C, pascal_or_default(v[PASCAL_P_HORIZON], 0));
     return pc->k_bound;
 }
 
@@ -240,7 +230,7 @@ static double static_column(const pascal_static *ws, int col, const double *v, p
     case PASCAL_COL_RHO_CHE: return pascal_che_miss_rate(C, N);
     case PASCAL_COL_K_CHE: return M * pascal_che_miss_rate(C, N);
     case PASCAL_COL_MARGIN:
-        return pascal_static_margin(ws, C, or_default(v[PASCAL_P_EPS], 0));
+        return pascal_static_margin(ws, C, pascal_or_default(v[PASCAL_P_EPS], 0));
     default:
         return progress_column(col, v);
     }
