@@ -210,7 +210,7 @@ const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
                                    "DRAM fills of the Theorem 2 TTL cache over the kernel's waves"},
     [PASCAL_COL_TRAFFIC_TTL] = {"traffic_ttl", PASCAL_MODEL_TRAFFIC, "x ideal", "fill_bytes_ttl / ideal_bytes"},
     [PASCAL_COL_FILL_BYTES_BOUND] = {"fill_bytes_bound", PASCAL_MODEL_TRAFFIC, "bytes",
-                                     "Theorem 4 floor on the fills of any policy over the kernel's waves"},
+                                     "floor on the fills of any demand-paging policy, Belady included (first reads, and Theorem 4 per wave less what the cache may hold at its start; docs/workloads.md section 3)"},
     [PASCAL_COL_TRAFFIC_BOUND] = {"traffic_bound", PASCAL_MODEL_TRAFFIC, "x ideal",
                                   "fill_bytes_bound / ideal_bytes"},
     [PASCAL_COL_FILL_BYTES_DYN] = {"fill_bytes_dyn", PASCAL_MODEL_TRAFFIC, "bytes",
