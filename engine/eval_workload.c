@@ -87,7 +87,9 @@ struct pascal_wl_eval {
     /* The kernel replay (lru_replay): suffix counts of its reuse
      * distances, above[c] = requests with RD >= c, c = 0..nt. */
     int replayed;              /* 1 done, -1 not possible for this point */
+    int program;               /* 1: no ring (causal), the replay alone answers */
     int64_t nt, cold, *above;
+    int64_t rounds;            /* lock-step rounds over the kernel's waves */
     pascal_lru *lru;
     int64_t lru_blocks;
     pascal_lru *slru;          /* stream-level recency across waves */
@@ -307,10 +309,19 @@ static int prepare(pascal_wl_eval *we, const pascal_point *p)
     if (same)
         return 0;
     we->valid = 0;
-    if (pascal_workload_of_point(p->v, &we->w) != 0 || !we->w.ring || !(p->v[PASCAL_P_M] >= 1))
+    if (pascal_workload_of_point(p->v, &we->w) != 0 || !(p->v[PASCAL_P_M] >= 1))
         return -1;
-    if (build_waves(we, p) != 0)
+    we->program = !we->w.ring;
+    if (we->program) {
+        /* No ring: no classes; the replay runs each CTA's steps. */
+        we->M = (int64_t)p->v[PASCAL_P_M];
+        we->waves = pascal_workload_waves(&we->w, we->M);
+        we->ncls = 0;
+        if (grow(we, we->M, we->M * we->w.units, pascal_workload_wave_scratch(&we->w, we->M)) != 0)
+            return -1;
+    } else if (build_waves(we, p) != 0) {
         return -1;
+    }
     we->replayed = 0;
     memcpy(we->key, p->v, sizeof we->key);
     we->key_list = p->phases;
@@ -366,6 +377,55 @@ double pascal_wl_eval_bytes(unsigned models, const double *v)
     return bytes;
 }
 
+/* Suffix sums of the reuse-distance counts: above[c] = requests with
+ * RD >= c. */
+static void suffix_sums(pascal_wl_eval *we)
+{
+    for (int64_t c = we->nt; c-- > 0;)
+        we->above[c] += we->above[c + 1];
+}
+
+/* The replay of a kernel without a ring (causal): lock-step waves of M
+ * slots, round t of a wave serving, slot by slot, step t of each CTA that
+ * has one (pascal_workload_cta_steps), each step one block of each of the
+ * CTA's streams in request order.  A wave lasts as long as its longest
+ * CTA. */
+static int program_replay(pascal_wl_eval *we)
+{
+    const pascal_workload *w = &we->w;
+    int64_t N = w->blocks, M = we->M, *round = we->keybuf, *rd = we->prev, st[64];
+    we->rounds = 0;
+    for (int64_t wave = 0; wave < we->waves; wave++) {
+        int64_t c0 = wave * M, c1 = c0 + M < w->ctas ? c0 + M : w->ctas, longest = 0;
+        for (int64_t c = c0; c < c1; c++) {
+            int64_t n = pascal_workload_cta_steps(w, c);
+            longest = n > longest ? n : longest;
+        }
+        for (int64_t t = 0; t < longest; t++) {
+            int64_t g = 0;
+            for (int64_t c = c0; c < c1; c++) {
+                if (t >= pascal_workload_cta_steps(w, c))
+                    continue;
+                int64_t b = pascal_workload_cta_block(w, c, t);
+                pascal_workload_cta(w, c, st);
+                for (int64_t u = 0; u < w->units; u++)
+                    round[g++] = st[u] * N + b;
+            }
+            if (pascal_lru_replay(we->lru, round, g, 1, rd) < 0)
+                return -1;
+            for (int64_t i = 0; i < g; i++) {
+                if (rd[i] < 0)
+                    we->cold++;
+                else
+                    we->above[rd[i]]++;
+            }
+        }
+        we->rounds += longest;
+    }
+    suffix_sums(we);
+    return 0;
+}
+
 /* Exact LRU over the kernel's own trace (the definition in
  * eval_workload.h, every wave's N rounds in turn) through one
  * stack-distance simulator; Mattson: the reuse distances answer every
@@ -389,6 +449,9 @@ static int kernel_replay(pascal_wl_eval *we)
     we->nt = nt;
     we->cold = 0;
     int64_t *round = we->keybuf, *rd = we->prev;   /* both free outside build_waves */
+    we->rounds = we->waves * N;
+    if (we->program)
+        return program_replay(we);
     for (int64_t wave = 0; wave < we->waves; wave++) {
         pascal_streams inst;
         if (pascal_workload_wave(w, we->M, wave, we->phases, we->stream, we->phase, we->owner,
@@ -407,8 +470,7 @@ static int kernel_replay(pascal_wl_eval *we)
             }
         }
     }
-    for (int64_t c = nt; c-- > 0;)   /* suffix sums */
-        we->above[c] += we->above[c + 1];
+    suffix_sums(we);
     return 0;
 }
 
@@ -571,8 +633,8 @@ static double replay_column(pascal_wl_eval *we, int col, int64_t C)
     switch (col) {
     case PASCAL_COL_FILL_BYTES_REPLAY: return f * (double)we->w.block_bytes;
     case PASCAL_COL_TRAFFIC_REPLAY: return f * (double)we->w.block_bytes / (double)we->w.ideal_bytes;
-    case PASCAL_COL_RHO_LRU_REPLAY: return f / kernel_requests(we);
-    default: return f / ((double)we->waves * (double)we->w.blocks);
+    case PASCAL_COL_RHO_LRU_REPLAY: return f / (double)we->w.requests;
+    default: return f / (double)we->rounds;
     }
 }
 
@@ -583,6 +645,8 @@ static double wave_column(pascal_wl_eval *we, int col, const double *pv, unsigne
     if (col == PASCAL_COL_FILL_BYTES_REPLAY || col == PASCAL_COL_TRAFFIC_REPLAY ||
         col == PASCAL_COL_K_LRU_REPLAY || col == PASCAL_COL_RHO_LRU_REPLAY)
         return models & (1u << PASCAL_MODEL_LRU_REPLAY) ? replay_column(we, col, C) : NAN;
+    if (we->program)
+        return NAN;   /* the closed forms need rings (docs/workloads.md section 6) */
     if (col == PASCAL_COL_V) {
         double s = 0;
         for (int64_t i = 0; i < we->ncls; i++)

@@ -311,6 +311,23 @@ void pascal_workload_cta(const pascal_workload *w, int64_t c, int64_t *streams)
         streams[u++] = b0 + (z * w->tiles_n + j) * w->ub + b;
 }
 
+int64_t pascal_workload_cta_steps(const pascal_workload *w, int64_t c)
+{
+    if (w->ring)
+        return w->blocks;
+    return causal_blocks(&w->shape, c % w->tiles_q, w->blocks);
+}
+
+int64_t pascal_workload_cta_block(const pascal_workload *w, int64_t c, int64_t j)
+{
+    /* FlashAttention-2 walks n_block from n_block_max - 1 down to 0
+     * (flash_fwd_kernel.h, compute_attn_1rowblock); on a ring that is the
+     * forward scan with the blocks numbered backwards. */
+    if (!w->ring && w->shape.kernel == PASCAL_KERNEL_FLASH2)
+        return pascal_workload_cta_steps(w, c) - 1 - j;
+    return j;
+}
+
 int64_t pascal_workload_waves(const pascal_workload *w, int64_t R)
 {
     return R < 1 ? 0 : cdiv(w->ctas, R);

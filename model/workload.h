@@ -145,6 +145,15 @@ void pascal_workload_cta(const pascal_workload *w, int64_t c, int64_t *streams);
 void pascal_workload_gemm_tile(const pascal_workload *w, int64_t c, int64_t *i, int64_t *j,
                                int64_t *z);
 
+/* The steps CTA c runs, each one block of each of its streams: N on a
+ * ring; under a causal mask W11 of its query tile (0 for a tile that sees
+ * no key). */
+int64_t pascal_workload_cta_steps(const pascal_workload *w, int64_t c);
+/* The block CTA c reads at step j (0 <= j < its steps) before any phase:
+ * j, or for FlashAttention-2 under a causal mask steps - 1 - j (its KV
+ * loop runs from the last block down). */
+int64_t pascal_workload_cta_block(const pascal_workload *w, int64_t c, int64_t j);
+
 /* Waves of R resident CTAs: ceil(ctas / R). */
 int64_t pascal_workload_waves(const pascal_workload *w, int64_t R);
 

@@ -114,6 +114,17 @@ int spec_parse_workload(const spec_ctx *c, const yaml_node_t *node)
 
 /* ---- checks once everything is read ----------------------------------------- */
 
+/* An axis of the parameter has a value other than `value`. */
+static int axis_values_other(const pascal_spec *spec, int param, double value)
+{
+    for (int a = 0; a < spec->naxes; a++)
+        if (spec->axes[a].param == param)
+            for (int64_t k = 0; k < spec->axes[a].count; k++)
+                if (spec->axes[a].values[k] != value)
+                    return 1;
+    return 0;
+}
+
 /* Some value the parameter can take is `value` (fixed or any axis value). */
 static int can_be(const pascal_spec *spec, int param, double value)
 {
@@ -129,7 +140,10 @@ static int can_be(const pascal_spec *spec, int param, double value)
 
 /* Causal attention: query tile t reads KV blocks 0 .. last(t) only, so the
  * CTAs scan different lengths and waves drain unevenly; the ring models do
- * not apply.  Only the derived columns of `workload` are offered. */
+ * not apply, the exact replay does (lru_replay: every CTA's steps in
+ * lock-step waves).  `traffic` is taken beside lru_replay (its closed-form
+ * columns are NaN there); the other cache models are refused, and so is a
+ * phase pattern other than aligned (phases rotate ring scans). */
 static int check_causal(const spec_ctx *c)
 {
     pascal_spec *spec = c->spec;
@@ -137,18 +151,31 @@ static int check_causal(const spec_ctx *c)
     size_t off = 0;
     if (!can_be(spec, PASCAL_P_CAUSAL, 1))
         return 0;
+    unsigned fine = (1u << PASCAL_MODEL_WORKLOAD) | (1u << PASCAL_MODEL_LRU_REPLAY) |
+                    (1u << PASCAL_MODEL_TRAFFIC);
+    int replay = spec->models >> PASCAL_MODEL_LRU_REPLAY & 1u;
     for (int m = 0; m < PASCAL_NMODEL && off < sizeof names; m++)
-        if ((spec->models >> m & 1u) && m != PASCAL_MODEL_WORKLOAD)
+        if ((spec->models >> m & 1u) && (!(fine >> m & 1u) || (m == PASCAL_MODEL_TRAFFIC && !replay)))
             off += (size_t)snprintf(names + off, sizeof names - off, "%s%s", off ? ", " : "",
                                     pascal_models[m].name);
-    if (!off)
-        return 0;
-    return yml_fail_mark(c->y->err, &spec->src[PASCAL_P_CAUSAL], PASCAL_EINPUT,
-                          "expected causal: false with models %s (causal attention is not a ring "
-                          "scan: query tile t reads KV blocks 0..last(t) only, so its CTAs scan "
-                          "different lengths and no cache model here applies; models: [workload] "
-                          "gives the derived columns), got causal: true",
-                          names);
+    if (off)
+        return yml_fail_mark(c->y->err, &spec->src[PASCAL_P_CAUSAL], PASCAL_EINPUT,
+                              "expected causal: false with models %s (causal attention is not a "
+                              "ring scan: query tile t reads KV blocks 0..last(t) only, so its CTAs "
+                              "scan different lengths and only the exact replay applies: models: "
+                              "[traffic, lru_replay] gives fill_bytes_replay and traffic_replay, "
+                              "models: [workload] the derived columns), got causal: true",
+                              names);
+    int pattern = PASCAL_P_PATTERN;
+    int other = spec->source[pattern] != SRC_AXIS
+                    ? !isnan(spec->fixed.v[pattern]) && spec->fixed.v[pattern] != PASCAL_PATTERN_ALIGNED
+                    : axis_values_other(spec, pattern, PASCAL_PATTERN_ALIGNED);
+    if (replay && other)
+        return yml_fail_mark(c->y->err, &spec->src[pattern], PASCAL_EINPUT,
+                              "expected pattern: aligned with causal: true (a causal CTA scans a "
+                              "prefix of its KV blocks from its first step; phases rotate ring "
+                              "scans and there is none to rotate), got another pattern");
+    return 0;
 }
 
 int spec_check_workload(const spec_ctx *c, const yaml_node_t *root)

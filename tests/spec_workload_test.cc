@@ -203,6 +203,20 @@ TEST(SpecWorkload, CausalIsRefusedForCacheModels)
     pascal_workload w;
     ASSERT_EQ(pascal_workload_of_point(p.v, &w), 0);
     EXPECT_EQ(w.ring, 0);
+    // The exact replay takes it, beside traffic; the other cache models and
+    // any phase pattern but aligned are still refused, at their marks.
+    std::string replay = kAtt;
+    replay.replace(replay.find("[traffic]"), 9, "[traffic, lru_replay]");
+    Spec ok;
+    parse_ok(replay + "  causal: [false, true]\n", &ok);
+    m = parse_bad(replay + "  causal: [true]\n  pattern: [aligned, equal]\n");
+    EXPECT_TRUE(starts(m, "spec.yaml:8:12: axes.pattern: expected pattern: aligned with causal: true"))
+        << m;
+    std::string res = kAtt;
+    res.replace(res.find("[traffic]"), 9, "[traffic, lru_replay, residency]");
+    m = parse_bad(res + "  causal: [true]\n");
+    EXPECT_TRUE(starts(m, "spec.yaml:7:11: axes.causal: expected causal: false with models residency "
+                          "(causal attention is not a ring scan")) << m;
 }
 
 // Shapes the model cannot take are point errors naming the field.
