@@ -87,6 +87,36 @@ TEST_F(WorkloadCli, ShippedStudiesRunToHdf5AndReport)
     }
 }
 
+// The causal prefill study: only the exact replay answers, and the run
+// summary, the report and the columns agree on it.  Hand values: K and V of
+// 8 KV heads x 8192 tokens x 128 x 2 B = 32 MiB; 16 streams; 64 heads x 64
+// query tiles of 128 rows = 4096 CTAs.
+TEST_F(WorkloadCli, CausalPrefillStudyRunsOnTheReplay)
+{
+    const char *f = "llama70b-prefill-causal-attention-h200.yaml";
+    std::string h5 = dir + "/causal.h5", html = dir + "/causal.html";
+    auto r = run(std::string("run ") + kConfigs + f + " -o " + h5 + " --quiet");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("keeps traffic_replay (DRAM fills / ideal traffic) <= 1.2"),
+              std::string::npos) << r.out;
+    auto ideal = column(h5, "results", "ideal_bytes");
+    auto streams = column(h5, "results", "streams");
+    auto ctas = column(h5, "results", "ctas");
+    auto replay = column(h5, "results", "traffic_replay");
+    auto lru = column(h5, "results", "traffic_lru");
+    ASSERT_FALSE(ideal.empty());
+    EXPECT_EQ(ideal[0], 2.0 * 8 * 8192 * 128 * 2);
+    EXPECT_EQ(streams[0], 16);
+    EXPECT_EQ(ctas[0], 4096);
+    ASSERT_EQ(replay.size(), lru.size());
+    for (size_t i = 0; i < replay.size(); i++) {
+        ASSERT_TRUE(replay[i] >= 1.0 && std::isfinite(replay[i])) << i << " " << replay[i];
+        ASSERT_TRUE(std::isnan(lru[i])) << i;
+    }
+    auto rep = run("report " + h5 + " -o " + html);
+    ASSERT_EQ(rep.status, 0) << rep.err;
+}
+
 // Determinism: 1 and 3 threads write the same values, column by column
 // (the waves and their classes are rebuilt per thread).
 TEST_F(WorkloadCli, ThreadCountDoesNotChangeResults)
