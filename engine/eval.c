@@ -430,8 +430,8 @@ void pascal_eval_dynamic(const struct pascal_dyn_model *dyn, unsigned flags, con
 /* A workload point: its waves (eval_workload.c) give every column but the
  * phase-free ones (Theorems 5 and 6, the dynamic model), computed here as
  * for any point. */
-static int workload_point(pascal_eval *ev, const pascal_point *p, const int *cols,
-                          int ncols, double *out)
+static int workload_columns(pascal_eval *ev, const pascal_point *p, const int *cols,
+                            int ncols, double *out)
 {
     double dyn[PASCAL_CALIBRATE_NCOLS], view[PASCAL_NPARAM], scans = NAN, sim[PASCAL_WL_SIM_NCOLS];
     int dyn_done = 0, sim_done = 0, sim_rc = 0;
@@ -472,6 +472,45 @@ static int workload_point(pascal_eval *ev, const pascal_point *p, const int *col
         }
     }
     return sim_rc != 0 ? sim_rc : rc;
+}
+
+static int is_answer(int col)
+{
+    return col == PASCAL_COL_ANSWER_FILL_BYTES || col == PASCAL_COL_ANSWER_TRAFFIC ||
+           col == PASCAL_COL_ANSWER_SOURCE;
+}
+
+/* The answer columns (docs/workloads.md section 3.1): the fills of the
+ * first model present that answers the point, in the order of
+ * pascal_answer_columns; the candidates are evaluated with the columns
+ * asked for, so a simulation runs once. */
+static int workload_point(pascal_eval *ev, const pascal_point *p, const int *cols,
+                          int ncols, double *out)
+{
+    enum { EXTRA = PASCAL_ANSWER_COUNT };   /* the candidates' fills, then ideal_bytes */
+    int want = 0, all[PASCAL_NCOLUMN + EXTRA];
+    double got[PASCAL_NCOLUMN + EXTRA];
+    for (int j = 0; j < ncols; j++)
+        want |= is_answer(cols[j]);
+    if (!want || ncols > PASCAL_NCOLUMN)
+        return workload_columns(ev, p, cols, ncols, out);
+    memcpy(all, cols, (size_t)ncols * sizeof *all);
+    for (int a = 1; a < PASCAL_ANSWER_COUNT; a++)
+        all[ncols + a - 1] = pascal_answer_columns[a];
+    all[ncols + EXTRA - 1] = PASCAL_COL_IDEAL_BYTES;
+    int rc = workload_columns(ev, p, all, ncols + EXTRA, got);
+    double fill = NAN, source = NAN, ideal = got[ncols + EXTRA - 1];
+    for (int a = 1; a < PASCAL_ANSWER_COUNT && isnan(fill); a++)
+        if (!isnan(got[ncols + a - 1])) {
+            fill = got[ncols + a - 1];
+            source = a;
+        }
+    for (int j = 0; j < ncols; j++)
+        out[j] = cols[j] == PASCAL_COL_ANSWER_FILL_BYTES ? fill
+                 : cols[j] == PASCAL_COL_ANSWER_TRAFFIC  ? fill / ideal
+                 : cols[j] == PASCAL_COL_ANSWER_SOURCE   ? source
+                                                         : got[j];
+    return rc;
 }
 
 int pascal_eval_point(pascal_eval *ev, const pascal_point *p, const int *cols,

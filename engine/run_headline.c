@@ -40,7 +40,7 @@ void pascal_run_headline_init(headline *h, const pascal_spec *spec, pascal_run_s
     /* A workload sweep is about its DRAM traffic against the ideal (the
      * exact kernel replay when asked for); a dynamic sweep about rho_dyn; a
      * static one about its most exact miss rate. */
-    static const int prefer[] = {PASCAL_COL_TRAFFIC_REPLAY, PASCAL_COL_TRAFFIC_LRU,
+    static const int prefer[] = {PASCAL_COL_ANSWER_TRAFFIC, PASCAL_COL_TRAFFIC_REPLAY, PASCAL_COL_TRAFFIC_LRU,
                                  PASCAL_COL_TRAFFIC_TTL, PASCAL_COL_TRAFFIC_DYN,
                                  PASCAL_COL_RHO_DYN, PASCAL_COL_RHO_LRU, PASCAL_COL_RHO_TTL,
                                  PASCAL_COL_RHO_SDCM, PASCAL_COL_RHO_BOUND, PASCAL_COL_RHO_CHE,

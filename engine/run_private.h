@@ -71,8 +71,8 @@ typedef struct sink_plan {
  * (so that it can outlive the function that makes it). */
 typedef struct run_meta {
     pascal_sink_meta m;
-    char shard[64], range[64];
-    pascal_attr attrs[6 + 5 + 5];  /* provenance, digests, sampling */
+    char shard[64], range[64], answer[128];
+    pascal_attr attrs[7 + 5 + 5];  /* provenance, digests, sampling */
     char sample[4][64], intervals[512];
     pascal_run_digests dg;
     const int64_t **lists;

@@ -139,7 +139,7 @@ int pascal_run_make_meta(const pascal_spec *spec, const pascal_run_opts *o,
     pascal_sink_meta *m = &rm->m;
     int64_t nl = pascal_spec_nphase_lists(spec);
     int rc, nres = pascal_spec_ncolumns(spec);
-    pascal_attr attrs[6] = {
+    pascal_attr attrs[7] = {
         {"shard", rm->shard},
         {"raw_range", rm->range},
         {"spec_name", pascal_spec_name(spec)},
@@ -147,6 +147,7 @@ int pascal_run_make_meta(const pascal_spec *spec, const pascal_run_opts *o,
         {"calibration", pascal_spec_calibration(spec, NULL, NULL)},
         {"row_order", "canonical: mixed-radix over /axes in listed order, last fastest; "
                       "capacity-like axes innermost; `where` drops rows"},
+        {"answer", NULL},
     };
     int nattrs;
     rm->lists = NULL;
@@ -158,9 +159,13 @@ int pascal_run_make_meta(const pascal_spec *spec, const pascal_run_opts *o,
              (unsigned long long)st->raw_end);
     if ((rc = pascal_run_digests_make(spec, sp->pcols, sp->npc, sp->rcols, nres, &rm->dg, err)))
         return rc;
+    /* Who answers answer_traffic (docs/workloads.md section 3.1). */
+    if (!isnan(pascal_spec_fixed(spec)->v[PASCAL_P_WORKLOAD]) &&
+        pascal_answer_describe(pascal_spec_models(spec), rm->answer, sizeof rm->answer))
+        attrs[6].value = rm->answer;
     memcpy(rm->attrs, attrs, sizeof attrs);
-    memcpy(rm->attrs + 6, rm->dg.attrs, sizeof rm->dg.attrs);
-    nattrs = sample_attrs(spec, rm->attrs, 6 + 5, rm->sample, rm->intervals, sizeof rm->intervals);
+    memcpy(rm->attrs + 7, rm->dg.attrs, sizeof rm->dg.attrs);
+    nattrs = sample_attrs(spec, rm->attrs, 7 + 5, rm->sample, rm->intervals, sizeof rm->intervals);
     for (int a = 0; a < pascal_spec_naxes(spec); a++) {
         const pascal_axis *ax = pascal_spec_axis(spec, a);
         pascal_column_desc d;

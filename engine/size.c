@@ -15,19 +15,25 @@
 
 #define DEFAULT_BATCH 4096
 
-/* The models that compute column: its own, and for a workload's kernel
- * replay (a traffic column) the lru_replay that does the replaying. */
-static unsigned column_models(int column)
+/* The models that compute column: its own, for a workload's kernel
+ * replay (a traffic column) the lru_replay that does the replaying, and
+ * for the answer the spec's models that answer (traffic, lru_replay,
+ * simulate: the same answer as the run's). */
+static unsigned column_models(const pascal_spec *spec, int column)
 {
     unsigned m = 1u << pascal_columns[column].model;
     if (column == PASCAL_COL_FILL_BYTES_REPLAY || column == PASCAL_COL_TRAFFIC_REPLAY)
         m |= 1u << PASCAL_MODEL_LRU_REPLAY;
+    if (column == PASCAL_COL_ANSWER_FILL_BYTES || column == PASCAL_COL_ANSWER_TRAFFIC ||
+        column == PASCAL_COL_ANSWER_SOURCE)
+        m |= pascal_spec_models(spec) & ((1u << PASCAL_MODEL_LRU_REPLAY) |
+                                         (1u << PASCAL_MODEL_SIMULATE));
     return m;
 }
 
 int pascal_size_check(const pascal_spec *spec, const pascal_target *t, pascal_error *err)
 {
-    unsigned need = column_models(t->column);
+    unsigned need = column_models(spec, t->column);
     for (int model = 0; model < PASCAL_NMODEL; model++)
         if ((need >> model & 1u) && !(pascal_spec_models(spec) & (1u << model)))
             return pascal_error_set(err, PASCAL_EINPUT,
@@ -161,7 +167,7 @@ void *pascal_size_searcher_open(const pascal_spec *spec, int column, double targ
         snprintf(note, len, "%s", err.msg);
         return NULL;
     }
-    if (!(s = calloc(1, sizeof *s)) || !(s->ev = pascal_eval_create(column_models(column)))) {
+    if (!(s = calloc(1, sizeof *s)) || !(s->ev = pascal_eval_create(column_models(spec, column)))) {
         free(s);
         snprintf(note, len, "out of memory for the evaluator");
         return NULL;
@@ -294,7 +300,7 @@ static void search_body(void *ctx)
 {
     size_team *t = ctx;
     const pascal_size_opts *o = t->o;
-    pascal_eval *ev = pascal_eval_create(column_models(o->target.column));
+    pascal_eval *ev = pascal_eval_create(column_models(t->spec, o->target.column));
     if (!ev) {
 #pragma omp atomic write
         t->nomem = 1;

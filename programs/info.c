@@ -89,7 +89,7 @@ static void print_provenance(FILE *f, const pascal_file_info *d)
                                        "command_line", "threads", "device", "calibration",
                                        "input", "input_sha256", "sms", "C", "block_bytes",
                                        "cv_mape", "merged_shards", "comments", "shard",
-                                       "raw_range", "chunk_rows", "compression",
+                                       "raw_range", "chunk_rows", "compression", "answer",
                                        /* a sampled sweep (docs/scale.md) */
                                        "sample_method", "sample_n", "sample_seed", "sample_inner",
                                        "sample_intervals"};

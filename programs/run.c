@@ -80,8 +80,12 @@ static void print_traffic_sizing(FILE *f, const pascal_spec *spec, const pascal_
     int gid = st->group_axis >= 0 ? pascal_spec_axis(spec, st->group_axis)->param : -1;
     const char *phrase = gid >= 0 ? pascal_workload_phrase(gid) : NULL;
     char where[512], v[64], g[96], gv[64];
+    char who[160];
     fprintf(f, "  sizing: smallest swept %s whose worst case over the other axes keeps %s "
                "(DRAM fills / ideal traffic) <= %g\n", pascal_params[id].name, metric, st->target);
+    if (st->metric == PASCAL_COL_ANSWER_TRAFFIC &&
+        pascal_answer_describe(pascal_spec_models(spec), who, sizeof who))
+        fprintf(f, "    the answer per point: %s; answer_source says which\n", who);
     for (int k = 0; k < st->ngroups; k++) {
         const pascal_run_sizing *z = &st->sizing[k];
         if (gid >= 0) {

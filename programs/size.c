@@ -8,6 +8,7 @@
 #include "common/json.h"
 #include "programs/cli.h"
 #include "programs/signals.h"
+#include "engine/run.h"
 #include "engine/size.h"
 #include "model/phases.h"
 
@@ -17,7 +18,9 @@ static const char *usage_text =
     "each draw of a sampled spec), finds the smallest capacity C in whole blocks\n"
     "whose target column meets the target, by bisection between the capacity\n"
     "axis's smallest and largest values (1..N when the capacity is not swept).\n"
-    "The target comes from --target or from the spec's search: section.\n"
+    "The target comes from --target or from the spec's search: section; a\n"
+    "workload spec with neither sizes its answer, answer_traffic <= 1.2, as\n"
+    "the run summary and the report do (--target 1.1 sets the bound).\n"
     "--worst prints one answer: the scenario that needs the most capacity.\n"
     "--json prints one object per line: the scenario's axis values, C,\n"
     "capacity_bytes, value (the target column at C) and range (the searched C).";
@@ -120,6 +123,17 @@ static int read_target(const cli_flag *f, const pascal_spec *spec, pascal_target
         *t = s->target;
         *worst |= s->worst;
     }
+    /* A workload's question is its traffic: the answer, <= 1.2 unless
+     * told (a bare number is the answer's bound). */
+    int answer = pascal_answer_of_models(pascal_spec_models(spec)) != 0 &&
+                 !isnan(pascal_spec_fixed(spec)->v[PASCAL_P_WORKLOAD]);
+    char *end = NULL;
+    double bound = f->given ? strtod(f->value, &end) : NAN;
+    if (answer && !s && (!f->given || (end != f->value && *end == '\0' && bound > 0))) {
+        *t = (pascal_target){PASCAL_COL_ANSWER_TRAFFIC, PASCAL_TARGET_LE,
+                             f->given ? bound : pascal_run_default_target(PASCAL_COL_ANSWER_TRAFFIC)};
+        return CLI_OK;
+    }
     if (!f->given) {
         if (s)
             return CLI_OK;
@@ -157,7 +171,7 @@ static void summary(const pascal_size_stats *st, const pascal_target *t, int wor
 int cli_size_command(int argc, char **argv)
 {
     cli_flag flags[] = {
-        {"target", "EXPR", "COLUMN <= VALUE (or <, and >= or > for V and shares); default: the spec's search:", 0, 0},
+        {"target", "EXPR", "COLUMN <= VALUE (or <, and >= or > for V and shares), or for a workload a bare bound on answer_traffic; default: the spec's search:, else for a workload answer_traffic <= 1.2", 0, 0},
         {"worst", NULL, "one answer: the scenario that needs the most capacity", 0, 0},
         {"json", NULL, "one JSON object per line", 0, 0},
         {"threads", "N", "OpenMP threads (default: all cores)", 0, 0},

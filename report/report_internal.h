@@ -161,6 +161,9 @@ typedef struct rp_plan {
 
 int pascal_report_plan(rp_file *f, double target, rp_plan *p, pascal_error *err);
 int pascal_report_col(const rp_plan *p, const char *name); /* cols index or -1 */
+/* A workload's traffic ratio (traffic_* or answer_traffic): sized against
+ * 1.2x ideal, not a miss rate. */
+int pascal_report_is_traffic(const char *name);
 /* Evenly spaced subset of `keep` of an axis's current plotted values. */
 int pascal_report_thin_axis(rp_axis *a, int64_t keep, pascal_error *err);
 /* Index of the plotted axis to halve next, or -1 when none can be thinned. */

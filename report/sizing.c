@@ -228,7 +228,7 @@ void pascal_report_sizing_json(const rp_sizing *s, const rp_file *f, const rp_pl
         pascal_report_json_str(o, w ? w : f->axes[s->ax[j]].name);
     }
     fprintf(o, "],\"traffic\":%s",
-            strncmp(p->cols[p->metric].name, "traffic_", 8) == 0 ? "true" : "false");
+            pascal_report_is_traffic(p->cols[p->metric].name) ? "true" : "false");
     fprintf(o, ",\"averaged\":[");
     for (int i = 0, n = 0; i < f->naxes; i++)
         if (f->axes[i].role == RP_AGG) {

@@ -102,6 +102,13 @@ const pascal_monotone_info pascal_search_monotone[] = {
     {PASCAL_COL_FILL_BYTES_SIM, NONE, "the simulator over a workload's kernel: not shown monotone in C "
                                       "(see K_sim), on a workload point, which a search refuses"},
     {PASCAL_COL_TRAFFIC_SIM, NONE, "fill_bytes_sim / ideal: not shown monotone in C"},
+    /* The answer is the replay's where the replay answers (a search checks
+     * that the spec has lru_replay and no simulate). */
+    {PASCAL_COL_ANSWER_FILL_BYTES, DOWN, "where the exact replay answers (lru_replay without "
+                                         "simulate): the stack property, as fill_bytes_replay"},
+    {PASCAL_COL_ANSWER_TRAFFIC, DOWN, "where the exact replay answers (lru_replay without "
+                                      "simulate): answer_fill_bytes / ideal, ideal fixed"},
+    {PASCAL_COL_ANSWER_SOURCE, NONE, "a code naming who answered, not a quantity"},
 };
 const int pascal_search_nmonotone = (int)(sizeof pascal_search_monotone / sizeof pascal_search_monotone[0]);
 
@@ -269,10 +276,25 @@ int pascal_search_check(const pascal_spec *spec, const pascal_target *t, pascal_
      * warm by its own rule (docs/workloads.md): not shown monotone in C, so
      * bisection could return a wrong capacity.  The exact replay of the
      * kernel's trace is monotone (the stack property). */
-    if (!isnan(spec->fixed.v[PASCAL_P_WORKLOAD]) &&
+    int answer = t && (t->column == PASCAL_COL_ANSWER_FILL_BYTES ||
+                       t->column == PASCAL_COL_ANSWER_TRAFFIC);
+    if (answer && pascal_answer_of_models(spec->models) != PASCAL_ANSWER_REPLAY)
+        return yml_fail_mark(err, &spec->models_mark, PASCAL_EINPUT,
+                              "expected lru_replay and no simulate for a search on %s, got models "
+                              "whose answer is %s (%s): %s",
+                                pascal_columns[t->column].name,
+                                pascal_answer_names[pascal_answer_of_models(spec->models)],
+                                pascal_columns[pascal_answer_columns[pascal_answer_of_models(
+                                    spec->models)]].name,
+                                pascal_answer_of_models(spec->models) == PASCAL_ANSWER_SIMULATE
+                                    ? "the simulator is not shown monotone in C; size it with "
+                                      "`pascal run` over a capacity_bytes axis"
+                                    : "the estimate sums the kernel's waves and is not shown "
+                                      "monotone in C; add lru_replay to the models");
+    if (!isnan(spec->fixed.v[PASCAL_P_WORKLOAD]) && !answer &&
         !(t && (t->column == PASCAL_COL_FILL_BYTES_REPLAY || t->column == PASCAL_COL_TRAFFIC_REPLAY)))
         return yml_fail_mark(err, &spec->src[PASCAL_P_WORKLOAD], PASCAL_EINPUT,
-                              "expected a target on fill_bytes_replay or traffic_replay for a search "
+                              "expected a target on answer_traffic, fill_bytes_replay or traffic_replay for a search "
                               "of a workload, got one on %s: a workload's other columns sum its waves "
                               "and are not shown monotone in C, so bisection could miss (the exact "
                               "replay is monotone: the stack property); or size it with `pascal run` "

@@ -47,6 +47,7 @@ static int parse_models(const spec_ctx *c, const yaml_node_t *node)
         return yml_fail(c->y, node, "models", PASCAL_EINPUT, "expected a non-empty list of models (%s), got %s",
                          names, got);
     }
+    yml_mark_of(c->y, node, "models", &spec->models_mark);
     for (it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
         const yaml_node_t *item = yml_node(c->y, *it);
         const char *s = yml_scalar_text(item);

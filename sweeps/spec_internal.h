@@ -37,6 +37,7 @@ struct pascal_spec {
     char *name, *description;
 
     unsigned models;
+    yml_mark models_mark;      /* where `models` was written */
     int ncolumns;
     int columns[PASCAL_NCOLUMN];
 

@@ -68,7 +68,7 @@ TEST_F(WorkloadCli, ShippedStudiesRunToHdf5AndReport)
         auto r = run("run " + kConfigs + s.file + " -o " + h5 + " --quiet");
         ASSERT_EQ(r.status, 0) << s.file << r.err;
         EXPECT_NE(r.out.find("  sizing: smallest swept capacity_bytes whose worst case over the "
-                             "other axes keeps traffic_lru (DRAM fills / ideal traffic) <= 1.2"),
+                             "other axes keeps answer_traffic (DRAM fills / ideal traffic) <= 1.2"),
                   std::string::npos) << r.out;
         auto ideal = column(h5, "results", "ideal_bytes");
         auto streams = column(h5, "results", "streams");
@@ -97,7 +97,7 @@ TEST_F(WorkloadCli, CausalPrefillStudyRunsOnTheReplay)
     std::string h5 = dir + "/causal.h5", html = dir + "/causal.html";
     auto r = run(std::string("run ") + kConfigs + f + " -o " + h5 + " --quiet");
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.out.find("keeps traffic_replay (DRAM fills / ideal traffic) <= 1.2"),
+    EXPECT_NE(r.out.find("keeps answer_traffic (DRAM fills / ideal traffic) <= 1.2"),
               std::string::npos) << r.out;
     auto ideal = column(h5, "results", "ideal_bytes");
     auto streams = column(h5, "results", "streams");
@@ -160,7 +160,7 @@ TEST_F(WorkloadCli, SizingSentencesInWorkloadTerms)
               std::string::npos) << r.out;
     EXPECT_NE(r.out.find("    context length 8192 needs 2MiB for <= 1.2x ideal traffic\n"),
               std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("headline: traffic_lru (x ideal) ranges from 1 at"), std::string::npos)
+    EXPECT_NE(r.out.find("headline: answer_traffic (x ideal) ranges from 1 at"), std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("to 4 at"), std::string::npos) << r.out;
     // --target applies to the ratio: at 5x every size qualifies.
@@ -171,7 +171,7 @@ TEST_F(WorkloadCli, SizingSentencesInWorkloadTerms)
     ASSERT_EQ(rep.status, 0) << rep.err;
     std::string page = pascal_test::slurp(dir + "/mqa.html");
     EXPECT_NE(page.find("\"axis_words\":[\"context length\"],\"traffic\":true"), std::string::npos);
-    EXPECT_NE(page.find("\"metric\":\"traffic_lru\",\"target\":1.2"), std::string::npos);
+    EXPECT_NE(page.find("\"metric\":\"answer_traffic\",\"target\":1.2"), std::string::npos);
     // Sizing rows: [[seq_kv], smallest size, C there, worst at the largest, ...].
     EXPECT_NE(page.find("[[4096],1048576,128,1,"), std::string::npos);
     EXPECT_NE(page.find("[[8192],2097152,256,1,"), std::string::npos);
@@ -306,6 +306,88 @@ TEST_F(WorkloadCli, TheSummaryNamesPadding)
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err.find("padding"), std::string::npos) << r.err;
     EXPECT_EQ(r.out.find("padding"), std::string::npos) << r.out;
+}
+
+} // namespace
+
+namespace {
+
+// One answer: the run summary, `size`, the report's sizing table and `info`
+// all size on answer_traffic, the exact replay here (models traffic and
+// lru_replay).  The shape is one where the estimate differs (traffic_lru
+// 1.5 at 16 KiB, the replay 2.08), so a tool that sized on traffic_lru
+// would say 16KiB for context 512 where the answer needs 32KiB.
+TEST_F(WorkloadCli, RunSizeReportAndInfoSizeOnTheOneAnswer)
+{
+    std::string h5 = dir + "/one.h5", html = dir + "/one.html";
+    std::string spec = pascal_test::write_file(
+        dir, "one.yaml", "name: one-answer\nmodels: [traffic, lru_replay]\nworkload:\n"
+              "  attention: {batch: 1, q_heads: 16, kv_heads: 2, seq_q: 512, seq_kv: 512, "
+              "head_dim: 8, dtype: bf16, tile_q: 16, tile_kv: 16}\n"
+              "fixed: {M: 24, pattern: equal}\naxes:\n  seq_kv: [512, 1024]\n"
+              "  capacity_bytes: {from: 1KiB, to: 64KiB, num: 13, scale: log}\n");
+    auto r = run("run " + spec + " -o " + h5 + " --target 1.6");
+    ASSERT_EQ(r.status, 0) << r.err;
+    // The grid answers, from the file: per context, the smallest swept
+    // capacity whose value is <= 1.6, by the answer and by the estimate.
+    auto seq = column(h5, "points", "seq_kv"), cap = column(h5, "points", "capacity_bytes");
+    auto answer = column(h5, "results", "answer_traffic"), lru = column(h5, "results", "traffic_lru");
+    auto source = column(h5, "results", "answer_source");
+    std::map<double, double> by_answer, by_lru;
+    for (size_t i = 0; i < seq.size(); i++) {
+        EXPECT_EQ(source[i], 2) << i;   // lru_replay answered
+        if (answer[i] <= 1.6 && !by_answer.count(seq[i]))
+            by_answer[seq[i]] = cap[i];
+        if (lru[i] <= 1.6 && !by_lru.count(seq[i]))
+            by_lru[seq[i]] = cap[i];
+    }
+    ASSERT_EQ(by_answer[512], 32768);
+    ASSERT_EQ(by_lru[512], 16384);   // the test tells the two apart
+    EXPECT_NE(r.out.find("keeps answer_traffic (DRAM fills / ideal traffic) <= 1.6"),
+              std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("the answer per point: lru_replay (fill_bytes_replay), else estimate"),
+              std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("context length 512 needs 32KiB for <= 1.6x"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("context length 1024 needs 64KiB for <= 1.6x"), std::string::npos) << r.out;
+
+    // size, with a bare bound: answer_traffic, bisected.
+    auto z = run("size " + spec + " --target 1.6 --json");
+    ASSERT_EQ(z.status, 0) << z.err;
+    EXPECT_NE(z.err.find("meet answer_traffic <= 1.6"), std::string::npos) << z.err;
+    std::map<std::string, long> exact;
+    std::smatch m;
+    std::string rest = z.out;
+    std::regex line("\"seq_kv\": ?([0-9]+).*?\"C\": ?([0-9]+)");
+    while (std::regex_search(rest, m, line)) {
+        exact[m[1]] = std::stol(m[2]);
+        rest = m.suffix();
+    }
+    ASSERT_EQ(exact.size(), 2u) << z.out;
+    EXPECT_LE(exact["512"] * 256, 32768);   // within the grid's answer (256 B blocks)
+    EXPECT_GT(exact["512"] * 256, 23170);   // and above the next swept size down
+
+    // The report: its sizing table is on answer_traffic, grid and exact.
+    auto rep = run("report " + h5 + " -o " + html + " --target 1.6");
+    ASSERT_EQ(rep.status, 0) << rep.err;
+    std::string page = pascal_test::slurp(html);
+    EXPECT_NE(page.find("\"sizing\":{\"metric\":\"answer_traffic\",\"target\":1.6"),
+              std::string::npos);
+    std::regex row("\\[\\[\"?([0-9]+)\"?\\],([0-9.e+]+),[^,]*,[^,]*,[^,]*,([0-9]+),");
+    rest = page.substr(page.find("\"sizing\":{"));
+    int rows = 0;
+    while (std::regex_search(rest, m, row) && rows < 2) {
+        EXPECT_EQ(std::stod(m[2]), by_answer[std::stod(m[1])]) << m[0];
+        EXPECT_EQ(std::stol(m[3]), exact[m[1]]) << m[0];
+        rest = m.suffix();
+        rows++;
+    }
+    EXPECT_EQ(rows, 2) << page.substr(page.find("\"sizing\":{"), 400);
+
+    // info says who answers.
+    auto info = run("info " + h5);
+    ASSERT_EQ(info.status, 0) << info.err;
+    EXPECT_NE(info.out.find("answer         lru_replay (fill_bytes_replay), else estimate "
+                            "(fill_bytes_lru)"), std::string::npos) << info.out;
 }
 
 } // namespace

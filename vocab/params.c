@@ -242,7 +242,49 @@ const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
                                    "every wave (with model simulate; docs/workloads.md), else NaN"},
     [PASCAL_COL_TRAFFIC_SIM] = {"traffic_sim", PASCAL_MODEL_TRAFFIC, "x ideal",
                                 "fill_bytes_sim / ideal_bytes"},
+    [PASCAL_COL_ANSWER_FILL_BYTES] = {"answer_fill_bytes", PASCAL_MODEL_TRAFFIC, "bytes",
+                                      "the point's answer: the fills of the most faithful model "
+                                      "present, the simulator, else the exact replay, else the "
+                                      "estimate (answer_source says which)"},
+    [PASCAL_COL_ANSWER_TRAFFIC] = {"answer_traffic", PASCAL_MODEL_TRAFFIC, "x ideal",
+                                   "answer_fill_bytes / ideal_bytes: what the run summary, report, "
+                                   "size and info size on"},
+    [PASCAL_COL_ANSWER_SOURCE] = {"answer_source", PASCAL_MODEL_TRAFFIC, "code",
+                                  "who answered: 1 simulate (fill_bytes_sim), 2 lru_replay "
+                                  "(fill_bytes_replay), 3 estimate (fill_bytes_lru)"},
 };
+
+const char *const pascal_answer_names[PASCAL_ANSWER_COUNT] = {"", "simulate", "lru_replay",
+                                                              "estimate"};
+const int pascal_answer_columns[PASCAL_ANSWER_COUNT] = {-1, PASCAL_COL_FILL_BYTES_SIM,
+                                                        PASCAL_COL_FILL_BYTES_REPLAY,
+                                                        PASCAL_COL_FILL_BYTES_LRU};
+
+int pascal_answer_of_models(unsigned models)
+{
+    if (!(models >> PASCAL_MODEL_TRAFFIC & 1u))
+        return 0;
+    if (models >> PASCAL_MODEL_SIMULATE & 1u)
+        return PASCAL_ANSWER_SIMULATE;
+    if (models >> PASCAL_MODEL_LRU_REPLAY & 1u)
+        return PASCAL_ANSWER_REPLAY;
+    return PASCAL_ANSWER_ESTIMATE;
+}
+
+int pascal_answer_describe(unsigned models, char *buf, size_t len)
+{
+    int first = pascal_answer_of_models(models);
+    size_t off = 0;
+    if (len)
+        buf[0] = '\0';
+    for (int a = first ? first : PASCAL_ANSWER_COUNT; a < PASCAL_ANSWER_COUNT && off < len; a++)
+        if (a == first || a == PASCAL_ANSWER_ESTIMATE ||
+            (a == PASCAL_ANSWER_REPLAY && (models >> PASCAL_MODEL_LRU_REPLAY & 1u)))
+            off += (size_t)snprintf(buf + off, len - off, "%s%s (%s)", off ? ", else " : "",
+                                    pascal_answer_names[a],
+                                    pascal_columns[pascal_answer_columns[a]].name);
+    return first;
+}
 
 static int find_name(const char *name, const void *table, int n, size_t stride)
 {
@@ -621,6 +663,9 @@ const char *const pascal_column_refs[PASCAL_NCOLUMN] = {
     [PASCAL_COL_NS_PER_ROUND_SIM] = "section 3.6 (ns per normalized round), simulated",
     [PASCAL_COL_FILL_BYTES_SIM] = "Algorithm 2 over several streams, simulated",
     [PASCAL_COL_TRAFFIC_SIM] = "Algorithm 2 over several streams, simulated",
+    [PASCAL_COL_ANSWER_FILL_BYTES] = "the most faithful of the above (docs/workloads.md 3.1)",
+    [PASCAL_COL_ANSWER_TRAFFIC] = "the most faithful of the above (docs/workloads.md 3.1)",
+    [PASCAL_COL_ANSWER_SOURCE] = "the most faithful of the above (docs/workloads.md 3.1)",
 };
 
 static const pascal_unit_info unit_table[] = {

@@ -6,6 +6,7 @@
 #ifndef PASCAL_VOCAB_PARAMS_H
 #define PASCAL_VOCAB_PARAMS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -194,8 +195,31 @@ typedef enum pascal_column_id {
     PASCAL_COL_NS_PER_ROUND_SIM, /* simulate: time per round */
     PASCAL_COL_FILL_BYTES_SIM,   /* traffic: the simulator over the kernel (with simulate) */
     PASCAL_COL_TRAFFIC_SIM,
+    PASCAL_COL_ANSWER_FILL_BYTES, /* traffic: the most faithful model present (docs/workloads.md 3.1) */
+    PASCAL_COL_ANSWER_TRAFFIC,
+    PASCAL_COL_ANSWER_SOURCE,     /* traffic: which one answered (PASCAL_ANSWER_*) */
     PASCAL_NCOLUMN
 } pascal_column_id;
+
+/* Who answers a workload point's traffic, most faithful first; the value
+ * of answer_source (docs/workloads.md section 3.1). */
+enum {
+    PASCAL_ANSWER_SIMULATE = 1,   /* fill_bytes_sim: the simulator (model simulate) */
+    PASCAL_ANSWER_REPLAY = 2,     /* fill_bytes_replay: exact lock-step replay (lru_replay) */
+    PASCAL_ANSWER_ESTIMATE = 3,   /* fill_bytes_lru: the per-wave closed forms (traffic) */
+    PASCAL_ANSWER_COUNT = 4
+};
+/* [PASCAL_ANSWER_*]: "simulate", "lru_replay", "estimate" ([0] ""). */
+extern const char *const pascal_answer_names[PASCAL_ANSWER_COUNT];
+/* The column each answer takes its fills from ([0]: -1). */
+extern const int pascal_answer_columns[PASCAL_ANSWER_COUNT];
+/* The first answer a spec's models can give (PASCAL_ANSWER_*), 0 for
+ * none; a point whose first answer is NaN takes the next. */
+int pascal_answer_of_models(unsigned models);
+/* "lru_replay (fill_bytes_replay), else estimate (fill_bytes_lru)": who
+ * answers under these models, in order; returns the first (0: none, buf
+ * ""). */
+int pascal_answer_describe(unsigned models, char *buf, size_t len);
 
 typedef struct pascal_column_info {
     const char *name;

@@ -92,6 +92,18 @@
     return v === null || v === undefined ? null : v;
   }
 
+  /* A column with at least one value in the cube (menus offer no others). */
+  function hasData(name) {
+    var c = cube.columns[name];
+    return !!c && c.some(function (v) { return v !== null && v !== undefined; });
+  }
+
+  /* A workload's traffic ratio (DRAM fills over the ideal): its answer or
+   * one model's. */
+  function isTraffic(name) {
+    return /^traffic_/.test(name) || name === 'answer_traffic';
+  }
+
   /* ---- controls ---------------------------------------------------------- */
 
   function select(parent, label, options, chosen, onChange) {
@@ -265,9 +277,10 @@
     var xAxis = axes[P.x];
     var ctl = document.getElementById('ctl-capacity');
     var metrics = D.columns.filter(function (c) {
-      return /^(rho|traffic)_/.test(c.name) && !/_(lo|hi)$/.test(c.name);
+      return (/^(rho|traffic)_/.test(c.name) || c.name === 'answer_traffic') &&
+             !/_(lo|hi)$/.test(c.name) && (hasData(c.name) || c.name === P.metric);
     });
-    var hasTrafficBound = D.columns.some(function (c) { return c.name === 'traffic_bound'; });
+    var hasTrafficBound = hasData('traffic_bound');
     function controls() {
       ctl.innerHTML = '';
       select(ctl, 'miss rate', metrics.map(function (c) {
@@ -289,11 +302,11 @@
       var blocks = st.unit === 'blocks' || xAxis.units !== 'bytes';
       /* A workload's traffic ratio gets its own Theorem 4 floor and no
        * miss-rate overlays (another unit). */
-      var traffic = /^traffic_/.test(st.metric);
+      var traffic = isTraffic(st.metric);
       var bound = traffic ? (hasTrafficBound ? 'traffic_bound' : null) : P.bound;
       var che = traffic ? null : P.che;
       var kinds = { metric: st.metric + (st.metric === 'rho_lru' ? ' (exact LRU)' : ''),
-                    bound: traffic ? 'traffic_bound (Theorem 4 floor)' : 'rho_bound (Theorem 4 bound)',
+                    bound: traffic ? 'traffic_bound (floor)' : 'rho_bound (Theorem 4 bound)',
                     che: 'rho_che (Che/IRM)' };
       var n = 0;
       slice(free, st.fixed, function (pos, i) {
@@ -312,27 +325,36 @@
       });
       var title = blocks ? 'capacity C (blocks)' + (P.blocks_only ? ', by ' + P.x : '')
                          : 'capacity (' + P.x + ')';
+      caption(traffic, bound, che);
       return draw('capacity', lineSpec(rows, {
         x: xEncoding(rows, 'x', title, xAxis.log, !blocks),
         xName: title,
-        yTitle: /^traffic_/.test(st.metric) ? 'DRAM traffic / ideal traffic' : 'miss rate (misses per request)',
+        yTitle: traffic ? 'DRAM traffic / ideal traffic' : 'miss rate (misses per request)',
         yName: st.metric,
         seriesTitle: st.series || 'lines', points: xAxis.values.length <= 40,
-        target: /^(rho|traffic)_/.test(st.metric) ? D.target : undefined,
+        target: /^rho_/.test(st.metric) || traffic ? D.target : undefined,
         seriesOrder: sAxis ? sAxis.values.map(function (_, j) { return axisText(sAxis, j); }) : null,
         dashes: { domain: [kinds.metric, kinds.bound, kinds.che], range: [[1, 0], [7, 4], [2, 3]] }
       }), n);
     }
+    /* The caption names what the plot shows now: it follows the menu. */
+    function caption(traffic, bound, che) {
+      document.getElementById('cap-capacity').textContent =
+        'Solid: ' + st.metric + (st.metric === 'answer_traffic'
+          ? ', the answer: the most faithful model present at each point (answer_source), its ' +
+            'DRAM fills over the ideal traffic (every block once)'
+          : traffic ? ', the DRAM fills of the whole kernel over its ideal traffic (every block once)'
+          : ', the miss rate per request') +
+        (st.metric === 'rho_lru' ? ' of an exact fully associative LRU cache' : '') + '. ' +
+        (P.band_lo && !traffic && st.metric !== 'rho_dyn'
+          ? 'Shaded: the Theorem 3 LRU band K(T*+1)/M .. K(T*-1)/M (defined where D <= C). ' : '') +
+        (bound && bound !== st.metric
+          ? 'Dashed: ' + bound + ', a floor; no demand-paging policy, Belady included, does ' +
+            'better. ' : '') +
+        (che && che !== st.metric ? 'Dotted: the phase-blind Che/IRM baseline 1 - C/N. ' : '') +
+        'Other axes are fixed by the selectors above.';
+    }
     controls();
-    document.getElementById('cap-capacity').textContent =
-      'Solid: ' + P.metric + (/^traffic_/.test(P.metric)
-        ? ', the DRAM fills of the whole kernel over its ideal traffic (every block once)'
-        : ', the miss rate per request') +
-      (P.metric === 'rho_lru' ? ' of an exact fully associative LRU cache' : '') + '. ' +
-      (P.band_lo ? 'Shaded: the Theorem 3 LRU band K(T*+1)/M .. K(T*-1)/M (defined where D <= C). ' : '') +
-      (P.bound ? 'Dashed: the Theorem 4 residency lower bound; no demand-paging policy, Belady included, misses less. ' : '') +
-      (P.che ? 'Dotted: the phase-blind Che/IRM baseline 1 - C/N. ' : '') +
-      'Other axes are fixed by the selectors above.';
     return redraw();
   }
 

@@ -68,6 +68,17 @@ def make_reports(args, out):
     run([args["pascal"], "report", out / "default.h5", "-o", out / "default.html"])
     made.append({"name": "default", "html": out / "default.html", "plots": ["capacity", "heatmap"],
                  "sizing": True, "heat": None})
+    # A workload: its traffic answer, the estimate beside it, no simulator.
+    spec = out / "workload.yaml"
+    spec.write_text("name: workload\nmodels: [traffic, lru_replay]\nworkload:\n"
+                    "  attention: {batch: 1, q_heads: 16, kv_heads: 2, seq_q: 512, seq_kv: 512, "
+                    "head_dim: 8, dtype: bf16, tile_q: 16, tile_kv: 16}\n"
+                    "fixed: {M: 24, pattern: equal}\naxes:\n  seq_kv: [512, 1024]\n"
+                    "  capacity_bytes: {from: 1KiB, to: 64KiB, num: 13, scale: log}\n")
+    run([args["pascal"], "run", spec, "-o", out / "workload.h5", "--quiet"])
+    run([args["pascal"], "report", out / "workload.h5", "-o", out / "workload.html"])
+    made.append({"name": "workload", "html": out / "workload.html", "plots": ["capacity", "heatmap"],
+                 "sizing": True, "heat": None, "workload": True})
     try:
         run(["/usr/bin/python3", Path(args["source"], "tests/browser/make_dynamic.py"), out / "dynamic.h5"])
     except (OSError, subprocess.CalledProcessError):
@@ -136,7 +147,7 @@ def check_sizing(driver, report):
     shown = driver.find_element(By.CSS_SELECTOR, "#sec-sizing").is_displayed()
     what = f"has {n - 1} rows" if report["sizing"] else "absent (no capacity axis)"
     check(shown and n > 1 if report["sizing"] else not shown, f"{report['name']}: sizing table {what}")
-    if not report["sizing"]:
+    if not report["sizing"] or report.get("workload"):
         return
     # aligned phases: every worker shares each block, so the smallest capacity meets any target
     aligned = driver.execute_script("""
@@ -168,9 +179,31 @@ def select_option(sel, value):
         sel.select_by_visible_text(value)
 
 
+def check_workload(driver, report):
+    """A workload's plot starts on its answer; its menu offers only columns
+    with data; the caption follows the metric chosen."""
+    if not report.get("workload"):
+        return
+    name = report["name"]
+    menu = labelled_select(driver, "#ctl-capacity", "miss rate")
+    offered = [o.get_attribute("value") for o in menu.options]
+    check("answer_traffic" in offered,
+          f"{name}: the metric menu offers answer_traffic ({', '.join(offered)})")
+    check(all(c not in offered for c in ("traffic_sim", "traffic_dyn")),
+          f"{name}: no all-NaN column in the menu ({', '.join(offered)})")
+    caption = driver.execute_script("return document.getElementById('cap-capacity').textContent;")
+    check(caption.startswith("Solid: answer_traffic"), f"{name}: caption names the answer ({caption[:60]})")
+    select_option(menu, "traffic_lru")
+    wait_for(driver, """return document.getElementById('cap-capacity').textContent
+      .startsWith('Solid: traffic_lru');""", "the caption to follow the metric")
+    check(drawn_pixels(driver, "capacity") > 2000, f"{name}: capacity plot redrawn on traffic_lru")
+    sizing = driver.execute_script("return JSON.stringify(window.pascalReport.data.sizing.metric);")
+    check(sizing == '"answer_traffic"', f"{name}: the sizing table is on the answer ({sizing})")
+
+
 def check_selectors(driver, report):
     """Changing a selector redraws with data."""
-    if "capacity" not in report["plots"]:
+    if "capacity" not in report["plots"] or report.get("workload"):
         return
     lines = labelled_select(driver, "#ctl-capacity", "lines by")
     select_option(lines, "occupancy")
@@ -347,6 +380,7 @@ def check_report(driver, report, args, out, network):
     check_plots(driver, report)
     check_sizing(driver, report)
     check_selectors(driver, report)
+    check_workload(driver, report)
     check_lab(driver, report)
     if report["name"] == "default":
         check_lab_against_cli(driver, args["pascal"])
