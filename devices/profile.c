@@ -11,7 +11,43 @@
 #include "vocab/params.h"
 
 const char *const device_keys[DEVICE_NKEYS] = {"name", "sms", "l2_bytes", "effective_l2_bytes",
-                                               "compute_capability", "notes", "sim"};
+                                               "compute_capability", "notes", "sim", "limits"};
+const char *const pascal_device_limit_keys[PASCAL_NLIMITS] = {"ctas_per_sm", "smem_per_sm_bytes",
+                                                              "smem_per_cta_bytes"};
+
+static int limit_ok(int k, double v)
+{
+    return k == PASCAL_LIMIT_CTAS ? v >= 1 && v <= 1024 && v == floor(v)
+                                  : v >= 1 && v <= 1e12 && v == floor(v);
+}
+
+int device_parse_limits(const yml_doc *d, const yaml_node_t *node, pascal_device_profile *dev)
+{
+    char sub[YML_PATH_MAX];
+    double *field[PASCAL_NLIMITS] = {&dev->limits.ctas_per_sm, &dev->limits.smem_per_sm_bytes,
+                                     &dev->limits.smem_per_cta_bytes};
+    int rc = yml_check_mapping(d, node, "limits",
+                                "a mapping of what a point must fit in (ctas_per_sm, "
+                                "smem_per_sm_bytes, smem_per_cta_bytes)",
+                                pascal_device_limit_keys, PASCAL_NLIMITS);
+    if (rc)
+        return rc;
+    for (const yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++)
+        for (int k = 0; k < PASCAL_NLIMITS; k++) {
+            const char *src = NULL;
+            if (strcmp(yml_scalar_text(yml_node(d, p->key)), pascal_device_limit_keys[k]) != 0)
+                continue;
+            yml_path_key(sub, "limits", pascal_device_limit_keys[k]);
+            rc = device_parse_sourced(d, yml_node(d, p->value), sub,
+                                      k == PASCAL_LIMIT_CTAS ? "a whole number of CTAs, 1 to 1024"
+                                                             : "a whole number of bytes >= 1",
+                                      limit_ok, k, field[k], &src);
+            if (rc)
+                return rc;
+            snprintf(dev->limits.source[k], sizeof dev->limits.source[k], "%s", src);
+        }
+    return 0;
+}
 
 static int device_text(const yml_doc *d, const yaml_node_t *node, const char *key, char *buf, size_t len)
 {
@@ -29,10 +65,13 @@ int device_parse_profile(const yml_doc *d, pascal_device_profile *dev, const yam
     const yaml_node_pair_t *pr;
     int rc = yml_check_mapping(d, root, "",
                                 "a device profile mapping (name, sms, l2_bytes, effective_l2_bytes, "
-                                "compute_capability, notes, sim)",
+                                "compute_capability, notes, sim, limits)",
                                 device_keys, DEVICE_NKEYS);
     dev->sms = dev->l2_bytes = dev->effective_l2_bytes = NAN;
     dev->title[0] = dev->compute_capability[0] = dev->notes[0] = '\0';
+    dev->limits.ctas_per_sm = dev->limits.smem_per_sm_bytes = dev->limits.smem_per_cta_bytes = NAN;
+    for (int k = 0; k < PASCAL_NLIMITS; k++)
+        dev->limits.source[k][0] = '\0';
     for (int k = 0; k < DEVICE_NKEYS; k++)
         val[k] = NULL;
     if (rc)
@@ -57,6 +96,7 @@ int device_parse_profile(const yml_doc *d, pascal_device_profile *dev, const yam
         case DEVICE_KEY_SIM: /* the simulator's timing (devices/sim_timing.h) */
             rc = device_parse_sim(d, val[k], NULL);
             break;
+        case DEVICE_KEY_LIMITS: rc = device_parse_limits(d, val[k], dev); break;
         default:
             rc = yml_value(d, val[k], PASCAL_P_CAPACITY_BYTES, "effective_l2_bytes",
                                    &dev->effective_l2_bytes);

@@ -38,7 +38,19 @@ typedef struct pascal_device_profile {
     double effective_l2_bytes;    /* measured effective L2, bytes */
     char compute_capability[16];
     char notes[1024];
+    /* What a point must fit in to run (the profile's `limits`, NaN when
+     * absent; docs/workloads.md section 9), each with its source. */
+    struct {
+        double ctas_per_sm;       /* resident CTAs per SM */
+        double smem_per_sm_bytes; /* shared memory per SM that CTAs can take */
+        double smem_per_cta_bytes;/* shared memory one CTA can take */
+        char source[3][256];
+    } limits;
 } pascal_device_profile;
+
+/* The limits' keys, in the struct's order. */
+enum { PASCAL_LIMIT_CTAS, PASCAL_LIMIT_SMEM_SM, PASCAL_LIMIT_SMEM_CTA, PASCAL_NLIMITS };
+extern const char *const pascal_device_limit_keys[PASCAL_NLIMITS];
 
 /* The folders searched for a device name, in order (see above); base is the
  * spec's folder ("" for the working directory).  Returns their number. */

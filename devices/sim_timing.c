@@ -75,9 +75,9 @@ static int parse_number(const char *s, double *v)
     return end != s && !*end && isfinite(*v) ? 0 : -1;
 }
 
-/* One parameter: {value: NUMBER, source: "kind: text"}. */
-static int parse_param(const yml_doc *c, const yaml_node_t *node, const char *path, int k,
-                       double *out)
+int device_parse_sourced(const yml_doc *c, const yaml_node_t *node, const char *path,
+                         const char *accepted, int (*ok)(int, double), int k, double *out,
+                         const char **source)
 {
     static const char *const keys[] = {"value", "source"};
     const yaml_node_t *val = NULL, *src = NULL;
@@ -94,11 +94,10 @@ static int parse_param(const yml_doc *c, const yaml_node_t *node, const char *pa
             src = yml_node(c, p->value);
     }
     yml_path_key(sub, path, "value");
-    if (!val || yml_is_null(val) || parse_number(yml_scalar_text(val), out) != 0 ||
-        !in_range(k, *out)) {
+    if (!val || yml_is_null(val) || parse_number(yml_scalar_text(val), out) != 0 || !ok(k, *out)) {
         yml_describe(val, got, sizeof got);
-        return yml_fail(c, val ? val : node, sub, PASCAL_EINPUT, "expected %s, got %s",
-                         accepted(k), got);
+        return yml_fail(c, val ? val : node, sub, PASCAL_EINPUT, "expected %s, got %s", accepted,
+                         got);
     }
     yml_path_key(sub, path, "source");
     if (!src || !yml_scalar_text(src) || yml_is_null(src) || !source_ok(yml_scalar_text(src))) {
@@ -108,7 +107,16 @@ static int parse_param(const yml_doc *c, const yaml_node_t *node, const char *pa
                          "fit:, derived: or assumed:, got %s",
                          got);
     }
+    if (source)
+        *source = yml_scalar_text(src);
     return 0;
+}
+
+/* One parameter: {value: NUMBER, source: "kind: text"}. */
+static int parse_param(const yml_doc *c, const yaml_node_t *node, const char *path, int k,
+                       double *out)
+{
+    return device_parse_sourced(c, node, path, accepted(k), in_range, k, out, NULL);
 }
 
 int device_parse_sim(const yml_doc *c, const yaml_node_t *node, pascal_sim_timing *out)

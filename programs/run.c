@@ -266,9 +266,11 @@ static void print_summary(FILE *f, const pascal_spec *spec, const pascal_run_opt
         fprintf(f, "  shard %d/%d: raw points %llu to %llu\n", o->shard_index, o->shard_count,
                 (unsigned long long)st->raw_begin, (unsigned long long)st->raw_end - 1);
     if (st->rows != st->raw_points)
-        fprintf(f, "  %llu of %llu raw points dropped by `where`\n",
+        fprintf(f, "  %llu of %llu raw points dropped by `where`%s\n",
                (unsigned long long)(st->raw_points - st->rows),
-               (unsigned long long)st->raw_points);
+               (unsigned long long)st->raw_points,
+               pascal_spec_infeasible_skip(spec)
+                   ? " or as infeasible on the device (infeasible: skip)" : "");
     if (!isnan(pascal_spec_fixed(spec)->v[PASCAL_P_WORKLOAD]))
         print_padding(f, spec);
     if (o->dry_run) {

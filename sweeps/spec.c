@@ -18,9 +18,10 @@
 
 static const char *const top_keys[] = {"name", "description", "device", "models", "columns", "fixed",
                                        "axes", "zip", "where", "require", "output", "calibration",
-                                       "workload", "extrapolation", "sample", "search"};
+                                       "workload", "extrapolation", "sample", "search", "infeasible"};
 enum { K_NAME, K_DESCRIPTION, K_DEVICE, K_MODELS, K_COLUMNS, K_FIXED, K_AXES, K_ZIP, K_WHERE,
-       K_REQUIRE, K_OUTPUT, K_CALIBRATION, K_WORKLOAD, K_EXTRAPOLATION, K_SAMPLE, K_SEARCH, K_COUNT };
+       K_REQUIRE, K_OUTPUT, K_CALIBRATION, K_WORKLOAD, K_EXTRAPOLATION, K_SAMPLE, K_SEARCH,
+       K_INFEASIBLE, K_COUNT };
 
 static int missing(const spec_ctx *c, const yaml_node_t *root, const char *key, const char *what)
 {
@@ -347,8 +348,20 @@ static int parse_top(const spec_ctx *c)
     if (val[K_DESCRIPTION] && !yml_is_null(val[K_DESCRIPTION]) &&
         (rc = yml_string(c->y, val[K_DESCRIPTION], "description", "a string", &spec->description)))
         return rc;
+    for (int k = 0; k < 3; k++)
+        spec->limit[k] = NAN;
     if (val[K_DEVICE] && !yml_is_null(val[K_DEVICE]) && (rc = spec_load_device(c, val[K_DEVICE])))
         return rc;
+    if (val[K_INFEASIBLE]) {
+        const char *t = yml_scalar_text(val[K_INFEASIBLE]);
+        if (!t || (strcmp(t, "refuse") != 0 && strcmp(t, "skip") != 0)) {
+            yml_describe(val[K_INFEASIBLE], got, sizeof got);
+            return yml_fail(c->y, val[K_INFEASIBLE], "infeasible", PASCAL_EINPUT,
+                            "expected refuse (an infeasible point stops the run) or skip (it is "
+                            "dropped, as by where), got %s", got);
+        }
+        spec->infeasible_skip = strcmp(t, "skip") == 0;
+    }
     if (!val[K_MODELS])
         return missing(c, root, "models", "a list of models such as [ttl, lru]");
     if ((rc = parse_models(c, val[K_MODELS])) || (rc = parse_columns(c, val[K_COLUMNS])) ||
@@ -473,6 +486,7 @@ void pascal_spec_free(pascal_spec *spec)
 }
 
 const char *pascal_spec_name(const pascal_spec *spec) { return spec->name; }
+int pascal_spec_infeasible_skip(const pascal_spec *spec) { return spec->infeasible_skip; }
 const char *pascal_spec_description(const pascal_spec *spec) { return spec->description ? spec->description : ""; }
 const char *pascal_spec_filename(const pascal_spec *spec) { return spec->filename; }
 const char *pascal_spec_text(const pascal_spec *spec) { return spec->text; }

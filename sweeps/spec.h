@@ -65,6 +65,8 @@ const char *pascal_spec_calibration(const pascal_spec *spec, int *line, int *col
  * answers held at the edge of the calibrated range (code 14) instead of
  * holding them (the default, `hold`). */
 int pascal_spec_extrapolation_nan(const pascal_spec *spec);
+/* 1: `infeasible: skip` (points the device cannot run are dropped). */
+int pascal_spec_infeasible_skip(const pascal_spec *spec);
 
 /* Bit mask of requested models (1u << pascal_model_id). */
 unsigned pascal_spec_models(const pascal_spec *spec);

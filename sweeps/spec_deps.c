@@ -9,6 +9,7 @@
  * parameters (the planner does that). */
 #include "sweeps/spec_internal.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -64,11 +65,24 @@ uint64_t pascal_spec_param_deps(const pascal_spec *spec, uint64_t params)
     return out;
 }
 
+/* What the device's limits check reads (spec_point.c, infeasible). */
+static uint64_t limit_params(const pascal_spec *spec)
+{
+    if (isnan(spec->limit[0]) && isnan(spec->limit[1]) && isnan(spec->limit[2]))
+        return 0;
+    uint64_t m = BIT(PASCAL_P_OCCUPANCY) | BIT(PASCAL_P_SMS) | BIT(PASCAL_P_M) |
+                 BIT(PASCAL_P_DEPTH) | BIT(PASCAL_P_PATH) | BIT(PASCAL_P_BLOCK_BYTES);
+    return is_set(spec, PASCAL_P_WORKLOAD) ? m | workload_fields() : m;
+}
+
 uint64_t pascal_spec_where_deps(const pascal_spec *spec)
 {
     uint64_t m = 0;
     for (int k = 0; k < spec->nwhere; k++)
         m |= pascal_expr_params(spec->where[k].expr);
+    /* `infeasible: skip` drops points as `where` does. */
+    if (spec->infeasible_skip)
+        m |= limit_params(spec);
     return pascal_spec_param_deps(spec, m);
 }
 
@@ -76,7 +90,7 @@ int pascal_spec_check_deps(const pascal_spec *spec, uint64_t *masks, int max)
 {
     uint64_t list = BIT(PASCAL_P_PATTERN) | BIT(PASCAL_P_PHASES) | BIT(PASCAL_P_M) | BIT(PASCAL_P_N);
     int n = 0;
-    if (max < 5)
+    if (max < 6)
         return 0;
     masks[n++] = pascal_spec_param_deps(spec, BIT(PASCAL_P_N));
     masks[n++] = pascal_spec_param_deps(spec, BIT(PASCAL_P_C));
@@ -87,6 +101,8 @@ int pascal_spec_check_deps(const pascal_spec *spec, uint64_t *masks, int max)
      * and the models (spec_workload_point). */
     if (is_set(spec, PASCAL_P_WORKLOAD))
         masks[n++] = workload_fields();
+    if (limit_params(spec) && !spec->infeasible_skip)
+        masks[n++] = pascal_spec_param_deps(spec, limit_params(spec));
     for (int k = 0; k < spec->nrequire; k++) {
         uint64_t d = pascal_spec_param_deps(spec, pascal_expr_params(spec->require[k].expr));
         /* More rules than slots: the last slot takes the union (a superset

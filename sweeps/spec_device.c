@@ -25,6 +25,13 @@ static int parse_device(const yml_doc *d, pascal_spec *spec)
         spec->source[PASCAL_P_SMS] = SRC_DEVICE;
         yml_mark_of(d, val[DEVICE_KEY_SMS], "sms", &spec->src[PASCAL_P_SMS]);
     }
+    double lim[PASCAL_NLIMITS] = {dev.limits.ctas_per_sm, dev.limits.smem_per_sm_bytes,
+                                  dev.limits.smem_per_cta_bytes};
+    for (int k = 0; k < PASCAL_NLIMITS; k++) {
+        spec->limit[k] = lim[k];
+        snprintf(spec->limit_source[k], sizeof spec->limit_source[k], "%s", dev.limits.source[k]);
+        yml_mark_of(d, val[DEVICE_KEY_LIMITS], "limits", &spec->limit_mark[k]);
+    }
     if (!isnan(dev.effective_l2_bytes) || !isnan(dev.l2_bytes)) {
         int k = isnan(dev.effective_l2_bytes) ? DEVICE_KEY_L2 : DEVICE_KEY_EFFECTIVE_L2;
         spec->fixed.v[PASCAL_P_CAPACITY_BYTES] = k == DEVICE_KEY_L2 ? dev.l2_bytes : dev.effective_l2_bytes;

@@ -38,6 +38,13 @@ struct pascal_spec {
 
     unsigned models;
     yml_mark models_mark;      /* where `models` was written */
+    /* The device's limits (its profile's `limits`, NaN when absent) and
+     * what an infeasible point does: 0 refused (exit 2), 1 skipped
+     * (`infeasible: skip`). */
+    double limit[3];
+    char limit_source[3][256];
+    yml_mark limit_mark[3];
+    int infeasible_skip;
     int ncolumns;
     int columns[PASCAL_NCOLUMN];
 

@@ -13,6 +13,9 @@
  * Reads only the spec, allocates nothing: safe from any number of threads. */
 #include "sweeps/spec_internal.h"
 
+#include "devices/profile.h"
+#include "sweeps/workload.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +87,50 @@ static int fail_rule(const pascal_spec *spec, const spec_rule *r, const double *
                           where, vals);
 }
 
+/* Whether the point fits the device's limits (docs/workloads.md section
+ * 9): occupancy against the resident CTAs per SM, and the buffers the
+ * model assumes, depth stages of one step's blocks (units x block_bytes;
+ * none on the sync path, one when neither path nor depth is given),
+ * against shared memory per CTA and per SM.
+ * 0: it fits (or nothing to check); 1: it does not, *what says why. */
+static int infeasible(const pascal_spec *spec, const double *v, char *what, size_t len, int *limit)
+{
+    double occ = v[PASCAL_P_OCCUPANCY], units = 1;
+    if (isnan(occ) && !isnan(v[PASCAL_P_SMS]) && !isnan(v[PASCAL_P_M]) && v[PASCAL_P_SMS] >= 1)
+        occ = ceil(v[PASCAL_P_M] / v[PASCAL_P_SMS]);
+    if (!isnan(v[PASCAL_P_WORKLOAD])) {
+        pascal_workload w;
+        if (pascal_workload_of_point(v, &w) == 0)
+            units = (double)w.units;
+    }
+    /* The sync path loads through registers (__ldcg): no stage; the TMA
+     * path holds depth stages; a tiled kernel with neither given holds at
+     * least its current step. */
+    double stages = v[PASCAL_P_PATH] == 0 ? 0
+                    : !isnan(v[PASCAL_P_DEPTH]) && v[PASCAL_P_DEPTH] >= 1 ? v[PASCAL_P_DEPTH] : 1;
+    double cta = stages * units * v[PASCAL_P_BLOCK_BYTES];
+    if (!isnan(spec->limit[0]) && !isnan(occ) && occ > spec->limit[0]) {
+        snprintf(what, len, "occupancy %g, more than the device's %g resident CTAs per SM", occ,
+                 spec->limit[0]);
+        *limit = 0;
+        return 1;
+    }
+    if (!isnan(spec->limit[2]) && !isnan(cta) && cta > spec->limit[2]) {
+        snprintf(what, len, "%g stage%s of %g x %g bytes = %.0f bytes of shared memory per CTA, more "
+                 "than the device's %g", stages, stages == 1 ? "" : "s", units,
+                 v[PASCAL_P_BLOCK_BYTES], cta, spec->limit[2]);
+        *limit = 2;
+        return 1;
+    }
+    if (!isnan(spec->limit[1]) && !isnan(cta) && !isnan(occ) && occ * cta > spec->limit[1]) {
+        snprintf(what, len, "occupancy %g x %.0f bytes per CTA = %.0f bytes of shared memory per SM, "
+                 "more than the device's %g", occ, cta, occ * cta, spec->limit[1]);
+        *limit = 1;
+        return 1;
+    }
+    return 0;
+}
+
 int pascal_spec_point(const pascal_spec *spec, uint64_t i, pascal_point *p, pascal_error *err)
 {
     int64_t idx[PASCAL_NPARAM];
@@ -148,6 +195,27 @@ int pascal_spec_point(const pascal_spec *spec, uint64_t i, pascal_point *p, pasc
     for (int k = 0; k < spec->nrequire; k++)
         if (!pascal_expr_truth(pascal_expr_eval(spec->require[k].expr, v)))
             return fail_rule(spec, &spec->require[k], v, i, err);
+    char what[320], where[512];
+    int limit = 0;
+    if (infeasible(spec, v, what, sizeof what, &limit)) {
+        if (spec->infeasible_skip)
+            return 0;
+        spec_describe_point(spec, v, i,
+                            BIT(PASCAL_P_OCCUPANCY) | (limit ? BIT(PASCAL_P_DEPTH) : 0), where,
+                            sizeof where);
+        /* At what the spec set: the occupancy, else the depth, else the
+         * workload whose blocks fill the stages. */
+        int at = PASCAL_P_OCCUPANCY;
+        if (limit != 0 && spec->source[PASCAL_P_DEPTH] != SRC_NONE)
+            at = PASCAL_P_DEPTH;
+        else if (spec->source[at] == SRC_NONE && !isnan(v[PASCAL_P_WORKLOAD]))
+            at = PASCAL_P_WORKLOAD;
+        return yml_fail_mark(err, &spec->src[at], PASCAL_EINPUT,
+                              "expected a point the device can run, got %s at %s (limits.%s in %s: "
+                              "%s; `infeasible: skip` in the spec drops such points)",
+                              what, where, pascal_device_limit_keys[limit], spec->device_path,
+                              spec->limit_source[limit]);
+    }
     p->phases = list;
     return 1;
 }

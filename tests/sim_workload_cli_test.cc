@@ -27,7 +27,7 @@ protected:
         return write("w.yaml", "name: w\ndevice: " + gb10 + "\nmodels: [" + models +
                                    "]\nworkload:\n  attention: {batch: 2, q_heads: 8, kv_heads: 2, "
                                    "seq_q: 1, seq_kv: 4096, head_dim: 128, dtype: bf16, tile_q: 64, "
-                                   "tile_kv: 64}\nfixed: {path: tma, depth: 4, compute: 0, "
+                                   "tile_kv: 64}\nfixed: {path: tma, depth: 2, compute: 0, "
                                    "sigma: 2}\naxes:\n  occupancy: [1, 3]\n  pattern: [aligned, "
                                    "gaussian]\n  capacity_bytes: [256KiB, 1MiB, 8MiB]\n");
     }

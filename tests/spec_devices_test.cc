@@ -178,3 +178,103 @@ TEST_F(Devices, ListInSearchOrderWithoutHiddenNames)
 }
 
 } // namespace
+
+namespace {
+
+class SpecDevices : public pascal_test::TempDirTest {
+protected:
+    // A profile with limits: 4 CTAs per SM, 100000 bytes per SM, 60000 per CTA.
+    std::string limited(const std::string &extra = "")
+    {
+        return write("lim.yaml",
+                     "name: limited\nsms: 2\nl2_bytes: 1MiB\nlimits:\n"
+                     "  ctas_per_sm: {value: 4, source: \"assumed: a test\"}\n"
+                     "  smem_per_sm_bytes: {value: 100000, source: \"assumed: a test\"}\n"
+                     "  smem_per_cta_bytes: {value: 60000, source: \"assumed: a test\"}\n" + extra);
+    }
+    int parse(const std::string &yaml, pascal_spec **s, std::string *msg)
+    {
+        pascal_error err{};
+        std::string file = dir + "/spec.yaml";
+        int rc = pascal_spec_parse(yaml.data(), yaml.size(), file.c_str(), s, &err);
+        *msg = err.msg;
+        return rc;
+    }
+};
+
+// Hand-computed points: occupancy 5 > 4 CTAs; 4 stages x 16384 = 65536 >
+// 60000 bytes per CTA; occupancy 4 x 2 stages x 16384 = 131072 > 100000
+// per SM; the sync path holds no stage.  refuse names the point, the limit
+// and its source at the spec's own key; skip drops exactly those points.
+TEST_F(SpecDevices, LimitsRefuseOrSkipPointsTheDeviceCannotRun)
+{
+    limited();
+    const std::string head = "name: d\ndevice: lim.yaml\nmodels: [sharing]\n";
+    const std::string body = "fixed: {N: 64, C: 8, block_bytes: 16KiB, lead: 1}\naxes:\n";
+    struct Case {
+        std::string axes;
+        const char *msg;   // prefix after "spec.yaml:"
+    } bad[] = {
+        {"  occupancy: [1, 5]\n", "6:14: axes.occupancy: expected a point the device can run, got "
+                                  "occupancy 5, more than the device's 4 resident CTAs per SM"},
+        {"  occupancy: [1]\n  path: [tma]\n  depth: [2, 4]\n",
+         "8:10: axes.depth: expected a point the device can run, got 4 stages of 1 x 16384 bytes = "
+         "65536 bytes of shared memory per CTA, more than the device's 60000"},
+        {"  occupancy: [2, 4]\n  path: [tma]\n  depth: [2]\n",
+         "8:10: axes.depth: expected a point the device can run, got occupancy 4 x 32768 bytes per "
+         "CTA = 131072 bytes of shared memory per SM, more than the device's 100000"},
+    };
+    for (const Case &c : bad) {
+        pascal_spec *s = nullptr;
+        std::string msg;
+        ASSERT_EQ(parse(head + body + c.axes, &s, &msg), 0) << msg;
+        pascal_error err{};
+        pascal_point p;
+        int rc = 1;
+        for (uint64_t i = 0; i < pascal_spec_size(s) && rc >= 0; i++)
+            rc = pascal_spec_point(s, i, &p, &err);
+        EXPECT_EQ(rc, PASCAL_EINPUT) << c.axes;
+        EXPECT_EQ(std::string(err.msg).find(dir + "/spec.yaml:" + c.msg), 0u) << err.msg;
+        EXPECT_NE(std::string(err.msg).find("limits."), std::string::npos) << err.msg;
+        EXPECT_NE(std::string(err.msg).find("assumed: a test"), std::string::npos) << err.msg;
+        pascal_spec_free(s);
+        // skip: the same sweep keeps only the points that fit.
+        s = nullptr;
+        ASSERT_EQ(parse(head + "infeasible: skip\n" + body + c.axes, &s, &msg), 0) << msg;
+        int kept = 0;
+        for (uint64_t i = 0; i < pascal_spec_size(s); i++) {
+            int k = pascal_spec_point(s, i, &p, &err);
+            ASSERT_GE(k, 0) << err.msg;
+            kept += k;
+        }
+        EXPECT_EQ(kept, (int)pascal_spec_size(s) - 1) << c.axes;
+        pascal_spec_free(s);
+    }
+    // The sync path holds no stage: occupancy 4 x any depth fits.
+    pascal_spec *s = nullptr;
+    std::string msg;
+    ASSERT_EQ(parse(head + body + "  occupancy: [4]\n  path: [sync]\n  depth: [6]\n", &s, &msg), 0)
+        << msg;
+    pascal_point p;
+    pascal_error err{};
+    EXPECT_EQ(pascal_spec_point(s, 0, &p, &err), 1) << err.msg;
+    pascal_spec_free(s);
+    // A limit without a source, or not a whole number, is refused where it is written.
+    std::string path = write("nosrc.yaml", "name: x\nlimits:\n  ctas_per_sm: {value: 4}\n");
+    pascal_device_profile d;
+    EXPECT_EQ(pascal_device_load(path.c_str(), &d, &err), PASCAL_EINPUT);
+    EXPECT_NE(std::string(err.msg).find(":3:16: limits.ctas_per_sm.source: expected where the "
+                                        "value comes from"), std::string::npos) << err.msg;
+    path = write("frac.yaml", "name: x\nlimits:\n  ctas_per_sm: {value: 2.5, source: \"assumed: x\"}\n");
+    EXPECT_EQ(pascal_device_load(path.c_str(), &d, &err), PASCAL_EINPUT);
+    EXPECT_NE(std::string(err.msg).find("limits.ctas_per_sm.value: expected a whole number of CTAs"),
+              std::string::npos) << err.msg;
+    // The shipped profiles state theirs, with sources.
+    ASSERT_EQ(pascal_device_load((std::string(PASCAL_SOURCE_DIR) + "/configs/devices/h200.yaml").c_str(),
+                                 &d, &err), 0) << err.msg;
+    EXPECT_EQ(d.limits.ctas_per_sm, 32);
+    EXPECT_EQ(d.limits.smem_per_sm_bytes, 228 * 1024);
+    EXPECT_EQ(std::string(d.limits.source[0]).rfind("datasheet:", 0), 0u);
+}
+
+} // namespace

@@ -339,7 +339,7 @@ TEST(SpecParseErrors, UnknownKeysListTheValidOnes)
 {
     std::string m = parse_bad(kHead + "  C: [100, 200]\ncolums: [D]\n");
     EXPECT_PREFIX(m, "spec.yaml:8:1: colums: expected one of the keys name, description, device, models, columns, "
-                     "fixed, axes, zip, where, require, output, calibration, workload, extrapolation, sample, search; got \"colums\"");
+                     "fixed, axes, zip, where, require, output, calibration, workload, extrapolation, sample, search, infeasible; got \"colums\"");
     m = parse_bad(kHead + "  C: {from: 1, to: 8, stp: 1}\n");
     EXPECT_PREFIX(m, "spec.yaml:7:23: axes.C.stp: expected one of the keys from, to, step, num, factor, scale; "
                      "got \"stp\"");
@@ -349,7 +349,7 @@ TEST(SpecParseErrors, UnknownKeysListTheValidOnes)
     EXPECT_PREFIX(m, "spec.yaml:8:10: output.level: expected one of the keys compression, shuffle, chunk_rows;");
     m = load_bad("bad_device_key.yaml");
     EXPECT_PREFIX(m, kData + "devices/bad_key.yaml:3:1: l2: expected one of the keys name, sms, l2_bytes, "
-                             "effective_l2_bytes, compute_capability, notes, sim; got \"l2\"");
+                             "effective_l2_bytes, compute_capability, notes, sim, limits; got \"l2\"");
 }
 
 TEST(SpecParseErrors, WrongTypes)
