@@ -216,9 +216,13 @@ static void device_line(const pascal_device_profile *d)
         pascal_size_format(d->l2_bytes, l2, sizeof l2);
     if (!isnan(d->effective_l2_bytes))
         pascal_size_format(d->effective_l2_bytes, eff, sizeof eff);
-    printf("%-8s %s: %.0f SMs, L2 %s, effective L2 %s, compute capability %s (%s)\n", d->name, d->title, d->sms,
-           l2, isnan(d->effective_l2_bytes) ? "not measured" : eff,
-           *d->compute_capability ? d->compute_capability : "-", d->path);
+    char lim[96] = "";
+    if (!isnan(d->limits.ctas_per_sm) || !isnan(d->limits.smem_per_sm_bytes))
+        snprintf(lim, sizeof lim, ", up to %.0f CTAs and %.0f KiB of shared memory per SM",
+                 d->limits.ctas_per_sm, d->limits.smem_per_sm_bytes / 1024);
+    printf("%-8s %s: %.0f SMs, L2 %s, effective L2 %s, compute capability %s%s (%s)\n", d->name,
+           d->title, d->sms, l2, isnan(d->effective_l2_bytes) ? "not measured" : eff,
+           *d->compute_capability ? d->compute_capability : "-", lim, d->path);
 }
 
 static int list_devices(int json)
@@ -244,6 +248,9 @@ static int list_devices(int json)
         jnum("l2_bytes", d->l2_bytes, 0);
         jnum("effective_l2_bytes", d->effective_l2_bytes, 0);
         jstr("compute_capability", d->compute_capability, 0);
+        jnum("ctas_per_sm", d->limits.ctas_per_sm, 0);
+        jnum("smem_per_sm_bytes", d->limits.smem_per_sm_bytes, 0);
+        jnum("smem_per_cta_bytes", d->limits.smem_per_cta_bytes, 0);
         jstr("notes", d->notes, 0);
         fputc('}', stdout);
     }

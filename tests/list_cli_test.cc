@@ -174,7 +174,8 @@ TEST_F(ListCli, ShippedDevicesWithKeyFigures)
     ASSERT_EQ(r.status, 0) << r.err;
     std::vector<std::string> l = lines(r.out);
     ASSERT_EQ(l.size(), 3u) << r.out;
-    EXPECT_EQ(l[0], "gb10     NVIDIA GB10: 48 SMs, L2 24MiB, effective L2 20MiB, compute capability 12.1 (" + kSrc +
+    EXPECT_EQ(l[0], "gb10     NVIDIA GB10: 48 SMs, L2 24MiB, effective L2 20MiB, compute capability 12.1, "
+                    "up to 32 CTAs and 228 KiB of shared memory per SM (" + kSrc +
                         "/configs/devices/gb10.yaml)");
     EXPECT_EQ(l[1].rfind("h100     NVIDIA H100: 132 SMs, L2 50MiB, effective L2 not measured,", 0), 0u) << l[1];
     EXPECT_EQ(l[2].rfind("h200     NVIDIA H200: 132 SMs, L2 60MiB,", 0), 0u) << l[2];
