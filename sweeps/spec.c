@@ -156,6 +156,39 @@ static int check_needs(const spec_ctx *c, const yaml_node_t *models)
     return 0;
 }
 
+/* The simulator's timing is the profile's, for the profile's SMs: its L2
+ * and DRAM bandwidths are the whole chip's, so another SM count would
+ * share them among more or fewer SMs, a chip nobody described.  No
+ * profile states a rule to scale them, so `sms` other than the profile's
+ * is refused with `simulate`. */
+static int check_sim_sms(const spec_ctx *c)
+{
+    pascal_spec *spec = c->spec;
+    double own = spec->device_sms;
+    if (!(spec->models >> PASCAL_MODEL_SIMULATE & 1u) || isnan(own) ||
+        spec->source[PASCAL_P_SMS] == SRC_DEVICE || spec->source[PASCAL_P_SMS] == SRC_NONE)
+        return 0;
+    int other = 0;
+    double got = spec->fixed.v[PASCAL_P_SMS];
+    if (spec->source[PASCAL_P_SMS] == SRC_AXIS) {
+        for (int a = 0; a < spec->naxes; a++)
+            if (spec->axes[a].param == PASCAL_P_SMS)
+                for (int64_t k = 0; k < spec->axes[a].count && !other; k++)
+                    if (spec->axes[a].values[k] != own)
+                        other = 1, got = spec->axes[a].values[k];
+    } else {
+        other = got != own;
+    }
+    if (!other)
+        return 0;
+    return yml_fail_mark(c->y->err, &spec->src[PASCAL_P_SMS], PASCAL_EINPUT,
+                          "expected sms = %g (the device profile's) with model simulate, got %g: "
+                          "the profile's sim timing (l2_bytes_per_ns, dram_bytes_per_ns) is the "
+                          "whole chip's at %g SMs and states no rule to scale it; describe the other "
+                          "chip in a profile of its own",
+                          own, got, own);
+}
+
 static int add_rule(const spec_ctx *c, const yaml_node_t *node, const char *path, spec_rule *rule)
 {
     pascal_error sub;
@@ -350,6 +383,7 @@ static int parse_top(const spec_ctx *c)
         return rc;
     for (int k = 0; k < 3; k++)
         spec->limit[k] = NAN;
+    spec->device_sms = NAN;
     if (val[K_DEVICE] && !yml_is_null(val[K_DEVICE]) && (rc = spec_load_device(c, val[K_DEVICE])))
         return rc;
     if (val[K_INFEASIBLE]) {
@@ -376,7 +410,7 @@ static int parse_top(const spec_ctx *c)
         return rc;
     if ((rc = spec_parse_axes(c, key[K_AXES], val[K_AXES], val[K_ZIP])) ||
         (rc = spec_check_workload(c, root)) || (rc = spec_check_derivable(c, root)) ||
-        (rc = check_needs(c, val[K_MODELS])))
+        (rc = check_needs(c, val[K_MODELS])) || (rc = check_sim_sms(c)))
         return rc;
     if ((rc = parse_rules(c, val[K_WHERE], "where", &spec->where, &spec->nwhere)) ||
         (rc = parse_rules(c, val[K_REQUIRE], "require", &spec->require, &spec->nrequire)))

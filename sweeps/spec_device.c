@@ -20,6 +20,7 @@ static int parse_device(const yml_doc *d, pascal_spec *spec)
     int rc = device_parse_profile(d, &dev, val);
     if (rc)
         return rc;
+    spec->device_sms = dev.sms;
     if (!isnan(dev.sms)) {
         spec->fixed.v[PASCAL_P_SMS] = dev.sms;
         spec->source[PASCAL_P_SMS] = SRC_DEVICE;

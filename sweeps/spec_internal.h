@@ -45,6 +45,7 @@ struct pascal_spec {
     char limit_source[3][256];
     yml_mark limit_mark[3];
     int infeasible_skip;
+    double device_sms;         /* the device profile's sms (NaN: none) */
     int ncolumns;
     int columns[PASCAL_NCOLUMN];
 

@@ -278,3 +278,32 @@ TEST_F(SpecDevices, LimitsRefuseOrSkipPointsTheDeviceCannotRun)
 }
 
 } // namespace
+
+namespace {
+
+// The simulator's timing is the profile's chip: an sms that is not the
+// profile's is refused with simulate, at the sms value; without simulate,
+// or at the profile's own count, it is taken.
+TEST(SpecDevicesSim, AnotherSmCountIsRefusedWithTheSimulator)
+{
+    const std::string head = "name: d\ndevice: gb10\nmodels: [workload, traffic";
+    const std::string body = "]\nworkload:\n  attention: {batch: 1, q_heads: 8, kv_heads: 1, seq_q: 1, "
+                             "seq_kv: 4096, head_dim: 128, dtype: bf16, tile_q: 64, tile_kv: 64}\n"
+                             "fixed: {occupancy: 1, path: tma, depth: 2, compute: 0}\naxes:\n";
+    auto parse = [](const std::string &y, std::string *msg) {
+        pascal_spec *s = nullptr;
+        pascal_error err{};
+        int rc = pascal_spec_parse(y.data(), y.size(), "spec.yaml", &s, &err);
+        *msg = err.msg;
+        pascal_spec_free(s);
+        return rc;
+    };
+    std::string msg;
+    EXPECT_EQ(parse(head + ", simulate" + body + "  sms: [48, 96]\n", &msg), PASCAL_EINPUT);
+    EXPECT_EQ(msg.find("spec.yaml:8:8: axes.sms: expected sms = 48 (the device profile's) with model "
+                       "simulate, got 96"), 0u) << msg;
+    EXPECT_EQ(parse(head + body + "  sms: [48, 96]\n", &msg), 0) << msg;
+    EXPECT_EQ(parse(head + ", simulate" + body + "  sms: [48]\n", &msg), 0) << msg;
+}
+
+} // namespace
