@@ -265,6 +265,8 @@ static void print_summary(FILE *f, const pascal_spec *spec, const pascal_run_opt
     if (o->shard_count > 1)
         fprintf(f, "  shard %d/%d: raw points %llu to %llu\n", o->shard_index, o->shard_count,
                 (unsigned long long)st->raw_begin, (unsigned long long)st->raw_end - 1);
+    if (pascal_spec_decimal_note(spec)[0])
+        fprintf(f, "  note: %s\n", pascal_spec_decimal_note(spec));
     if (st->rows != st->raw_points)
         fprintf(f, "  %llu of %llu raw points dropped by `where`%s\n",
                (unsigned long long)(st->raw_points - st->rows),

@@ -189,6 +189,41 @@ static int check_sim_sms(const spec_ctx *c)
                           own, got, own);
 }
 
+/* The first size written with a decimal unit (50MB = 50,000,000 bytes,
+ * not 50 MiB), for the run summary to say so: a scalar that is a size and
+ * ends in kB, KB, MB, GB or TB. */
+static void note_decimal_sizes(const spec_ctx *c)
+{
+    pascal_spec *spec = c->spec;
+    int n = 0;
+    spec->decimal_note[0] = '\0';
+    for (yaml_node_t *node = c->y->doc->nodes.start; node < c->y->doc->nodes.top; node++) {
+        const char *t;
+        double bytes;
+        size_t len;
+        if (node->type != YAML_SCALAR_NODE || !(t = yml_scalar_text(node)) ||
+            (len = strlen(t)) < 3 || pascal_size_parse(t, &bytes) != 0 ||
+            !strchr("kKMGT", t[len - 2]) || t[len - 1] != 'B')
+            continue;
+        if (n++ == 0) {
+            const char *binary[] = {"KiB", "KiB", "MiB", "GiB", "TiB"};
+            const char *u = strchr("kKMGT", t[len - 2]);
+            int k = (int)(u - "kKMGT");
+            snprintf(spec->decimal_note, sizeof spec->decimal_note,
+                     "%s (%s:%lu:%lu) is a decimal size: %.0f bytes = %.4g MiB; write %.*s%s for "
+                     "the binary unit",
+                     t, spec->filename, (unsigned long)node->start_mark.line + 1,
+                     (unsigned long)node->start_mark.column + 1, bytes, bytes / 1048576.0,
+                     (int)(len - 2), t, binary[k]);
+        }
+    }
+    if (n > 1) {
+        size_t off = strlen(spec->decimal_note);
+        snprintf(spec->decimal_note + off, sizeof spec->decimal_note - off,
+                 " (and %d more decimal sizes)", n - 1);
+    }
+}
+
 static int add_rule(const spec_ctx *c, const yaml_node_t *node, const char *path, spec_rule *rule)
 {
     pascal_error sub;
@@ -463,6 +498,8 @@ int pascal_spec_parse(const char *text, size_t len, const char *filename, pascal
     c.y = &y;
     c.spec = spec;
     rc = parse_top(&c);
+    if (rc == 0)
+        note_decimal_sizes(&c);
     yaml_document_delete(&doc);
     if (rc) {
         pascal_spec_free(spec);
@@ -521,6 +558,7 @@ void pascal_spec_free(pascal_spec *spec)
 
 const char *pascal_spec_name(const pascal_spec *spec) { return spec->name; }
 int pascal_spec_infeasible_skip(const pascal_spec *spec) { return spec->infeasible_skip; }
+const char *pascal_spec_decimal_note(const pascal_spec *spec) { return spec->decimal_note; }
 const char *pascal_spec_description(const pascal_spec *spec) { return spec->description ? spec->description : ""; }
 const char *pascal_spec_filename(const pascal_spec *spec) { return spec->filename; }
 const char *pascal_spec_text(const pascal_spec *spec) { return spec->text; }

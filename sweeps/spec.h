@@ -67,6 +67,9 @@ const char *pascal_spec_calibration(const pascal_spec *spec, int *line, int *col
 int pascal_spec_extrapolation_nan(const pascal_spec *spec);
 /* 1: `infeasible: skip` (points the device cannot run are dropped). */
 int pascal_spec_infeasible_skip(const pascal_spec *spec);
+/* "50MB (spec.yaml:7:20) is a decimal size: ..." for the first size the
+ * spec writes with a decimal unit (kB, KB, MB, GB, TB), else "". */
+const char *pascal_spec_decimal_note(const pascal_spec *spec);
 
 /* Bit mask of requested models (1u << pascal_model_id). */
 unsigned pascal_spec_models(const pascal_spec *spec);

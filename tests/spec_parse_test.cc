@@ -607,3 +607,31 @@ TEST(SpecParseErrors, ExpressionSyntaxPointsIntoTheScalar)
 }
 
 }  // namespace
+
+namespace {
+
+// A size with a decimal unit is taken as written (50MB = 50,000,000
+// bytes) and noted, with where it is and the binary spelling; binary and
+// plain sizes are not.
+TEST(SpecDecimalSizes, TheFirstDecimalSizeIsNoted)
+{
+    auto note = [](const std::string &y) {
+        pascal_spec *s = nullptr;
+        pascal_error err{};
+        EXPECT_EQ(pascal_spec_parse(y.data(), y.size(), "spec.yaml", &s, &err), 0) << err.msg;
+        std::string n = s ? pascal_spec_decimal_note(s) : "";
+        double cap = s ? pascal_spec_axis(s, 0)->values[0] : 0;
+        pascal_spec_free(s);
+        return std::make_pair(n, cap);
+    };
+    auto r = note("name: t\nmodels: [lru]\nfixed: {N: 64, M: 4, block_bytes: 1KiB}\naxes:\n"
+                  "  capacity_bytes: [50MB, 2GB, 1MiB]\n");
+    EXPECT_EQ(r.first, "50MB (spec.yaml:5:20) is a decimal size: 50000000 bytes = 47.68 MiB; write "
+                       "50MiB for the binary unit (and 1 more decimal sizes)");
+    EXPECT_EQ(r.second, 50e6);
+    r = note("name: t\nmodels: [lru]\nfixed: {N: 64, M: 4, block_bytes: 1KiB}\naxes:\n"
+             "  capacity_bytes: [48MiB, 4096]\n");
+    EXPECT_EQ(r.first, "");
+}
+
+} // namespace
