@@ -86,10 +86,14 @@ struct pascal_wl_eval {
     int64_t ws_cap;            /* requests ws holds */
     /* The kernel replay (lru_replay): suffix counts of its reuse
      * distances, above[c] = requests with RD >= c, c = 0..nt. */
-    int replayed;              /* 1 done, -1 not possible for this point */
     int program;               /* 1: no ring (causal), the replay alone answers */
-    int64_t nt, cold, *above;
+    int64_t nt;
     int64_t rounds;            /* lock-step rounds over the kernel's waves */
+    uint64_t seed;             /* the point's seed: the any-order replay's draws */
+    struct {
+        int state;             /* 1 done, -1 not possible for this point, 0 not yet */
+        int64_t cold, *above;
+    } hist[2];                 /* [0] CTAs in slot order, [1] in a random order per round */
     pascal_lru *lru;
     int64_t lru_blocks;
     pascal_lru *slru;          /* stream-level recency across waves */
@@ -128,7 +132,8 @@ void pascal_wl_eval_free(pascal_wl_eval *we)
     free_buffers(we);
     free(we->cls);
     free(we->table);
-    free(we->above);
+    free(we->hist[0].above);
+    free(we->hist[1].above);
     pascal_lru_free(we->lru);
     pascal_lru_free(we->slru);
     arena_free(&we->arena);
@@ -322,7 +327,8 @@ static int prepare(pascal_wl_eval *we, const pascal_point *p)
     } else if (build_waves(we, p) != 0) {
         return -1;
     }
-    we->replayed = 0;
+    we->hist[0].state = we->hist[1].state = 0;
+    we->seed = isnan(p->v[PASCAL_P_SEED]) ? 1 : (uint64_t)p->v[PASCAL_P_SEED];
     memcpy(we->key, p->v, sizeof we->key);
     we->key_list = p->phases;
     we->valid = 1;
@@ -372,17 +378,44 @@ double pascal_wl_eval_bytes(unsigned models, const double *v)
     if (models & (1u << PASCAL_MODEL_LRU_REPLAY)) {
         double nt = (double)w.streams * (double)w.blocks;
         if (w.requests <= REPLAY_MAX_REQUESTS && nt <= (double)REPLAY_MAX_BLOCKS)
-            bytes += pascal_lru_bytes((int64_t)nt) + 8 * (nt + 2);
+            bytes += pascal_lru_bytes((int64_t)nt) + 2 * 8 * (nt + 2);   /* both orders */
     }
     return bytes;
 }
 
-/* Suffix sums of the reuse-distance counts: above[c] = requests with
- * RD >= c. */
-static void suffix_sums(pascal_wl_eval *we)
+/* One round of the replay: n requests of `slots` CTAs, `units` each,
+ * CTA after CTA; with `any`, the CTAs in a random order drawn from the
+ * point's seed, the wave and the round (the requests of one CTA stay
+ * together and in their order).  Adds each request's reuse distance to
+ * the histogram. */
+static int replay_round(pascal_wl_eval *we, int any, int64_t wave, int64_t t, const int64_t *req,
+                        int64_t slots, int64_t units)
 {
-    for (int64_t c = we->nt; c-- > 0;)
-        we->above[c] += we->above[c + 1];
+    int64_t *round = we->keybuf, *rd = we->prev, n = slots * units, *order = we->scratch;
+    const int64_t *use = req;
+    if (any && slots > 1) {
+        for (int64_t q = 0; q < slots; q++)
+            order[q] = q;
+        uint64_t key = pascal_rng_mix((uint64_t)wave, (uint64_t)t);
+        for (int64_t q = slots - 1; q > 0; q--) {   /* Fisher-Yates */
+            int64_t j = (int64_t)(pascal_rng_u64(we->seed, key, (uint64_t)q) % (uint64_t)(q + 1));
+            int64_t x = order[q];
+            order[q] = order[j];
+            order[j] = x;
+        }
+        for (int64_t q = 0; q < slots; q++)
+            memcpy(round + q * units, req + order[q] * units, (size_t)units * sizeof *round);
+        use = round;
+    }
+    if (pascal_lru_replay(we->lru, use, n, 1, rd) < 0)
+        return -1;
+    for (int64_t g = 0; g < n; g++) {
+        if (rd[g] < 0)
+            we->hist[any].cold++;
+        else
+            we->hist[any].above[rd[g]]++;
+    }
+    return 0;
 }
 
 /* The replay of a kernel without a ring (causal): lock-step waves of M
@@ -390,10 +423,10 @@ static void suffix_sums(pascal_wl_eval *we)
  * has one (pascal_workload_cta_steps), each step one block of each of the
  * CTA's streams in request order.  A wave lasts as long as its longest
  * CTA. */
-static int program_replay(pascal_wl_eval *we)
+static int program_replay(pascal_wl_eval *we, int any)
 {
     const pascal_workload *w = &we->w;
-    int64_t N = w->blocks, M = we->M, *round = we->keybuf, *rd = we->prev, st[64];
+    int64_t N = w->blocks, M = we->M, *req = we->stream, st[64];
     we->rounds = 0;
     for (int64_t wave = 0; wave < we->waves; wave++) {
         int64_t c0 = wave * M, c1 = c0 + M < w->ctas ? c0 + M : w->ctas, longest = 0;
@@ -402,35 +435,30 @@ static int program_replay(pascal_wl_eval *we)
             longest = n > longest ? n : longest;
         }
         for (int64_t t = 0; t < longest; t++) {
-            int64_t g = 0;
+            int64_t g = 0, slots = 0;
             for (int64_t c = c0; c < c1; c++) {
                 if (t >= pascal_workload_cta_steps(w, c))
                     continue;
                 int64_t b = pascal_workload_cta_block(w, c, t);
                 pascal_workload_cta(w, c, st);
                 for (int64_t u = 0; u < w->units; u++)
-                    round[g++] = st[u] * N + b;
+                    req[g++] = st[u] * N + b;
+                slots++;
             }
-            if (pascal_lru_replay(we->lru, round, g, 1, rd) < 0)
+            if (replay_round(we, any, wave, t, req, slots, w->units) < 0)
                 return -1;
-            for (int64_t i = 0; i < g; i++) {
-                if (rd[i] < 0)
-                    we->cold++;
-                else
-                    we->above[rd[i]]++;
-            }
         }
         we->rounds += longest;
     }
-    suffix_sums(we);
     return 0;
 }
 
 /* Exact LRU over the kernel's own trace (the definition in
  * eval_workload.h, every wave's N rounds in turn) through one
  * stack-distance simulator; Mattson: the reuse distances answer every
- * capacity.  0, or -1 when the trace is too long or memory runs out. */
-static int kernel_replay(pascal_wl_eval *we)
+ * capacity.  With `any`, each round's CTAs in a random order (replay_round).
+ * 0, or -1 when the trace is too long or memory runs out. */
+static int kernel_replay(pascal_wl_eval *we, int any)
 {
     const pascal_workload *w = &we->w;
     int64_t N = w->blocks, nt = w->streams * N;
@@ -441,47 +469,50 @@ static int kernel_replay(pascal_wl_eval *we)
         we->lru = pascal_lru_create(nt);
         we->lru_blocks = we->lru ? nt : 0;
     }
-    free(we->above);
-    we->above = calloc((size_t)nt + 2, sizeof *we->above);
-    if (!we->lru || !we->above)
+    free(we->hist[any].above);
+    we->hist[any].above = calloc((size_t)nt + 2, sizeof *we->hist[any].above);
+    if (!we->lru || !we->hist[any].above)
         return -1;
     pascal_lru_reset(we->lru);
     we->nt = nt;
-    we->cold = 0;
-    int64_t *round = we->keybuf, *rd = we->prev;   /* both free outside build_waves */
+    we->hist[any].cold = 0;
     we->rounds = we->waves * N;
-    if (we->program)
-        return program_replay(we);
-    for (int64_t wave = 0; wave < we->waves; wave++) {
-        pascal_streams inst;
-        if (pascal_workload_wave(w, we->M, wave, we->phases, we->stream, we->phase, we->owner,
-                                 we->N, we->global, we->scratch, &inst) < 0)
-            return -1;
-        for (int64_t t = 0; t < N; t++) {
-            for (int64_t g = 0; g < inst.R; g++)
-                round[g] = we->global[we->stream[g]] * N + (t + we->phase[g]) % N;
-            if (pascal_lru_replay(we->lru, round, inst.R, 1, rd) < 0)
+    int rc = 0;
+    if (we->program) {
+        rc = program_replay(we, any);
+    } else {
+        int64_t *req = we->owner;   /* R entries, free outside build_waves */
+        for (int64_t wave = 0; wave < we->waves && rc == 0; wave++) {
+            pascal_streams inst;
+            if (pascal_workload_wave(w, we->M, wave, we->phases, we->stream, we->phase, we->owner,
+                                     we->N, we->global, we->scratch, &inst) < 0)
                 return -1;
-            for (int64_t g = 0; g < inst.R; g++) {
-                if (rd[g] < 0)
-                    we->cold++;
-                else
-                    we->above[rd[g]]++;
+            /* inst.owner is we->owner: the requests go to req only after
+             * the phases are read. */
+            for (int64_t t = 0; t < N && rc == 0; t++) {
+                for (int64_t g = 0; g < inst.R; g++)
+                    req[g] = we->global[we->stream[g]] * N + (t + we->phase[g]) % N;
+                rc = replay_round(we, any, wave, t, req, inst.R / w->units, w->units);
             }
         }
     }
-    suffix_sums(we);
+    if (rc)
+        return -1;
+    int64_t *above = we->hist[any].above;
+    for (int64_t c = nt; c-- > 0;)   /* suffix sums: above[c] = requests with RD >= c */
+        above[c] += above[c + 1];
     return 0;
 }
 
 /* Kernel replay misses with C blocks (cold ones included), or NaN. */
-static double replay_fills(pascal_wl_eval *we, int64_t C)
+static double replay_fills(pascal_wl_eval *we, int any, int64_t C)
 {
-    if (we->replayed == 0)
-        we->replayed = kernel_replay(we) == 0 ? 1 : -1;
-    if (we->replayed < 0)
+    if (we->hist[any].state == 0)
+        we->hist[any].state = kernel_replay(we, any) == 0 ? 1 : -1;
+    if (we->hist[any].state < 0)
         return NAN;
-    return (double)(we->cold + (C <= 0 ? we->above[0] : C > we->nt ? 0 : we->above[C]));
+    const int64_t *above = we->hist[any].above;
+    return (double)(we->hist[any].cold + (C <= 0 ? above[0] : C > we->nt ? 0 : above[C]));
 }
 
 /* ---- per-capacity sums over the classes -------------------------------------- */
@@ -626,13 +657,17 @@ static double first_wave_column(const pascal_wl_eval *we, int col, int64_t C, do
     }
 }
 
-/* The lru_replay model on a workload point: the kernel replay. */
+/* The lru_replay model on a workload point: the kernel replay, CTAs in
+ * slot order or (the *_any columns) in a random order per round. */
 static double replay_column(pascal_wl_eval *we, int col, int64_t C)
 {
-    double f = replay_fills(we, C);
+    int any = col == PASCAL_COL_FILL_BYTES_REPLAY_ANY || col == PASCAL_COL_TRAFFIC_REPLAY_ANY;
+    double f = replay_fills(we, any, C);
     switch (col) {
-    case PASCAL_COL_FILL_BYTES_REPLAY: return f * (double)we->w.block_bytes;
-    case PASCAL_COL_TRAFFIC_REPLAY: return f * (double)we->w.block_bytes / (double)we->w.ideal_bytes;
+    case PASCAL_COL_FILL_BYTES_REPLAY: case PASCAL_COL_FILL_BYTES_REPLAY_ANY:
+        return f * (double)we->w.block_bytes;
+    case PASCAL_COL_TRAFFIC_REPLAY: case PASCAL_COL_TRAFFIC_REPLAY_ANY:
+        return f * (double)we->w.block_bytes / (double)we->w.ideal_bytes;
     case PASCAL_COL_RHO_LRU_REPLAY: return f / (double)we->w.requests;
     default: return f / (double)we->rounds;
     }
@@ -643,7 +678,8 @@ static double wave_column(pascal_wl_eval *we, int col, const double *pv, unsigne
     int64_t C = (int64_t)pv[PASCAL_P_C];
     int kind = fill_kind(col);
     if (col == PASCAL_COL_FILL_BYTES_REPLAY || col == PASCAL_COL_TRAFFIC_REPLAY ||
-        col == PASCAL_COL_K_LRU_REPLAY || col == PASCAL_COL_RHO_LRU_REPLAY)
+        col == PASCAL_COL_K_LRU_REPLAY || col == PASCAL_COL_RHO_LRU_REPLAY ||
+        col == PASCAL_COL_FILL_BYTES_REPLAY_ANY || col == PASCAL_COL_TRAFFIC_REPLAY_ANY)
         return models & (1u << PASCAL_MODEL_LRU_REPLAY) ? replay_column(we, col, C) : NAN;
     if (we->program)
         return NAN;   /* the closed forms need rings (docs/workloads.md section 6) */

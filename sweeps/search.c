@@ -109,6 +109,11 @@ const pascal_monotone_info pascal_search_monotone[] = {
     {PASCAL_COL_ANSWER_TRAFFIC, DOWN, "where the exact replay answers (lru_replay without "
                                       "simulate): answer_fill_bytes / ideal, ideal fixed"},
     {PASCAL_COL_ANSWER_SOURCE, NONE, "a code naming who answered, not a quantity"},
+    {PASCAL_COL_FILL_BYTES_REPLAY_ANY, DOWN, "an exact LRU replay of one trace (its order drawn once "
+                                             "from seed), which does not depend on C: the stack "
+                                             "property"},
+    {PASCAL_COL_TRAFFIC_REPLAY_ANY, DOWN, "fill_bytes_replay_any / ideal, ideal fixed (the stack "
+                                          "property)"},
 };
 const int pascal_search_nmonotone = (int)(sizeof pascal_search_monotone / sizeof pascal_search_monotone[0]);
 
@@ -292,7 +297,9 @@ int pascal_search_check(const pascal_spec *spec, const pascal_target *t, pascal_
                                     : "the estimate sums the kernel's waves and is not shown "
                                       "monotone in C; add lru_replay to the models");
     if (!isnan(spec->fixed.v[PASCAL_P_WORKLOAD]) && !answer &&
-        !(t && (t->column == PASCAL_COL_FILL_BYTES_REPLAY || t->column == PASCAL_COL_TRAFFIC_REPLAY)))
+        !(t && (t->column == PASCAL_COL_FILL_BYTES_REPLAY || t->column == PASCAL_COL_TRAFFIC_REPLAY ||
+                t->column == PASCAL_COL_FILL_BYTES_REPLAY_ANY ||
+                t->column == PASCAL_COL_TRAFFIC_REPLAY_ANY)))
         return yml_fail_mark(err, &spec->src[PASCAL_P_WORKLOAD], PASCAL_EINPUT,
                               "expected a target on answer_traffic, fill_bytes_replay or traffic_replay for a search "
                               "of a workload, got one on %s: a workload's other columns sum its waves "

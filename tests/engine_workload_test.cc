@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "engine/eval.h"
+#include "model/phases.h"
 #include "model/workload.h"
 #include "sweeps/spec.h"
 #include "sweeps/workload.h"
@@ -547,6 +548,72 @@ TEST(EngineWorkload, CausalReplayMatchesTheLaunchCode)
                 }
             }
     EXPECT_GT(checked, 0);
+}
+
+} // namespace
+
+namespace {
+
+// The any-order replay: each lock-step round's CTAs in the order that a
+// Fisher-Yates shuffle draws from pascal_rng_u64(seed, mix(wave, round), q),
+// a CTA's requests kept together.  Its fills are the LRU count of that
+// trace, written here from the model kernel's definition (attention_trace
+// above, regrouped by round), for seeds 1 and 7; one CTA per round has one
+// order only, and 4 slots (waves straddling two KV heads) see the order.
+TEST(EngineWorkloadAny, AnyOrderReplayIsTheShuffledTrace)
+{
+    Attn a{2, 4, 2, 40, 100, 16, 16};
+    const int64_t N = 7, units = 2;
+    for (int64_t M : {1, 3, 4}) {
+        for (uint64_t seed : {1u, 7u}) {
+            std::vector<int64_t> s((size_t)M, 0);
+            auto in_order = attention_trace(a, M, s);
+            // Regroup: wave w, round r holds the CTAs of the wave in slot order.
+            std::vector<int64_t> shuffled;
+            int64_t ctas = a.B * a.Hq * ((a.Lq + a.Tq - 1) / a.Tq);
+            size_t at = 0;
+            for (int64_t c0 = 0, wave = 0; c0 < ctas; c0 += M, wave++) {
+                int64_t slots = std::min(M, ctas - c0);
+                for (int64_t r = 0; r < N; r++) {
+                    std::vector<int64_t> order((size_t)slots);
+                    for (int64_t q = 0; q < slots; q++)
+                        order[(size_t)q] = q;
+                    uint64_t key = pascal_rng_mix((uint64_t)wave, (uint64_t)r);
+                    for (int64_t q = slots - 1; q > 0; q--) {
+                        int64_t j = (int64_t)(pascal_rng_u64(seed, key, (uint64_t)q) % (uint64_t)(q + 1));
+                        std::swap(order[(size_t)q], order[(size_t)j]);
+                    }
+                    for (int64_t q = 0; q < slots; q++)
+                        for (int64_t u = 0; u < units; u++)
+                            shuffled.push_back(in_order[at + (size_t)(order[(size_t)q] * units + u)]);
+                    at += (size_t)(slots * units);
+                }
+            }
+            ASSERT_EQ(at, in_order.size());
+            std::string text = attention_spec(a, M, ", seed: " + std::to_string(seed), 8 * N + 2);
+            Eval e;
+            pascal_error err = {};
+            ASSERT_EQ(pascal_spec_parse(text.data(), text.size(), nullptr, &e.spec, &err), 0) << err.msg;
+            e.ev = pascal_eval_create(pascal_spec_models(e.spec));
+            const int cols[] = {PASCAL_COL_FILL_BYTES_REPLAY_ANY, PASCAL_COL_FILL_BYTES_REPLAY};
+            int differs = 0;
+            for (uint64_t i = 0; i < pascal_spec_size(e.spec); i++) {
+                pascal_point p;
+                double v[2];
+                ASSERT_EQ(pascal_spec_point(e.spec, i, &p, &err), 1) << err.msg;
+                ASSERT_EQ(pascal_eval_point(e.ev, &p, cols, 2, v), 0);
+                int64_t C = (int64_t)p.v[PASCAL_P_C];
+                double bb = p.v[PASCAL_P_BLOCK_BYTES];
+                ASSERT_EQ(v[0] / bb, (double)lru_misses(shuffled, C)) << "M " << M << " C " << C;
+                ASSERT_EQ(v[1] / bb, (double)lru_misses(in_order, C));
+                differs += v[0] != v[1];
+            }
+            if (M == 1)
+                EXPECT_EQ(differs, 0);
+            if (M == 4)   // waves that straddle two KV heads: the order matters
+                EXPECT_GT(differs, 0) << "M " << M << " seed " << seed;
+        }
+    }
 }
 
 } // namespace

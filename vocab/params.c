@@ -252,6 +252,12 @@ const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
     [PASCAL_COL_ANSWER_SOURCE] = {"answer_source", PASCAL_MODEL_TRAFFIC, "code",
                                   "who answered: 1 simulate (fill_bytes_sim), 2 lru_replay "
                                   "(fill_bytes_replay), 3 estimate (fill_bytes_lru)"},
+    [PASCAL_COL_FILL_BYTES_REPLAY_ANY] = {"fill_bytes_replay_any", PASCAL_MODEL_TRAFFIC, "bytes",
+                                          "the exact replay with each lock-step round's CTAs in a "
+                                          "random order (drawn from seed): what arrival order within "
+                                          "a round costs (with model lru_replay), else NaN"},
+    [PASCAL_COL_TRAFFIC_REPLAY_ANY] = {"traffic_replay_any", PASCAL_MODEL_TRAFFIC, "x ideal",
+                                       "fill_bytes_replay_any / ideal_bytes"},
 };
 
 const char *const pascal_answer_names[PASCAL_ANSWER_COUNT] = {"", "simulate", "lru_replay",
@@ -666,6 +672,8 @@ const char *const pascal_column_refs[PASCAL_NCOLUMN] = {
     [PASCAL_COL_ANSWER_FILL_BYTES] = "the most faithful of the above (docs/workloads.md 3.1)",
     [PASCAL_COL_ANSWER_TRAFFIC] = "the most faithful of the above (docs/workloads.md 3.1)",
     [PASCAL_COL_ANSWER_SOURCE] = "the most faithful of the above (docs/workloads.md 3.1)",
+    [PASCAL_COL_FILL_BYTES_REPLAY_ANY] = "section 5.2 (replay check), CTAs in any order per round",
+    [PASCAL_COL_TRAFFIC_REPLAY_ANY] = "section 5.2 (replay check), CTAs in any order per round",
 };
 
 static const pascal_unit_info unit_table[] = {

@@ -198,6 +198,8 @@ typedef enum pascal_column_id {
     PASCAL_COL_ANSWER_FILL_BYTES, /* traffic: the most faithful model present (docs/workloads.md 3.1) */
     PASCAL_COL_ANSWER_TRAFFIC,
     PASCAL_COL_ANSWER_SOURCE,     /* traffic: which one answered (PASCAL_ANSWER_*) */
+    PASCAL_COL_FILL_BYTES_REPLAY_ANY, /* traffic: the replay, CTAs in any order per round */
+    PASCAL_COL_TRAFFIC_REPLAY_ANY,
     PASCAL_NCOLUMN
 } pascal_column_id;
 
