@@ -11,7 +11,44 @@
 #include "vocab/params.h"
 
 const char *const device_keys[DEVICE_NKEYS] = {"name", "sms", "l2_bytes", "effective_l2_bytes",
-                                               "compute_capability", "notes", "sim", "limits"};
+                                               "compute_capability", "notes", "sim", "limits",
+                                               "rates"};
+const char *const pascal_device_rate_keys[PASCAL_NRATES] = {
+    "flops_fp32", "flops_tf32", "flops_bf16", "flops_fp16", "flops_fp8", "flops_int8", "flops_fp4",
+    "l2_bytes_per_s", "dram_bytes_per_s"};
+
+static int rate_ok(int k, double v)
+{
+    (void)k;
+    return v > 0 && v < 1e20;
+}
+
+/* A profile's `rates` section: each present key {value, source}. */
+static int parse_rates(const yml_doc *d, const yaml_node_t *node, pascal_device_profile *dev)
+{
+    char sub[YML_PATH_MAX];
+    int rc = yml_check_mapping(d, node, "rates",
+                                "a mapping of peak rates (flops_fp32 .. flops_fp4, l2_bytes_per_s, "
+                                "dram_bytes_per_s)",
+                                pascal_device_rate_keys, PASCAL_NRATES);
+    if (rc)
+        return rc;
+    for (const yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++)
+        for (int k = 0; k < PASCAL_NRATES; k++) {
+            const char *src = NULL;
+            if (strcmp(yml_scalar_text(yml_node(d, p->key)), pascal_device_rate_keys[k]) != 0)
+                continue;
+            yml_path_key(sub, "rates", pascal_device_rate_keys[k]);
+            rc = device_parse_sourced(d, yml_node(d, p->value), sub,
+                                      k < PASCAL_RATE_L2 ? "a rate > 0 in operations per second"
+                                                         : "a bandwidth > 0 in bytes per second",
+                                      rate_ok, k, &dev->rates[k], &src);
+            if (rc)
+                return rc;
+            snprintf(dev->rate_source[k], sizeof dev->rate_source[k], "%s", src);
+        }
+    return 0;
+}
 const char *const pascal_device_limit_keys[PASCAL_NLIMITS] = {"ctas_per_sm", "smem_per_sm_bytes",
                                                               "smem_per_cta_bytes"};
 
@@ -65,13 +102,17 @@ int device_parse_profile(const yml_doc *d, pascal_device_profile *dev, const yam
     const yaml_node_pair_t *pr;
     int rc = yml_check_mapping(d, root, "",
                                 "a device profile mapping (name, sms, l2_bytes, effective_l2_bytes, "
-                                "compute_capability, notes, sim, limits)",
+                                "compute_capability, notes, sim, limits, rates)",
                                 device_keys, DEVICE_NKEYS);
     dev->sms = dev->l2_bytes = dev->effective_l2_bytes = NAN;
     dev->title[0] = dev->compute_capability[0] = dev->notes[0] = '\0';
     dev->limits.ctas_per_sm = dev->limits.smem_per_sm_bytes = dev->limits.smem_per_cta_bytes = NAN;
     for (int k = 0; k < PASCAL_NLIMITS; k++)
         dev->limits.source[k][0] = '\0';
+    for (int k = 0; k < PASCAL_NRATES; k++) {
+        dev->rates[k] = NAN;
+        dev->rate_source[k][0] = '\0';
+    }
     for (int k = 0; k < DEVICE_NKEYS; k++)
         val[k] = NULL;
     if (rc)
@@ -97,6 +138,7 @@ int device_parse_profile(const yml_doc *d, pascal_device_profile *dev, const yam
             rc = device_parse_sim(d, val[k], NULL);
             break;
         case DEVICE_KEY_LIMITS: rc = device_parse_limits(d, val[k], dev); break;
+        case DEVICE_KEY_RATES: rc = parse_rates(d, val[k], dev); break;
         default:
             rc = yml_value(d, val[k], PASCAL_P_CAPACITY_BYTES, "effective_l2_bytes",
                                    &dev->effective_l2_bytes);

@@ -46,7 +46,18 @@ typedef struct pascal_device_profile {
         double smem_per_cta_bytes;/* shared memory one CTA can take */
         char source[3][256];
     } limits;
+    /* Peak rates (the profile's `rates`, NaN when absent; docs/workloads.md
+     * section 10): tensor FLOP/s per dtype in pascal_dtype order, then the
+     * L2 and DRAM read bandwidths in bytes/s, each with its source. */
+    double rates[9];
+    char rate_source[9][192];
 } pascal_device_profile;
+
+/* The rates' keys, in pascal_device_profile.rates order: flops_fp32,
+ * flops_tf32, flops_bf16, flops_fp16, flops_fp8, flops_int8, flops_fp4,
+ * l2_bytes_per_s, dram_bytes_per_s. */
+enum { PASCAL_RATE_L2 = 7, PASCAL_RATE_DRAM = 8, PASCAL_NRATES = 9 };
+extern const char *const pascal_device_rate_keys[PASCAL_NRATES];
 
 /* The limits' keys, in the struct's order. */
 enum { PASCAL_LIMIT_CTAS, PASCAL_LIMIT_SMEM_SM, PASCAL_LIMIT_SMEM_CTA, PASCAL_NLIMITS };

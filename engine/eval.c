@@ -17,6 +17,7 @@
 #include "model/replay.h"
 #include "model/sim.h"
 #include "model/static.h"
+#include "model/workload.h"
 #include "sweeps/workload.h"
 
 static const int key_params[] = {
@@ -477,7 +478,29 @@ static int workload_columns(pascal_eval *ev, const pascal_point *p, const int *c
 static int is_answer(int col)
 {
     return col == PASCAL_COL_ANSWER_FILL_BYTES || col == PASCAL_COL_ANSWER_TRAFFIC ||
-           col == PASCAL_COL_ANSWER_SOURCE;
+           col == PASCAL_COL_ANSWER_SOURCE || (col >= PASCAL_COL_FLOPS && col <= PASCAL_COL_BOUND_TERM);
+}
+
+/* The time columns (docs/workloads.md section 10): floors from the
+ * point's rates and the answer's fill bytes. */
+static double time_column(int col, const double *v, double flops, double requested, double fill)
+{
+    double t[3] = {flops / v[PASCAL_P_FLOPS_PER_S], requested / v[PASCAL_P_L2_BYTES_PER_S],
+                   fill / v[PASCAL_P_DRAM_BYTES_PER_S]};
+    int arg = -1;
+    for (int k = 0; k < 3; k++)
+        if (!isnan(t[k]) && (arg < 0 || t[k] > t[arg]))
+            arg = k;
+    /* A bound needs all three floors: a missing rate leaves it open. */
+    int all = !isnan(t[0]) && !isnan(t[1]) && !isnan(t[2]);
+    switch (col) {
+    case PASCAL_COL_FLOPS: return flops;
+    case PASCAL_COL_TIME_COMPUTE_S: return t[0];
+    case PASCAL_COL_TIME_L2_S: return t[1];
+    case PASCAL_COL_TIME_DRAM_S: return t[2];
+    case PASCAL_COL_TIME_BOUND_S: return all ? t[arg] : NAN;
+    default: return all ? (double)(arg + 1) : NAN;
+    }
 }
 
 /* The answer columns (docs/workloads.md section 3.1): the fills of the
@@ -487,7 +510,7 @@ static int is_answer(int col)
 static int workload_point(pascal_eval *ev, const pascal_point *p, const int *cols,
                           int ncols, double *out)
 {
-    enum { EXTRA = PASCAL_ANSWER_COUNT };   /* the candidates' fills, then ideal_bytes */
+    enum { EXTRA = PASCAL_ANSWER_COUNT + 1 };   /* the candidates' fills, ideal_bytes, requests */
     int want = 0, all[PASCAL_NCOLUMN + EXTRA];
     double got[PASCAL_NCOLUMN + EXTRA];
     for (int j = 0; j < ncols; j++)
@@ -497,9 +520,13 @@ static int workload_point(pascal_eval *ev, const pascal_point *p, const int *col
     memcpy(all, cols, (size_t)ncols * sizeof *all);
     for (int a = 1; a < PASCAL_ANSWER_COUNT; a++)
         all[ncols + a - 1] = pascal_answer_columns[a];
-    all[ncols + EXTRA - 1] = PASCAL_COL_IDEAL_BYTES;
+    all[ncols + EXTRA - 2] = PASCAL_COL_IDEAL_BYTES;
+    all[ncols + EXTRA - 1] = PASCAL_COL_REQUESTS;
     int rc = workload_columns(ev, p, all, ncols + EXTRA, got);
-    double fill = NAN, source = NAN, ideal = got[ncols + EXTRA - 1];
+    double fill = NAN, source = NAN, ideal = got[ncols + EXTRA - 2];
+    double requested = got[ncols + EXTRA - 1] * p->v[PASCAL_P_BLOCK_BYTES];
+    pascal_workload w;
+    double flops = pascal_workload_of_point(p->v, &w) == 0 ? pascal_workload_flops(&w) : NAN;
     for (int a = 1; a < PASCAL_ANSWER_COUNT && isnan(fill); a++)
         if (!isnan(got[ncols + a - 1])) {
             fill = got[ncols + a - 1];
@@ -509,6 +536,7 @@ static int workload_point(pascal_eval *ev, const pascal_point *p, const int *col
         out[j] = cols[j] == PASCAL_COL_ANSWER_FILL_BYTES ? fill
                  : cols[j] == PASCAL_COL_ANSWER_TRAFFIC  ? fill / ideal
                  : cols[j] == PASCAL_COL_ANSWER_SOURCE   ? source
+                 : is_answer(cols[j])                    ? time_column(cols[j], p->v, flops, requested, fill)
                                                          : got[j];
     return rc;
 }

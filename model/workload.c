@@ -328,6 +328,24 @@ int64_t pascal_workload_cta_block(const pascal_workload *w, int64_t c, int64_t j
     return j;
 }
 
+double pascal_workload_flops(const pascal_workload *w)
+{
+    const pascal_workload_shape *s = &w->shape;
+    if (s->kind == PASCAL_WORKLOAD_GEMM)
+        return 2.0 * (double)s->m * (double)s->n * (double)s->k;
+    /* Q K^T and P V: 2 d multiply-adds per visible (query, key) pair and
+     * head.  Causal, bottom-right aligned: query row i sees keys
+     * 0 .. i + L_kv - L_q, an arithmetic series from the first row that
+     * sees any key to the last, which sees all L_kv. */
+    double pairs = (double)s->seq_q * (double)s->seq_kv;
+    if (s->causal && s->seq_q > 1) {
+        int64_t off = s->seq_kv - s->seq_q, i0 = off < 0 ? -off : 0;
+        double n = (double)(s->seq_q - i0);
+        pairs = n > 0 ? n * ((double)(i0 + 1 + off) + (double)s->seq_kv) / 2.0 : 0.0;
+    }
+    return 4.0 * (double)s->batch * (double)s->q_heads * (double)s->head_dim * pairs;
+}
+
 int64_t pascal_workload_waves(const pascal_workload *w, int64_t R)
 {
     return R < 1 ? 0 : cdiv(w->ctas, R);

@@ -154,6 +154,12 @@ int64_t pascal_workload_cta_steps(const pascal_workload *w, int64_t c);
  * loop runs from the last block down). */
 int64_t pascal_workload_cta_block(const pascal_workload *w, int64_t c, int64_t j);
 
+/* The kernel's useful FLOPs (a multiply-add is two): GEMM 2 M N K;
+ * attention 4 B H_q d times the (query, key) pairs the mask lets through
+ * (L_q L_kv without one).  Tile padding and masked-out work inside a tile
+ * are not counted. */
+double pascal_workload_flops(const pascal_workload *w);
+
 /* Waves of R resident CTAs: ceil(ctas / R). */
 int64_t pascal_workload_waves(const pascal_workload *w, int64_t R);
 

@@ -114,6 +114,13 @@ const pascal_monotone_info pascal_search_monotone[] = {
                                              "property"},
     {PASCAL_COL_TRAFFIC_REPLAY_ANY, DOWN, "fill_bytes_replay_any / ideal, ideal fixed (the stack "
                                           "property)"},
+    {PASCAL_COL_FLOPS, NONE, "the kernel's work: it does not depend on C"},
+    {PASCAL_COL_TIME_COMPUTE_S, NONE, "the compute floor: it does not depend on C"},
+    {PASCAL_COL_TIME_L2_S, NONE, "the L2 floor: requested bytes do not depend on C"},
+    {PASCAL_COL_TIME_DRAM_S, NONE, "answer_fill_bytes over a rate: as monotone as the answer, which "
+                                   "a search of answer_traffic checks"},
+    {PASCAL_COL_TIME_BOUND_S, NONE, "a maximum of floors, one of them the DRAM's: see time_dram_s"},
+    {PASCAL_COL_BOUND_TERM, NONE, "a code naming the binding floor, not a quantity"},
 };
 const int pascal_search_nmonotone = (int)(sizeof pascal_search_monotone / sizeof pascal_search_monotone[0]);
 

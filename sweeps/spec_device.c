@@ -21,6 +21,8 @@ static int parse_device(const yml_doc *d, pascal_spec *spec)
     if (rc)
         return rc;
     spec->device_sms = dev.sms;
+    for (int k = 0; k < PASCAL_NRATES; k++)
+        spec->rate[k] = dev.rates[k];
     if (!isnan(dev.sms)) {
         spec->fixed.v[PASCAL_P_SMS] = dev.sms;
         spec->source[PASCAL_P_SMS] = SRC_DEVICE;

@@ -46,6 +46,7 @@ struct pascal_spec {
     yml_mark limit_mark[3];
     int infeasible_skip;
     double device_sms;         /* the device profile's sms (NaN: none) */
+    double rate[9];            /* the profile's rates (devices/profile.h order), NaN: none */
     char decimal_note[320];    /* the first size with a decimal unit, or "" */
     int ncolumns;
     int columns[PASCAL_NCOLUMN];

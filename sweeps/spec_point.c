@@ -173,6 +173,15 @@ int pascal_spec_point(const pascal_spec *spec, uint64_t i, pascal_point *p, pasc
      * only if `where` keeps the point. */
     int wl_rc = isnan(v[PASCAL_P_WORKLOAD]) ? 0 : spec_workload_point(spec, v, i, err);
 
+    /* The device's rates, unless the spec gives them: tensor FLOP/s at the
+     * workload's dtype, L2 and DRAM bandwidth. */
+    if (isnan(v[PASCAL_P_FLOPS_PER_S]) && !isnan(v[PASCAL_P_DTYPE]) && v[PASCAL_P_DTYPE] >= 0 &&
+        v[PASCAL_P_DTYPE] < PASCAL_RATE_L2)
+        v[PASCAL_P_FLOPS_PER_S] = spec->rate[(int)v[PASCAL_P_DTYPE]];
+    if (isnan(v[PASCAL_P_L2_BYTES_PER_S]))
+        v[PASCAL_P_L2_BYTES_PER_S] = spec->rate[PASCAL_RATE_L2];
+    if (isnan(v[PASCAL_P_DRAM_BYTES_PER_S]))
+        v[PASCAL_P_DRAM_BYTES_PER_S] = spec->rate[PASCAL_RATE_DRAM];
     if (isnan(v[PASCAL_P_N])) {
         v[PASCAL_P_N] = floor(v[PASCAL_P_DATA_BYTES] / v[PASCAL_P_BLOCK_BYTES]);
         derived_n = 1;

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "devices/profile.h"
+#include "engine/eval.h"
 #include "sweeps/spec.h"
 #include "test_util.h"
 
@@ -304,6 +305,59 @@ TEST(SpecDevicesSim, AnotherSmCountIsRefusedWithTheSimulator)
                        "simulate, got 96"), 0u) << msg;
     EXPECT_EQ(parse(head + body + "  sms: [48, 96]\n", &msg), 0) << msg;
     EXPECT_EQ(parse(head + ", simulate" + body + "  sms: [48]\n", &msg), 0) << msg;
+}
+
+} // namespace
+
+namespace {
+
+// The time columns on hand-computed points.  Profile rates: 1e12 FLOP/s at
+// bf16, L2 1e9 and DRAM 1e8 bytes/s.  Attention B 1, H_q 2 over 1 KV head,
+// L_q 4, L_kv 8, d 8, bf16, tiles 4 x 4: 2 CTAs x 2 steps x (K, V) = 8
+// requests of 4 x 8 x 2 = 64 bytes; at C = 64 every block once: 4 blocks,
+// 256 bytes.  FLOPs 4 x 2 x 8 x (4 x 8) = 2048; causal (bottom-right):
+// rows see 5, 6, 7, 8 keys, 26 pairs, 1664 FLOPs.  Floors: compute 2.048e-9
+// s, L2 512 / 1e9 = 5.12e-7 s, DRAM 256 / 1e8 = 2.56e-6 s: DRAM binds.  A
+// dram_bytes_per_s axis is a what-if: 1e10 makes the L2 bind.
+TEST_F(SpecDevices, TimeColumnsFromTheProfilesRates)
+{
+    write("rates.yaml", "name: rated\nsms: 1\nl2_bytes: 1MiB\nrates:\n"
+                        "  flops_bf16: {value: 1e12, source: \"assumed: a test\"}\n"
+                        "  l2_bytes_per_s: {value: 1e9, source: \"assumed: a test\"}\n"
+                        "  dram_bytes_per_s: {value: 1e8, source: \"assumed: a test\"}\n");
+    for (int causal = 0; causal < 2; causal++) {
+        std::string yaml = std::string("name: t\ndevice: rates.yaml\nmodels: [workload, traffic") +
+                           (causal ? ", lru_replay" : "") +
+                           "]\nworkload:\n  attention: {batch: 1, q_heads: 2, kv_heads: 1, seq_q: 4, "
+                           "seq_kv: 8, head_dim: 8, dtype: bf16, tile_q: 4, tile_kv: 4" +
+                           (causal ? ", causal: true" : "") +
+                           "}\nfixed: {M: 2, C: 64}\naxes:\n  dram_bytes_per_s: [1e8, 1e10]\n";
+        pascal_spec *s = nullptr;
+        pascal_error err{};
+        std::string file = dir + "/spec.yaml";
+        ASSERT_EQ(pascal_spec_parse(yaml.data(), yaml.size(), file.c_str(), &s, &err), 0) << err.msg;
+        pascal_eval *ev = pascal_eval_create(pascal_spec_models(s));
+        const int cols[] = {PASCAL_COL_FLOPS, PASCAL_COL_TIME_COMPUTE_S, PASCAL_COL_TIME_L2_S,
+                            PASCAL_COL_TIME_DRAM_S, PASCAL_COL_TIME_BOUND_S, PASCAL_COL_BOUND_TERM,
+                            PASCAL_COL_REQUESTS};
+        for (uint64_t i = 0; i < 2; i++) {
+            pascal_point p;
+            double v[7];
+            ASSERT_EQ(pascal_spec_point(s, i, &p, &err), 1) << err.msg;
+            ASSERT_EQ(pascal_eval_point(ev, &p, cols, 7, v), 0);
+            double flops = causal ? 1664 : 2048, requested = v[6] * 64;
+            EXPECT_EQ(v[0], flops);
+            EXPECT_DOUBLE_EQ(v[1], flops / 1e12);
+            EXPECT_DOUBLE_EQ(v[2], requested / 1e9);
+            EXPECT_DOUBLE_EQ(v[3], 256 / (i ? 1e10 : 1e8));
+            EXPECT_DOUBLE_EQ(v[4], i ? requested / 1e9 : 2.56e-6);
+            EXPECT_EQ(v[5], i ? 2 : 3);
+            if (!causal)
+                EXPECT_EQ(v[6], 8);
+        }
+        pascal_eval_free(ev);
+        pascal_spec_free(s);
+    }
 }
 
 } // namespace

@@ -95,6 +95,12 @@ const pascal_param_info pascal_params[PASCAL_NPARAM] = {
     [PASCAL_P_SWIZZLE] = {"swizzle", PASCAL_T_INT, POS, "tile rows",
                           "gemm: tile rows per swizzled group (raster swizzle)"},
     [PASCAL_P_SPLIT_K] = {"split_k", PASCAL_T_INT, POS, "slices", "gemm: split-K slices"},
+    [PASCAL_P_FLOPS_PER_S] = {"flops_per_s", PASCAL_T_REAL, POS, "FLOP/s",
+                              "tensor throughput at the point's dtype (time columns)"},
+    [PASCAL_P_L2_BYTES_PER_S] = {"l2_bytes_per_s", PASCAL_T_REAL, POS, "bytes/s",
+                                 "L2 read bandwidth of the whole chip (time columns)"},
+    [PASCAL_P_DRAM_BYTES_PER_S] = {"dram_bytes_per_s", PASCAL_T_REAL, POS, "bytes/s",
+                                   "DRAM read bandwidth of the whole chip (time columns)"},
     [PASCAL_P_KERNEL] = {"kernel", PASCAL_T_NAME, 0, "",
                          "the kernel whose launch is modelled (model: pascal's model kernel; "
                          "flash-attn-2: FlashAttention-2's forward grid and GQA decode fold; "
@@ -258,6 +264,19 @@ const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
                                           "a round costs (with model lru_replay), else NaN"},
     [PASCAL_COL_TRAFFIC_REPLAY_ANY] = {"traffic_replay_any", PASCAL_MODEL_TRAFFIC, "x ideal",
                                        "fill_bytes_replay_any / ideal_bytes"},
+    [PASCAL_COL_FLOPS] = {"flops", PASCAL_MODEL_TRAFFIC, "FLOP",
+                          "the kernel's useful FLOPs: attention 4 B H_q d x the visible (query, key) "
+                          "pairs, GEMM 2 M N K"},
+    [PASCAL_COL_TIME_COMPUTE_S] = {"time_compute_s", PASCAL_MODEL_TRAFFIC, "s",
+                                   "flops / flops_per_s: the compute floor"},
+    [PASCAL_COL_TIME_L2_S] = {"time_l2_s", PASCAL_MODEL_TRAFFIC, "s",
+                              "requests x block_bytes / l2_bytes_per_s: the L2 floor"},
+    [PASCAL_COL_TIME_DRAM_S] = {"time_dram_s", PASCAL_MODEL_TRAFFIC, "s",
+                                "answer_fill_bytes / dram_bytes_per_s: the DRAM floor"},
+    [PASCAL_COL_TIME_BOUND_S] = {"time_bound_s", PASCAL_MODEL_TRAFFIC, "s",
+                                 "the largest of the three floors: no kernel runs faster (roofline)"},
+    [PASCAL_COL_BOUND_TERM] = {"bound_term", PASCAL_MODEL_TRAFFIC, "code",
+                               "which floor binds: 1 compute, 2 L2, 3 DRAM"},
 };
 
 const char *const pascal_answer_names[PASCAL_ANSWER_COUNT] = {"", "simulate", "lru_replay",
@@ -538,6 +557,9 @@ const char *const pascal_param_refs[PASCAL_NPARAM] = {
     [PASCAL_P_SWIZZLE] = "",
     [PASCAL_P_SPLIT_K] = "",
     [PASCAL_P_KERNEL] = "docs/workloads.md section 2.5",
+    [PASCAL_P_FLOPS_PER_S] = "docs/workloads.md section 10 (device rates)",
+    [PASCAL_P_L2_BYTES_PER_S] = "docs/workloads.md section 10 (device rates)",
+    [PASCAL_P_DRAM_BYTES_PER_S] = "docs/workloads.md section 10 (device rates)",
 };
 
 const char *const pascal_param_defaults[PASCAL_NPARAM] = {
@@ -590,6 +612,9 @@ const char *const pascal_param_defaults[PASCAL_NPARAM] = {
     [PASCAL_P_SWIZZLE] = "8",
     [PASCAL_P_SPLIT_K] = "1",
     [PASCAL_P_KERNEL] = "model",
+    [PASCAL_P_FLOPS_PER_S] = "the device profile's rate for the point's dtype (rates.flops_DTYPE)",
+    [PASCAL_P_L2_BYTES_PER_S] = "the device profile's rates.l2_bytes_per_s",
+    [PASCAL_P_DRAM_BYTES_PER_S] = "the device profile's rates.dram_bytes_per_s",
 };
 
 const char *const pascal_model_refs[PASCAL_NMODEL] = {
@@ -674,9 +699,19 @@ const char *const pascal_column_refs[PASCAL_NCOLUMN] = {
     [PASCAL_COL_ANSWER_SOURCE] = "the most faithful of the above (docs/workloads.md 3.1)",
     [PASCAL_COL_FILL_BYTES_REPLAY_ANY] = "section 5.2 (replay check), CTAs in any order per round",
     [PASCAL_COL_TRAFFIC_REPLAY_ANY] = "section 5.2 (replay check), CTAs in any order per round",
+    [PASCAL_COL_FLOPS] = "docs/workloads.md section 10",
+    [PASCAL_COL_TIME_COMPUTE_S] = "docs/workloads.md section 10",
+    [PASCAL_COL_TIME_L2_S] = "docs/workloads.md section 10",
+    [PASCAL_COL_TIME_DRAM_S] = "docs/workloads.md section 10",
+    [PASCAL_COL_TIME_BOUND_S] = "docs/workloads.md section 10",
+    [PASCAL_COL_BOUND_TERM] = "docs/workloads.md section 10",
 };
 
 static const pascal_unit_info unit_table[] = {
+    {"FLOP/s", "floating-point (or integer tensor) operations per second"},
+    {"bytes/s", "bytes per second"},
+    {"FLOP", "floating-point operations, a multiply-add counted as two"},
+    {"s", "seconds"},
     {"blocks", "data blocks of block_bytes bytes (the unit of N, C and phases)"},
     {"bytes", "bytes; a spec writes sizes with B, KiB, MiB, GiB, TiB, kB, KB, MB, GB, TB"},
     {"workers", "concurrent workers (resident CTAs), M"},

@@ -67,6 +67,9 @@ typedef enum pascal_param_id {
     PASCAL_P_SWIZZLE,        /* gemm: tile rows per swizzled group */
     PASCAL_P_SPLIT_K,        /* gemm: split-K slices */
     PASCAL_P_KERNEL,         /* the kernel's launch (pascal_kernel): model, flash-attn-2 */
+    PASCAL_P_FLOPS_PER_S,    /* tensor FLOP/s at the point's dtype (device rates) */
+    PASCAL_P_L2_BYTES_PER_S, /* L2 read bandwidth, bytes/s */
+    PASCAL_P_DRAM_BYTES_PER_S, /* DRAM read bandwidth, bytes/s */
     PASCAL_NPARAM
 } pascal_param_id;
 
@@ -200,6 +203,12 @@ typedef enum pascal_column_id {
     PASCAL_COL_ANSWER_SOURCE,     /* traffic: which one answered (PASCAL_ANSWER_*) */
     PASCAL_COL_FILL_BYTES_REPLAY_ANY, /* traffic: the replay, CTAs in any order per round */
     PASCAL_COL_TRAFFIC_REPLAY_ANY,
+    PASCAL_COL_FLOPS,             /* time: the kernel's useful FLOPs */
+    PASCAL_COL_TIME_COMPUTE_S,    /* time: flops / flops_per_s */
+    PASCAL_COL_TIME_L2_S,         /* time: requested bytes / l2_bytes_per_s */
+    PASCAL_COL_TIME_DRAM_S,       /* time: answer_fill_bytes / dram_bytes_per_s */
+    PASCAL_COL_TIME_BOUND_S,      /* time: the largest of the three (roofline) */
+    PASCAL_COL_BOUND_TERM,        /* time: 1 compute, 2 L2, 3 DRAM */
     PASCAL_NCOLUMN
 } pascal_column_id;
 
