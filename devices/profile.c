@@ -17,38 +17,64 @@ const char *const pascal_device_rate_keys[PASCAL_NRATES] = {
     "flops_fp32", "flops_tf32", "flops_bf16", "flops_fp16", "flops_fp8", "flops_int8", "flops_fp4",
     "l2_bytes_per_s", "dram_bytes_per_s"};
 
+/* One section of {value, source} entries, each optional: section's keys
+ * (n of them), what each accepts, the check, where values and sources go
+ * (source_len bytes each). */
+typedef struct sourced_section {
+    const char *name, *what;
+    const char *const *keys;
+    int n;
+    const char *(*accepted)(int k);
+    int (*ok)(int k, double v);
+    double *value;         /* n entries */
+    char *source;          /* n x source_len */
+    size_t source_len;
+} sourced_section;
+
+static int parse_sourced_section(const yml_doc *d, const yaml_node_t *node, const sourced_section *sec)
+{
+    char sub[YML_PATH_MAX];
+    int rc = yml_check_mapping(d, node, sec->name, sec->what, sec->keys, sec->n);
+    if (rc)
+        return rc;
+    for (const yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++)
+        for (int k = 0; k < sec->n; k++) {
+            const char *src = NULL;
+            if (strcmp(yml_scalar_text(yml_node(d, p->key)), sec->keys[k]) != 0)
+                continue;
+            yml_path_key(sub, sec->name, sec->keys[k]);
+            rc = device_parse_sourced(d, yml_node(d, p->value), sub, sec->accepted(k), sec->ok, k,
+                                      &sec->value[k], &src);
+            if (rc)
+                return rc;
+            snprintf(sec->source + (size_t)k * sec->source_len, sec->source_len, "%s", src);
+        }
+    return 0;
+}
+
 static int rate_ok(int k, double v)
 {
     (void)k;
     return v > 0 && v < 1e20;
 }
 
+static const char *rate_accepted(int k)
+{
+    return k < PASCAL_RATE_L2 ? "a rate > 0 in operations per second"
+                              : "a bandwidth > 0 in bytes per second";
+}
+
 /* A profile's `rates` section: each present key {value, source}. */
 static int parse_rates(const yml_doc *d, const yaml_node_t *node, pascal_device_profile *dev)
 {
-    char sub[YML_PATH_MAX];
-    int rc = yml_check_mapping(d, node, "rates",
-                                "a mapping of peak rates (flops_fp32 .. flops_fp4, l2_bytes_per_s, "
-                                "dram_bytes_per_s)",
-                                pascal_device_rate_keys, PASCAL_NRATES);
-    if (rc)
-        return rc;
-    for (const yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++)
-        for (int k = 0; k < PASCAL_NRATES; k++) {
-            const char *src = NULL;
-            if (strcmp(yml_scalar_text(yml_node(d, p->key)), pascal_device_rate_keys[k]) != 0)
-                continue;
-            yml_path_key(sub, "rates", pascal_device_rate_keys[k]);
-            rc = device_parse_sourced(d, yml_node(d, p->value), sub,
-                                      k < PASCAL_RATE_L2 ? "a rate > 0 in operations per second"
-                                                         : "a bandwidth > 0 in bytes per second",
-                                      rate_ok, k, &dev->rates[k], &src);
-            if (rc)
-                return rc;
-            snprintf(dev->rate_source[k], sizeof dev->rate_source[k], "%s", src);
-        }
-    return 0;
+    sourced_section sec = {"rates",
+                           "a mapping of peak rates (flops_fp32 .. flops_fp4, l2_bytes_per_s, "
+                           "dram_bytes_per_s)",
+                           pascal_device_rate_keys, PASCAL_NRATES, rate_accepted, rate_ok,
+                           dev->rates, &dev->rate_source[0][0], sizeof dev->rate_source[0]};
+    return parse_sourced_section(d, node, &sec);
 }
+
 const char *const pascal_device_limit_keys[PASCAL_NLIMITS] = {"ctas_per_sm", "smem_per_sm_bytes",
                                                               "smem_per_cta_bytes"};
 
@@ -58,32 +84,24 @@ static int limit_ok(int k, double v)
                                   : v >= 1 && v <= 1e12 && v == floor(v);
 }
 
+static const char *limit_accepted(int k)
+{
+    return k == PASCAL_LIMIT_CTAS ? "a whole number of CTAs, 1 to 1024" : "a whole number of bytes >= 1";
+}
+
 int device_parse_limits(const yml_doc *d, const yaml_node_t *node, pascal_device_profile *dev)
 {
-    char sub[YML_PATH_MAX];
-    double *field[PASCAL_NLIMITS] = {&dev->limits.ctas_per_sm, &dev->limits.smem_per_sm_bytes,
-                                     &dev->limits.smem_per_cta_bytes};
-    int rc = yml_check_mapping(d, node, "limits",
-                                "a mapping of what a point must fit in (ctas_per_sm, "
-                                "smem_per_sm_bytes, smem_per_cta_bytes)",
-                                pascal_device_limit_keys, PASCAL_NLIMITS);
-    if (rc)
-        return rc;
-    for (const yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++)
-        for (int k = 0; k < PASCAL_NLIMITS; k++) {
-            const char *src = NULL;
-            if (strcmp(yml_scalar_text(yml_node(d, p->key)), pascal_device_limit_keys[k]) != 0)
-                continue;
-            yml_path_key(sub, "limits", pascal_device_limit_keys[k]);
-            rc = device_parse_sourced(d, yml_node(d, p->value), sub,
-                                      k == PASCAL_LIMIT_CTAS ? "a whole number of CTAs, 1 to 1024"
-                                                             : "a whole number of bytes >= 1",
-                                      limit_ok, k, field[k], &src);
-            if (rc)
-                return rc;
-            snprintf(dev->limits.source[k], sizeof dev->limits.source[k], "%s", src);
-        }
-    return 0;
+    double value[PASCAL_NLIMITS] = {NAN, NAN, NAN};
+    sourced_section sec = {"limits",
+                           "a mapping of what a point must fit in (ctas_per_sm, "
+                           "smem_per_sm_bytes, smem_per_cta_bytes)",
+                           pascal_device_limit_keys, PASCAL_NLIMITS, limit_accepted, limit_ok,
+                           value, &dev->limits.source[0][0], sizeof dev->limits.source[0]};
+    int rc = parse_sourced_section(d, node, &sec);
+    dev->limits.ctas_per_sm = value[PASCAL_LIMIT_CTAS];
+    dev->limits.smem_per_sm_bytes = value[PASCAL_LIMIT_SMEM_SM];
+    dev->limits.smem_per_cta_bytes = value[PASCAL_LIMIT_SMEM_CTA];
+    return rc;
 }
 
 static int device_text(const yml_doc *d, const yaml_node_t *node, const char *key, char *buf, size_t len)
