@@ -311,6 +311,11 @@ static int is_replay(int col)
            pascal_columns[col].model == PASCAL_MODEL_BELADY;
 }
 
+unsigned pascal_eval_models(const pascal_eval *ev)
+{
+    return ev->models;
+}
+
 void pascal_eval_set_dynamic(pascal_eval *ev, const struct pascal_dyn_model *dyn)
 {
     ev->dyn = dyn;
@@ -356,7 +361,7 @@ static int sim_columns(pascal_eval *ev, const double *v, double *out)
 
 /* The simulate columns of workload point p (pascal_wl_sim_columns' order);
  * returns as sim_columns does. */
-static int wl_sim_columns(pascal_eval *ev, const pascal_point *p, double *out)
+static int wl_sim_seeded(pascal_eval *ev, const pascal_point *p, double seed, double *out)
 {
     pascal_sim_config c;
     pascal_sim_result r;
@@ -370,6 +375,8 @@ static int wl_sim_columns(pascal_eval *ev, const pascal_point *p, double *out)
         return -1;
     if ((rc = pascal_wl_sim_config(ev->wl_sim, p, &c, &w)) != 0)
         return rc == -2 ? -1 : 0;
+    if (!isnan(seed))
+        c.seed = (uint64_t)seed;
     c.should_stop = ev->should_stop;
     c.stop_ctx = ev->stop_ctx;
     if (pascal_sim_fit(&ev->sim, &c) != 0)
@@ -379,6 +386,47 @@ static int wl_sim_columns(pascal_eval *ev, const pascal_point *p, double *out)
         return 1;
     if (rc == PASCAL_SIM_OK)
         pascal_wl_sim_columns(&w, r.M, &r, out);
+    return 0;
+}
+
+static int wl_sim_columns(pascal_eval *ev, const pascal_point *p, double *out)
+{
+    return wl_sim_seeded(ev, p, NAN, out);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The band's high end (docs/workloads.md section 3.1): the 90th
+ * percentile, linear between order statistics at 0.9 (S - 1), of the
+ * simulated traffic over S = band_seeds free-running runs, seeds seed ..
+ * seed + S - 1; first is the run at the point's own seed, already made.
+ * Only the simulator's seed moves (its per-SM speeds): the phase pattern
+ * is the point's, a what-if of its own.  NaN when any run is. */
+static int wl_sim_band(pascal_eval *ev, const pascal_point *p, double first, double *hi)
+{
+    enum { MAX_SEEDS = PASCAL_MAX_BAND_SEEDS };   /* the spec holds band_seeds to it */
+    double S = isnan(p->v[PASCAL_P_BAND_SEEDS]) ? 5 : p->v[PASCAL_P_BAND_SEEDS];
+    double seed = isnan(p->v[PASCAL_P_SEED]) ? 1 : p->v[PASCAL_P_SEED];
+    double t[MAX_SEEDS], sim[PASCAL_WL_SIM_NCOLS];
+    int n = S > MAX_SEEDS ? MAX_SEEDS : (int)S, rc;
+    *hi = NAN;
+    t[0] = first;
+    for (int k = 1; k < n; k++) {
+        if ((rc = wl_sim_seeded(ev, p, seed + k, sim)) != 0)
+            return rc;
+        t[k] = sim[PASCAL_WL_SIM_NCOLS - 1];
+    }
+    for (int k = 0; k < n; k++)
+        if (isnan(t[k]))
+            return 0;
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    double at = 0.9 * (n - 1);
+    int i = (int)floor(at);
+    *hi = i + 1 < n ? t[i] + (at - i) * (t[i + 1] - t[i]) : t[i];
     return 0;
 }
 
@@ -478,7 +526,8 @@ static int workload_columns(pascal_eval *ev, const pascal_point *p, const int *c
 static int is_answer(int col)
 {
     return col == PASCAL_COL_ANSWER_FILL_BYTES || col == PASCAL_COL_ANSWER_TRAFFIC ||
-           col == PASCAL_COL_ANSWER_SOURCE || (col >= PASCAL_COL_FLOPS && col <= PASCAL_COL_BOUND_TERM);
+           col == PASCAL_COL_ANSWER_SOURCE || (col >= PASCAL_COL_FLOPS && col <= PASCAL_COL_BOUND_TERM) ||
+           col == PASCAL_COL_ANSWER_TRAFFIC_LO || col == PASCAL_COL_ANSWER_TRAFFIC_HI;
 }
 
 /* The time columns (docs/workloads.md section 10): floors from the
@@ -532,10 +581,23 @@ static int workload_point(pascal_eval *ev, const pascal_point *p, const int *col
             fill = got[ncols + a - 1];
             source = a;
         }
+    /* The band: the lock-step kernel below (the replay, else the
+     * estimate), the free-running simulator's p90 above, each widened to
+     * hold the answer. */
+    double step = !isnan(got[ncols + PASCAL_ANSWER_REPLAY - 1]) ? got[ncols + PASCAL_ANSWER_REPLAY - 1]
+                                                               : got[ncols + PASCAL_ANSWER_ESTIMATE - 1];
+    double sim = got[ncols + PASCAL_ANSWER_SIMULATE - 1], band_hi = NAN;
+    for (int j = 0; j < ncols && rc == 0; j++)
+        if (cols[j] == PASCAL_COL_ANSWER_TRAFFIC_HI && (ev->models >> PASCAL_MODEL_SIMULATE & 1u)) {
+            rc = wl_sim_band(ev, p, sim / ideal, &band_hi);
+            break;
+        }
     for (int j = 0; j < ncols; j++)
         out[j] = cols[j] == PASCAL_COL_ANSWER_FILL_BYTES ? fill
                  : cols[j] == PASCAL_COL_ANSWER_TRAFFIC  ? fill / ideal
                  : cols[j] == PASCAL_COL_ANSWER_SOURCE   ? source
+                 : cols[j] == PASCAL_COL_ANSWER_TRAFFIC_LO ? fmin(step, fill) / ideal
+                 : cols[j] == PASCAL_COL_ANSWER_TRAFFIC_HI ? (isnan(band_hi) ? NAN : fmax(band_hi, fill / ideal))
                  : is_answer(cols[j])                    ? time_column(cols[j], p->v, flops, requested, fill)
                                                          : got[j];
     return rc;

@@ -22,6 +22,8 @@ typedef struct pascal_eval pascal_eval;
  * prepares. */
 pascal_eval *pascal_eval_create(unsigned models);
 void pascal_eval_free(pascal_eval *ev);
+/* The models ev was made for. */
+unsigned pascal_eval_models(const pascal_eval *ev);
 
 /* The dynamic model's frozen calibration (model/dynamic.h; borrowed, must
  * outlive ev).  Without one, the dynamic columns are NaN with fallback

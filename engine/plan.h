@@ -102,6 +102,14 @@ struct pascal_dyn_model;
 int pascal_plan_check_dynamic(const pascal_spec *spec, const struct pascal_dyn_model *dyn,
                               const pascal_plan_opts *o, pascal_error *err);
 
+/* The simulator's timing from the spec's device profile when the spec asks
+ * for the simulate model (*have = 1), else nothing (*have = 0); a run and
+ * a search load it the same way.  PASCAL_EINPUT names the spec when the
+ * profile has none. */
+struct pascal_sim_timing;
+int pascal_run_load_sim_timing(const pascal_spec *spec, struct pascal_sim_timing *tm, int *have,
+                               pascal_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -75,15 +75,18 @@ static double point_cost_ns(const plan_ctx *c, const pascal_point *p, double ppv
     return ns;
 }
 
-/* The simulation of a workload point's kernel, every block request at the
- * simulator's cost per request (point_cost_ns); the timed sample below
- * runs without the simulator's timing, so it leaves this out. */
+/* The simulations of a workload point's kernel, every block request at the
+ * simulator's cost per request (point_cost_ns): band_seeds of them for the
+ * answer and its band (answer_traffic_hi, in the default columns); the
+ * timed sample below runs without the simulator's timing, so it leaves
+ * this out. */
 static double workload_sim_ns(const plan_ctx *c, const pascal_point *p)
 {
     pascal_workload w;
+    double runs = isnan(p->v[PASCAL_P_BAND_SEEDS]) ? 5 : p->v[PASCAL_P_BAND_SEEDS];
     if (!(c->models & (1u << PASCAL_MODEL_SIMULATE)) || pascal_workload_of_point(p->v, &w) != 0)
         return 0;
-    return sim_request_ns(p->v[PASCAL_P_OCCUPANCY]) * (double)w.requests;
+    return sim_request_ns(p->v[PASCAL_P_OCCUPANCY]) * (double)w.requests * runs;
 }
 
 /* A workload point's waves are not modelled but timed (docs/limits.md): at

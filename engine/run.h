@@ -91,6 +91,10 @@ typedef struct pascal_run_sizing {
     double group_value;         /* group-axis value (a pattern code); NaN when ungrouped */
     double cap_value;           /* smallest such capacity; NaN when none does */
     double cap_worst;           /* worst metric at the largest capacity */
+    int rises;                  /* a capacity meets the target below one that misses it:
+                                   cap_value is above both */
+    double band_cap_value;      /* with band: the same for answer_traffic_hi; NaN none */
+    double band_cap_worst;      /* with band: answer_traffic_hi's worst at the largest capacity */
     pascal_point at_cap_worst;  /* where that worst case is */
     /* With sizing_exact: the group's scenario that needs the most capacity
      * to meet sizing_target, by bisection on whole blocks (engine/size.h). */
@@ -118,6 +122,8 @@ typedef struct pascal_run_stats {
     int ngroups;                /* sizing rows: one per group-axis value, or 1 */
     pascal_run_sizing sizing[PASCAL_RUN_MAX_GROUPS];
     double target;              /* the target the sizing used */
+    int band;                   /* 1: sizing[].band_* size the answer's band's high end
+                                   (answer_traffic_hi) on the same target */
     /* What earlier runs of this output left (docs/reliability.md). */
     uint64_t rows_recovered;    /* rows a killed run's journal gave back */
     uint64_t temporaries_removed; /* files of killed runs removed */

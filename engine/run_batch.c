@@ -158,6 +158,8 @@ int64_t pascal_run_compact_batch(const sink_plan *sp, batch *b, uint64_t b0, uin
         b->idx[n++] = s;
         if (h->slot >= 0)
             pascal_run_headline_add(h, st, i, b->rv[h->slot][s]);
+        if (h->band_slot >= 0)
+            pascal_run_headline_add_band(h, i, b->rv[h->band_slot][s]);
         if (h->z)
             run_sizing_fold(h->z, i, zoff + (int64_t)s);
     }
@@ -191,7 +193,7 @@ int pascal_run_replay_resumed(const pascal_spec *spec, pascal_sink *sink, headli
 {
     enum { BLOCK = 65536 };
     uint64_t i = st->raw_begin, row = 0, have = 0, rows0 = st->rows_resumed;
-    double *buf = h->slot >= 0 && rows0 ? malloc(BLOCK * sizeof *buf) : NULL;
+    double *buf = h->slot >= 0 && rows0 ? malloc(2 * BLOCK * sizeof *buf) : NULL;
     int rc = 0;
     if (h->slot >= 0 && rows0 && !buf)
         return pascal_error_set(err, PASCAL_ENOMEM, "out of memory");
@@ -202,10 +204,16 @@ int pascal_run_replay_resumed(const pascal_spec *spec, pascal_sink *sink, headli
         if (buf && row == have) {
             uint64_t k = rows0 - row < BLOCK ? rows0 - row : BLOCK;
             rc = pascal_sink_read_result(sink, h->slot, (int64_t)row, (int64_t)k, buf, err);
+            if (rc == 0 && h->band_slot >= 0)
+                rc = pascal_sink_read_result(sink, h->band_slot, (int64_t)row, (int64_t)k, buf + BLOCK,
+                                             err);
             have += k;
         }
-        if (buf && rc == 0)
+        if (buf && rc == 0) {
             pascal_run_headline_add(h, st, i, buf[row % BLOCK]);
+            if (h->band_slot >= 0)
+                pascal_run_headline_add_band(h, i, buf[BLOCK + row % BLOCK]);
+        }
         row++;
     }
     free(buf);

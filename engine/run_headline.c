@@ -50,6 +50,7 @@ void pascal_run_headline_init(headline *h, const pascal_spec *spec, pascal_run_s
     size_t n;
     memset(h, 0, sizeof *h);
     h->slot = -1;
+    h->band_slot = -1;
     for (size_t k = 0; k < sizeof prefer / sizeof prefer[0] && h->slot < 0; k++) {
         /* The replay and dynamic traffic columns are NaN without their models. */
         if ((prefer[k] == PASCAL_COL_TRAFFIC_REPLAY && !(models >> PASCAL_MODEL_LRU_REPLAY & 1u)) ||
@@ -61,6 +62,13 @@ void pascal_run_headline_init(headline *h, const pascal_spec *spec, pascal_run_s
     }
     st->metric = h->slot >= 0 ? cols[h->slot] : -1;
     st->min = st->max = NAN;
+    /* The answer's band, sized beside it where the simulator answers. */
+    for (int j = 0; st->metric == PASCAL_COL_ANSWER_TRAFFIC &&
+                    pascal_answer_of_models(models) == PASCAL_ANSWER_SIMULATE &&
+                    j < pascal_spec_ncolumns(spec); j++)
+        if (cols[j] == PASCAL_COL_ANSWER_TRAFFIC_HI)
+            h->band_slot = j;
+    st->band = 0;
     h->cap_axis = h->slot >= 0
                       ? pascal_run_find_axis(spec, PASCAL_P_C, PASCAL_P_CAPACITY_BYTES, 2, 1 << 20)
                       : -1;
@@ -86,16 +94,25 @@ void pascal_run_headline_init(headline *h, const pascal_spec *spec, pascal_run_s
     h->ngroups = h->group_axis >= 0 ? pascal_spec_axis(spec, h->group_axis)->count : 1;
     if (h->group_axis >= 0)
         h->group_stride = dim_stride(spec, pascal_spec_axis(spec, h->group_axis)->dim);
-    n = (size_t)(h->ngroups * h->cap_size);
+    n = (size_t)(h->ngroups * h->cap_size) * (h->band_slot >= 0 ? 2 : 1);
     h->worst = malloc(n * sizeof *h->worst);
     h->worst_at = malloc(n * sizeof *h->worst_at);
     if (!h->worst || !h->worst_at) { /* the headline is optional: skip it */
         free(h->worst), free(h->worst_at);
-        h->worst = NULL, h->worst_at = NULL, h->cap_axis = -1;
+        h->worst = NULL, h->worst_at = NULL, h->cap_axis = -1, h->band_slot = -1;
         return;
     }
+    st->band = h->band_slot >= 0;
     for (size_t k = 0; k < n; k++)
         h->worst[k] = NAN;
+}
+
+static int64_t cell(const headline *h, uint64_t i)
+{
+    int64_t k = (int64_t)((i / h->cap_stride) % (uint64_t)h->cap_size);
+    if (h->group_axis >= 0)
+        k += h->cap_size * (int64_t)((i / h->group_stride) % (uint64_t)h->ngroups);
+    return k;
 }
 
 /* Called in index order, so ties keep the first index on any thread count. */
@@ -108,12 +125,43 @@ void pascal_run_headline_add(headline *h, pascal_run_stats *st, uint64_t i, doub
     if (isnan(st->max) || v > st->max)
         st->max = v, h->imax = i;
     if (h->cap_axis >= 0) {
-        int64_t k = (int64_t)((i / h->cap_stride) % (uint64_t)h->cap_size);
-        if (h->group_axis >= 0)
-            k += h->cap_size * (int64_t)((i / h->group_stride) % (uint64_t)h->ngroups);
+        int64_t k = cell(h, i);
         if (isnan(h->worst[k]) || v > h->worst[k])
             h->worst[k] = v, h->worst_at[k] = i;
     }
+}
+
+void pascal_run_headline_add_band(headline *h, uint64_t i, double v)
+{
+    if (isnan(v) || h->cap_axis < 0 || h->band_slot < 0)
+        return;
+    int64_t k = cell(h, i) + h->ngroups * h->cap_size;
+    if (isnan(h->worst[k]) || v > h->worst[k])
+        h->worst[k] = v, h->worst_at[k] = i;
+}
+
+/* The smallest swept capacity from which every larger one with a value
+ * meets the target: a column that rises with C somewhere (the simulator's)
+ * is not sized below a capacity that misses it. *rises: 1 when a capacity
+ * meets the target below one that misses it. */
+static int64_t smallest_from(const double *caps, const double *worst, int64_t n, double target,
+                             int *rises)
+{
+    double miss = -INFINITY;
+    int64_t best = -1;
+    for (int64_t k = 0; k < n; k++)
+        if (!isnan(worst[k]) && !(worst[k] <= target) && caps[k] > miss)
+            miss = caps[k];
+    *rises = 0;
+    for (int64_t k = 0; k < n; k++) {
+        if (isnan(worst[k]) || !(worst[k] <= target))
+            continue;
+        if (caps[k] < miss)
+            *rises = 1;
+        else if (best < 0 || caps[k] < caps[best])
+            best = k;
+    }
+    return best;
 }
 
 static void sizing_finish(const headline *h, const pascal_spec *spec, int64_t g,
@@ -121,20 +169,23 @@ static void sizing_finish(const headline *h, const pascal_spec *spec, int64_t g,
 {
     const double *caps = pascal_spec_axis(spec, h->cap_axis)->values;
     const double *worst = h->worst + g * h->cap_size;
-    int64_t best = -1, last = -1;
-    for (int64_t k = 0; k < h->cap_size; k++) {
-        if (isnan(worst[k]))
-            continue;
-        if (worst[k] <= target && (best < 0 || caps[k] < caps[best]))
-            best = k;
-        if (last < 0 || caps[k] > caps[last])
+    int64_t best = smallest_from(caps, worst, h->cap_size, target, &out->rises), last = -1;
+    for (int64_t k = 0; k < h->cap_size; k++)
+        if (!isnan(worst[k]) && (last < 0 || caps[k] > caps[last]))
             last = k;
-    }
     out->group_value = h->group_axis >= 0 ? pascal_spec_axis(spec, h->group_axis)->values[g] : NAN;
     out->cap_value = best >= 0 ? caps[best] : NAN;
     out->cap_worst = last >= 0 ? worst[last] : NAN;
     if (last >= 0)
         pascal_spec_point(spec, h->worst_at[g * h->cap_size + last], &out->at_cap_worst, NULL);
+    out->band_cap_value = out->band_cap_worst = NAN;
+    if (h->band_slot >= 0) {
+        const double *band = worst + h->ngroups * h->cap_size;
+        int rises;
+        best = smallest_from(caps, band, h->cap_size, target, &rises);
+        out->band_cap_value = best >= 0 ? caps[best] : NAN;
+        out->band_cap_worst = last >= 0 ? band[last] : NAN;
+    }
 }
 
 void pascal_run_headline_finish(headline *h, const pascal_spec *spec, pascal_run_stats *st,

@@ -53,8 +53,10 @@ typedef struct headline {
     int cap_axis, group_axis;
     uint64_t cap_stride, group_stride;
     int64_t cap_size, ngroups;
-    double *worst;             /* [group][capacity value]: worst metric */
+    double *worst;             /* [plane][group][capacity value]: worst metric; plane 1,
+                                  when band_slot >= 0, the band's high end */
     uint64_t *worst_at;
+    int band_slot;             /* answer_traffic_hi's index in the columns, or -1 */
     run_sizing *z;             /* the exact sizing, or NULL */
 } headline;
 
@@ -71,7 +73,7 @@ typedef struct sink_plan {
  * (so that it can outlive the function that makes it). */
 typedef struct run_meta {
     pascal_sink_meta m;
-    char shard[64], range[64], answer[128];
+    char shard[64], range[64], answer[384];
     pascal_attr attrs[7 + 5 + 5];  /* provenance, digests, sampling */
     char sample[4][64], intervals[512];
     pascal_run_digests dg;
@@ -89,8 +91,6 @@ int pascal_run_plan_whole(const pascal_spec *spec, const pascal_plan_opts *po,
                           pascal_error *err);
 int pascal_run_load_calibration(const pascal_spec *spec, pascal_dyn_model **dyn,
                                 pascal_error *err);
-int pascal_run_load_sim_timing(const pascal_spec *spec, pascal_sim_timing *tm, int *have,
-                               pascal_error *err);
 
 /* ---- run_batch.c ---- */
 int pascal_run_slow_spec(const pascal_spec *spec);
@@ -119,6 +119,8 @@ int pascal_run_batches(const pascal_spec *spec, const pascal_run_opts *o, int th
 int pascal_run_find_axis(const pascal_spec *spec, int p1, int p2, int64_t min, int64_t max);
 void pascal_run_headline_init(headline *h, const pascal_spec *spec, pascal_run_stats *st);
 void pascal_run_headline_add(headline *h, pascal_run_stats *st, uint64_t i, double v);
+/* The band's high end at row i (h->band_slot >= 0). */
+void pascal_run_headline_add_band(headline *h, uint64_t i, double v);
 void pascal_run_headline_finish(headline *h, const pascal_spec *spec, pascal_run_stats *st,
                                 double target);
 

@@ -161,8 +161,14 @@ int pascal_run_make_meta(const pascal_spec *spec, const pascal_run_opts *o,
         return rc;
     /* Who answers answer_traffic (docs/workloads.md section 3.1). */
     if (!isnan(pascal_spec_fixed(spec)->v[PASCAL_P_WORKLOAD]) &&
-        pascal_answer_describe(pascal_spec_models(spec), rm->answer, sizeof rm->answer))
+        pascal_answer_describe(pascal_spec_models(spec), rm->answer, sizeof rm->answer)) {
         attrs[6].value = rm->answer;
+        size_t n = strlen(rm->answer);
+        if (pascal_answer_of_models(pascal_spec_models(spec)) == PASCAL_ANSWER_SIMULATE)
+            snprintf(rm->answer + n, sizeof rm->answer - n, "; band: answer_traffic_lo (the "
+                     "lock-step kernel) .. answer_traffic_hi (p90 of band_seeds free-running "
+                     "simulations)");
+    }
     memcpy(rm->attrs, attrs, sizeof attrs);
     memcpy(rm->attrs + 7, rm->dg.attrs, sizeof rm->dg.attrs);
     nattrs = sample_attrs(spec, rm->attrs, 7 + 5, rm->sample, rm->intervals, sizeof rm->intervals);

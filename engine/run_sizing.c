@@ -70,6 +70,13 @@ run_sizing *run_sizing_create(const pascal_spec *spec, double target, int cap_ax
     if (cap_axis < 0 || choose_target(spec, target, st, &t) != 0)
         return NULL;
     st->sizing_target = t;
+    /* A probed column (the simulator's) takes a score of simulations per
+     * scenario: `pascal size` searches it, the summary sizes on the grid. */
+    if (pascal_search_probed(t.column, pascal_spec_models(spec))) {
+        snprintf(st->sizing_note, sizeof st->sizing_note, "%s is the simulator's, not shown monotone "
+                 "in C: pascal size probes it", pascal_columns[t.column].name);
+        return NULL;
+    }
     if (cap_axis != pascal_search_capacity_axis(spec) || pascal_search_check(spec, &t, &err) != 0) {
         snprintf(st->sizing_note, sizeof st->sizing_note, "%s",
                  err.msg[0] ? err.msg : "the sweep has both a C and a capacity_bytes axis");

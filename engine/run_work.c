@@ -181,7 +181,7 @@ void pascal_run_work_extremes(pascal_run_work *w, pascal_run_extremes *x)
     x->min = &w->st->min, x->max = &w->st->max;
     x->imin = &w->h.imin, x->imax = &w->h.imax;
     x->worst = w->h.worst, x->worst_at = w->h.worst_at;
-    x->nworst = w->h.worst ? w->h.ngroups * w->h.cap_size : 0;
+    x->nworst = w->h.worst ? w->h.ngroups * w->h.cap_size * (w->h.band_slot >= 0 ? 2 : 1) : 0;
 }
 
 void pascal_run_work_finish(pascal_run_work *w)

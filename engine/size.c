@@ -11,6 +11,7 @@
 #include "common/clock.h"
 #include "engine/parallel.h"
 #include "engine/plan.h"
+#include "devices/sim_timing.h"
 #include "sweeps/sample.h"
 
 #define DEFAULT_BATCH 4096
@@ -26,9 +27,13 @@ static unsigned column_models(const pascal_spec *spec, int column)
         column == PASCAL_COL_FILL_BYTES_REPLAY_ANY || column == PASCAL_COL_TRAFFIC_REPLAY_ANY)
         m |= 1u << PASCAL_MODEL_LRU_REPLAY;
     if (column == PASCAL_COL_ANSWER_FILL_BYTES || column == PASCAL_COL_ANSWER_TRAFFIC ||
-        column == PASCAL_COL_ANSWER_SOURCE)
+        column == PASCAL_COL_ANSWER_SOURCE || column == PASCAL_COL_ANSWER_TRAFFIC_LO ||
+        column == PASCAL_COL_ANSWER_TRAFFIC_HI)
         m |= pascal_spec_models(spec) & ((1u << PASCAL_MODEL_LRU_REPLAY) |
                                          (1u << PASCAL_MODEL_SIMULATE));
+    if (column == PASCAL_COL_FILL_BYTES_SIM || column == PASCAL_COL_TRAFFIC_SIM ||
+        column == PASCAL_COL_ANSWER_TRAFFIC_HI)
+        m |= 1u << PASCAL_MODEL_SIMULATE;
     return m;
 }
 
@@ -118,44 +123,154 @@ static int value_at(pascal_eval *ev, pascal_point *p, int col, int64_t C, double
 
 /* Invariant: the target fails at a (or a = lo - 1, below the range) and
  * holds at b; halve until they are adjacent.  Monotonicity makes b the
- * smallest capacity that meets it. */
-int pascal_size_point(pascal_eval *ev, const pascal_point *p0, const pascal_target *t, int64_t lo,
-                      int64_t hi, pascal_size_result *r)
+ * smallest capacity that meets it.  Every capacity evaluated goes to
+ * seen (when not NULL). */
+typedef struct probes {
+    int n;
+    int64_t C[PASCAL_SIZE_MAX_PROBES];
+    double v[PASCAL_SIZE_MAX_PROBES];
+} probes;
+
+static int probe(pascal_eval *ev, pascal_point *p, const pascal_target *t, int64_t C, double *v,
+                 pascal_size_result *r, probes *seen)
 {
-    pascal_point p = *p0;
-    int64_t a = lo - 1, b = hi;
-    double v = NAN, vb;
-    r->lo = lo, r->hi = hi, r->C = -1, r->capacity_bytes = NAN, r->value = NAN, r->evaluations = 0;
-    r->point = p;
-    if (hi < lo)
-        return 0;
-    if (value_at(ev, &p, t->column, hi, &v, &r->evaluations) != 0)
+    if (value_at(ev, p, t->column, C, v, &r->evaluations) != 0)
         return -1;
-    r->value = vb = v;
-    r->point = p;
-    if (!pascal_target_meets(t, v))
-        return 0;
+    if (seen && seen->n < PASCAL_SIZE_MAX_PROBES)
+        seen->C[seen->n] = C, seen->v[seen->n++] = *v;
+    return 0;
+}
+
+static int bisect(pascal_eval *ev, pascal_point *p, const pascal_target *t, int64_t a, int64_t b,
+                  double vb, pascal_size_result *r, probes *seen)
+{
+    double v;
     while (b - a > 1) {
         int64_t m = a + (b - a) / 2;
-        if (value_at(ev, &p, t->column, m, &v, &r->evaluations) != 0)
+        if (probe(ev, p, t, m, &v, r, seen) != 0)
             return -1;
         if (pascal_target_meets(t, v))
             b = m, vb = v;
         else
             a = m;
     }
-    set_capacity(&p, b);
+    set_capacity(p, b);
     r->C = b;
     r->value = vb;
-    r->point = p;
-    if (!isnan(p.v[PASCAL_P_BLOCK_BYTES]))
-        r->capacity_bytes = (double)b * p.v[PASCAL_P_BLOCK_BYTES];
+    r->point = *p;
+    if (!isnan(p->v[PASCAL_P_BLOCK_BYTES]))
+        r->capacity_bytes = (double)b * p->v[PASCAL_P_BLOCK_BYTES];
     return 0;
+}
+
+static int cmp_probe(const void *x, const void *y)
+{
+    const int64_t *a = x, *b = y;
+    return (*a > *b) - (*a < *b);
+}
+
+/* Where a probed column rises with C: over the capacities evaluated, in
+ * order of C, the largest step up between neighbours (ties: the first). */
+static void find_rise(probes *seen, pascal_size_result *r)
+{
+    struct { int64_t C; double v; } e[PASCAL_SIZE_MAX_PROBES];
+    int n = seen->n;
+    for (int k = 0; k < n; k++)
+        e[k].C = seen->C[k], e[k].v = seen->v[k];
+    qsort(e, (size_t)n, sizeof e[0], cmp_probe);   /* C leads the struct */
+    r->monotone = 1;
+    r->probes = n;
+    for (int k = 0; k + 1 < n; k++) {
+        double up = e[k + 1].v - e[k].v;
+        if (e[k + 1].C == e[k].C || !(up > 0) || (!r->monotone && up <= r->rise_v[1] - r->rise_v[0]))
+            continue;
+        r->monotone = 0;
+        r->rise_C[0] = e[k].C, r->rise_v[0] = e[k].v;
+        r->rise_C[1] = e[k + 1].C, r->rise_v[1] = e[k + 1].v;
+    }
+}
+
+/* A column not shown monotone (pascal_search_probed): PROBES capacities
+ * spread evenly in log C over [lo, hi] first; the answer lies above the
+ * largest probe that misses the target, so bisection runs between it and
+ * the next probe.  Every capacity evaluated at or above the answer then
+ * meets the target (bisection only evaluates above a miss it keeps as its
+ * lower end), and the rises among all of them are reported. */
+#define PROBES 17
+static int probe_search(pascal_eval *ev, pascal_point *p, const pascal_target *t, int64_t lo,
+                        int64_t hi, pascal_size_result *r)
+{
+    probes seen = {0};
+    int64_t last = lo - 1, a = lo - 1, b = -1;
+    double v, vb = NAN;
+    for (int k = 0; k < PROBES; k++) {
+        int64_t C = k == PROBES - 1 ? hi
+                    : (int64_t)llround((double)lo * pow((double)hi / (double)lo, (double)k / (PROBES - 1)));
+        if (C <= last)
+            continue;
+        last = C;
+        if (probe(ev, p, t, C, &v, r, &seen) != 0)
+            return -1;
+        if (!pascal_target_meets(t, v))
+            a = C, b = -1;
+        else if (b < 0)
+            b = C, vb = v;
+    }
+    r->value = v;
+    r->point = *p;
+    if (b >= 0 && bisect(ev, p, t, a, b, vb, r, &seen) != 0)
+        return -1;
+    find_rise(&seen, r);
+    return 0;
+}
+
+int pascal_size_point(pascal_eval *ev, const pascal_point *p0, const pascal_target *t, int64_t lo,
+                      int64_t hi, pascal_size_result *r)
+{
+    pascal_point p = *p0;
+    double v = NAN;
+    memset(r, 0, sizeof *r);
+    r->lo = lo, r->hi = hi, r->C = -1, r->capacity_bytes = NAN, r->value = NAN;
+    r->monotone = -1;
+    r->point = p;
+    if (hi < lo)
+        return 0;
+    if (pascal_search_probed(t->column, pascal_eval_models(ev)))
+        return probe_search(ev, &p, t, lo, hi, r);
+    if (value_at(ev, &p, t->column, hi, &v, &r->evaluations) != 0)
+        return -1;
+    r->value = v;
+    r->point = p;
+    if (!pascal_target_meets(t, v))
+        return 0;
+    return bisect(ev, &p, t, lo - 1, hi, v, r, NULL);
+}
+
+/* The simulator's timing for a search that runs it (NULL: none). */
+typedef struct sim_timing_box {
+    pascal_sim_timing tm;
+    int have;
+} sim_timing_box;
+
+static int stop_flagged(void *ctx)
+{
+    const volatile sig_atomic_t *flag = ctx;
+    return flag && *flag;
+}
+
+static pascal_eval *make_eval(const pascal_spec *spec, int column, const sim_timing_box *box,
+                              const volatile sig_atomic_t *stop_flag)
+{
+    pascal_eval *ev = pascal_eval_create(column_models(spec, column));
+    if (ev && box->have)
+        pascal_eval_set_sim(ev, &box->tm, stop_flagged, (void *)stop_flag);
+    return ev;
 }
 
 typedef struct searcher {
     const pascal_spec *spec;
     pascal_target target;
+    sim_timing_box box;
     pascal_eval *ev;
 } searcher;
 
@@ -168,7 +283,16 @@ void *pascal_size_searcher_open(const pascal_spec *spec, int column, double targ
         snprintf(note, len, "%s", err.msg);
         return NULL;
     }
-    if (!(s = calloc(1, sizeof *s)) || !(s->ev = pascal_eval_create(column_models(spec, column)))) {
+    if (!(s = calloc(1, sizeof *s))) {
+        snprintf(note, len, "out of memory for the evaluator");
+        return NULL;
+    }
+    if (pascal_run_load_sim_timing(spec, &s->box.tm, &s->box.have, &err) != 0) {
+        snprintf(note, len, "%s", err.msg);
+        free(s);
+        return NULL;
+    }
+    if (!(s->ev = make_eval(spec, column, &s->box, NULL))) {
         free(s);
         snprintf(note, len, "out of memory for the evaluator");
         return NULL;
@@ -262,6 +386,7 @@ static int fold(const pascal_size_opts *o, pascal_size_stats *st, slots *s, uint
  * one thread (omp single) folds it in index order. */
 typedef struct size_team {
     const pascal_spec *spec;
+    sim_timing_box box;
     const pascal_size_opts *o;
     pascal_size_stats *st;
     slots s;
@@ -277,6 +402,23 @@ static int stop_now(const pascal_size_opts *o, int *halt)
     return pascal_parallel_stop_seen(o->stop_flag, halt);
 }
 
+/* The band's high end on the same bound, into r's band fields. */
+static int band_search(const pascal_size_opts *o, pascal_eval *ev, const pascal_point *p, int64_t lo,
+                       int64_t hi, pascal_size_result *r)
+{
+    pascal_target b = {o->band_column, PASCAL_TARGET_LE, o->target.value};
+    pascal_size_result h;
+    r->band_C = -2;
+    if (o->band_column <= 0)
+        return 0;
+    if (pascal_size_point(ev, p, &b, lo, hi, &h) != 0)
+        return -1;
+    r->band_C = h.C, r->band_bytes = h.capacity_bytes, r->band_value = h.value;
+    r->band_monotone = h.monotone;
+    r->evaluations += h.evaluations;
+    return 0;
+}
+
 static void search_batch(size_team *t, pascal_eval *ev, uint64_t b0, uint64_t b1)
 {
 #pragma omp for schedule(dynamic, 16)
@@ -289,7 +431,8 @@ static void search_batch(size_team *t, pascal_eval *ev, uint64_t b0, uint64_t b1
             continue;
         t->s.keep[k - b0] = 1;
         pascal_size_range(t->spec, &p, &lo, &hi);
-        if (pascal_size_point(ev, &p, &t->o->target, lo, hi, &t->s.res[k - b0]) != 0) {
+        if (pascal_size_point(ev, &p, &t->o->target, lo, hi, &t->s.res[k - b0]) != 0 ||
+            band_search(t->o, ev, &p, lo, hi, &t->s.res[k - b0]) != 0) {
 #pragma omp atomic write
             t->failed = 1;
         }
@@ -301,7 +444,8 @@ static void search_body(void *ctx)
 {
     size_team *t = ctx;
     const pascal_size_opts *o = t->o;
-    pascal_eval *ev = pascal_eval_create(column_models(t->spec, o->target.column));
+    int column = o->band_column > 0 ? o->band_column : o->target.column;
+    pascal_eval *ev = make_eval(t->spec, column, &t->box, o->stop_flag);
     if (!ev) {
 #pragma omp atomic write
         t->nomem = 1;
@@ -328,6 +472,9 @@ static int search_all(const pascal_spec *spec, const pascal_size_opts *o, int th
                       pascal_size_stats *st, pascal_error *err)
 {
     size_team t = {.spec = spec, .o = o, .st = st, .n = n};
+    int rc = pascal_run_load_sim_timing(spec, &t.box.tm, &t.box.have, err);
+    if (rc)
+        return rc;
     t.bsize = (uint64_t)(o->batch > 0 ? o->batch : DEFAULT_BATCH);
     t.s = (slots){malloc(t.bsize * sizeof *t.s.res), malloc(t.bsize)};
     if (!t.s.res || !t.s.keep) {
@@ -359,7 +506,10 @@ int pascal_size_run(const pascal_spec *spec, const pascal_size_opts *o, pascal_s
     memset(st, 0, sizeof *st);
     st->threads = threads;
     st->worst.C = -1;
-    if ((rc = pascal_size_check(spec, &o->target, err)) || (rc = plan(spec, o, threads, err)))
+    pascal_target band = {o->band_column, PASCAL_TARGET_LE, o->target.value};
+    if ((rc = pascal_size_check(spec, &o->target, err)) ||
+        (o->band_column > 0 && (rc = pascal_size_check(spec, &band, err))) ||
+        (rc = plan(spec, o, threads, err)))
         return rc;
     rc = search_all(spec, o, threads, n, st, err);
     st->seconds = pascal_now() - t0;

@@ -40,10 +40,31 @@ typedef struct pascal_size_result {
     double capacity_bytes;   /* C * block_bytes; NaN when none or block_bytes unset */
     double value;            /* the target column at C (at hi when none) */
     int evaluations;         /* model evaluations this search took */
+    /* A probed column (pascal_search_probed): 1 when it never rose with C
+     * over the capacities evaluated, 0 when it did (the largest step up
+     * between neighbouring ones: rise_v[0] at rise_C[0] to rise_v[1] at
+     * rise_C[1]); -1 when the column is shown monotone and not probed. */
+    int monotone;
+    int probes;              /* capacities evaluated, when probed */
+    int64_t rise_C[2];
+    double rise_v[2];
+    /* The band's high end (pascal_size_opts.band_column), searched on the
+     * same bound: C (-1 none), bytes, value, monotone as above; band_C is
+     * -2 when no band was asked. */
+    int64_t band_C;
+    double band_bytes, band_value;
+    int band_monotone;
 } pascal_size_result;
+
+/* Most capacities one probed search keeps (17 probes and a bisection). */
+#define PASCAL_SIZE_MAX_PROBES 96
 
 typedef struct pascal_size_opts {
     pascal_target target;
+    /* With a target on the answer (answer_traffic, answer_fill_bytes):
+     * answer_traffic_hi to size the band's high end on the same bound
+     * beside it, else -1 (0 is taken as -1). */
+    int band_column;
     int threads;             /* <= 0: OpenMP's default */
     int64_t batch;           /* scenarios per batch; <= 0 chooses */
     /* Every scenario's result, in scenario order; a nonzero return stops the
@@ -88,8 +109,9 @@ int pascal_size_run(const pascal_spec *spec, const pascal_size_opts *o, pascal_s
 void pascal_size_range(const pascal_spec *spec, const pascal_point *p, int64_t *lo, int64_t *hi);
 
 /* One search on a caller's evaluator (the run's summary and the report use
- * it): p is the scenario, [lo, hi] the range.  Returns 0, or -1 when the
- * point cannot be evaluated. */
+ * it): p is the scenario, [lo, hi] the range.  A column the evaluator's
+ * models make probed (pascal_search_probed) is probed, else bisected.
+ * Returns 0, or -1 when the point cannot be evaluated. */
 int pascal_size_point(pascal_eval *ev, const pascal_point *p, const pascal_target *t,
                       int64_t lo, int64_t hi, pascal_size_result *r);
 

@@ -96,14 +96,29 @@ static void print_traffic_sizing(FILE *f, const pascal_spec *spec, const pascal_
         }
         if (!isnan(z->cap_value)) {
             format_value(id, z->cap_value, v, sizeof v);
-            fprintf(f, "    %s needs %s for <= %gx ideal traffic\n", g, v, st->target);
+            fprintf(f, "    %s needs %s for <= %gx ideal traffic%s", g, v, st->target,
+                    z->rises ? " (a smaller swept size meets it too, but a larger one between "
+                               "misses: the answer rises with C there)" : "");
+        } else {
+            describe_point(spec, &z->at_cap_worst, st->cap_axis, where, sizeof where);
+            format_value(id, z->at_cap_worst.v[id], v, sizeof v);
+            fprintf(f, "    %s: no swept size gives <= %gx ideal traffic; at %s it is %.4gx (%s)", g,
+                    st->target, v, z->cap_worst, where);
+        }
+        if (!st->band) {
+            fputc('\n', f);
             continue;
         }
-        describe_point(spec, &z->at_cap_worst, st->cap_axis, where, sizeof where);
-        format_value(id, z->at_cap_worst.v[id], v, sizeof v);
-        fprintf(f, "    %s: no swept size gives <= %gx ideal traffic; at %s it is %.4gx (%s)\n", g,
-                st->target, v, z->cap_worst, where);
+        if (!isnan(z->band_cap_value)) {
+            format_value(id, z->band_cap_value, v, sizeof v);
+            fprintf(f, "; the band's high end %s\n", v);
+        } else {
+            fprintf(f, "; the band's high end: no swept size (%.4gx at the largest)\n", z->band_cap_worst);
+        }
     }
+    if (st->band)
+        fprintf(f, "    the band's high end: answer_traffic_hi, the 90th percentile of band_seeds "
+                   "free-running simulations (docs/workloads.md section 3.1)\n");
 }
 
 /* The exact answers (engine/run_sizing.h): per group, the scenario that

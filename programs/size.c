@@ -71,7 +71,60 @@ static void print_json(const printer *pr, const pascal_size_result *r, FILE *f)
     pascal_json_num(f, r->capacity_bytes, 17);
     fputs(", \"value\": ", f);
     pascal_json_num(f, r->value, 17);
-    fprintf(f, ", \"range\": [%lld, %lld]}\n", (long long)r->lo, (long long)r->hi);
+    fprintf(f, ", \"range\": [%lld, %lld]", (long long)r->lo, (long long)r->hi);
+    if (r->monotone >= 0) {
+        fprintf(f, ", \"probes\": %d, \"monotone\": %s", r->probes, r->monotone ? "true" : "false");
+        if (!r->monotone) {
+            fprintf(f, ", \"rise\": [[%lld, ", (long long)r->rise_C[0]);
+            pascal_json_num(f, r->rise_v[0], 17);
+            fprintf(f, "], [%lld, ", (long long)r->rise_C[1]);
+            pascal_json_num(f, r->rise_v[1], 17);
+            fputs("]]", f);
+        }
+    }
+    if (r->band_C != -2) {
+        fputs(", \"band_hi\": {\"C\": ", f);
+        pascal_json_num(f, r->band_C >= 0 ? (double)r->band_C : NAN, 17);
+        fputs(", \"capacity_bytes\": ", f);
+        pascal_json_num(f, r->band_bytes, 17);
+        fputs(", \"value\": ", f);
+        pascal_json_num(f, r->band_value, 17);
+        fprintf(f, ", \"monotone\": %s}", r->band_monotone ? "true" : "false");
+    }
+    fputs("}\n", f);
+}
+
+static void bytes_text(double bytes, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!isnan(bytes) && bytes >= 1048576.0)
+        snprintf(buf, len, " = %.2f MiB", bytes / 1048576.0);
+    else if (!isnan(bytes))
+        snprintf(buf, len, " = %.2f KiB", bytes / 1024.0);
+}
+
+/* What a probed search saw, and the band's high end, after the answer. */
+static void print_extras(const pascal_size_result *r, const char *col, FILE *f)
+{
+    char v[64];
+    if (r->monotone == 1)
+        fprintf(f, "    probed: %s never rose with C over the %d capacities evaluated\n", col, r->probes);
+    else if (r->monotone == 0)
+        fprintf(f, "    probed: not monotone: %s rises from %.6g at C = %lld to %.6g at C = %lld "
+                   "(largest rise of %d capacities evaluated); the answer is the smallest C from "
+                   "which every one evaluated meets the target\n", col, r->rise_v[0],
+                (long long)r->rise_C[0], r->rise_v[1], (long long)r->rise_C[1], r->probes);
+    if (r->band_C == -2)
+        return;
+    if (r->band_C < 0) {
+        fprintf(f, "    band high end (answer_traffic_hi): none in C = %lld..%lld (%.6g at C = %lld)%s\n",
+                (long long)r->lo, (long long)r->hi, r->band_value, (long long)r->hi,
+                r->band_monotone == 0 ? "; not monotone" : "");
+        return;
+    }
+    bytes_text(r->band_bytes, v, sizeof v);
+    fprintf(f, "    band high end (answer_traffic_hi): C = %lld blocks%s, answer_traffic_hi = %.6g%s\n",
+            (long long)r->band_C, v, r->band_value, r->band_monotone == 0 ? "; not monotone" : "");
 }
 
 static void print_text(const printer *pr, const pascal_size_result *r, FILE *f)
@@ -93,14 +146,11 @@ static void print_text(const printer *pr, const pascal_size_result *r, FILE *f)
     if (r->C < 0) {
         fprintf(f, "%s: none in C = %lld..%lld (%s = %.6g at C = %lld)\n", line, (long long)r->lo,
                 (long long)r->hi, col, r->value, (long long)r->hi);
-        return;
+    } else {
+        bytes_text(r->capacity_bytes, v, sizeof v);
+        fprintf(f, "%s: C = %lld blocks%s, %s = %.6g\n", line, (long long)r->C, v, col, r->value);
     }
-    v[0] = '\0';
-    if (!isnan(r->capacity_bytes) && r->capacity_bytes >= 1048576.0)
-        snprintf(v, sizeof v, " = %.2f MiB", r->capacity_bytes / 1048576.0);
-    else if (!isnan(r->capacity_bytes))
-        snprintf(v, sizeof v, " = %.2f KiB", r->capacity_bytes / 1024.0);
-    fprintf(f, "%s: C = %lld blocks%s, %s = %.6g\n", line, (long long)r->C, v, col, r->value);
+    print_extras(r, col, f);
 }
 
 static int emit(void *ctx, const pascal_size_result *r)
@@ -202,6 +252,11 @@ int cli_size_command(int argc, char **argv)
         return rc;
     }
     pr = (printer){spec, &o.target, pascal_search_capacity_axis(spec), flags[2].given};
+    /* The answer's band: where the simulator answers, its high end is
+     * sized on the same bound beside it. */
+    if (o.target.column == PASCAL_COL_ANSWER_TRAFFIC &&
+        pascal_answer_of_models(pascal_spec_models(spec)) == PASCAL_ANSWER_SIMULATE)
+        o.band_column = PASCAL_COL_ANSWER_TRAFFIC_HI;
     o.emit = worst ? NULL : emit;
     o.emit_ctx = &pr;
     o.stop_flag = cli_stop_flag();

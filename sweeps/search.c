@@ -99,15 +99,18 @@ const pascal_monotone_info pascal_search_monotone[] = {
     {PASCAL_COL_RHO_SIM, NONE, "K_sim / M: not shown monotone in C (see K_sim)"},
     {PASCAL_COL_NS_PER_ROUND_SIM, NONE, "simulated time, not a miss count: faster with fewer misses, but "
                                         "not shown monotone in C"},
-    {PASCAL_COL_FILL_BYTES_SIM, NONE, "the simulator over a workload's kernel: not shown monotone in C "
-                                      "(see K_sim), on a workload point, which a search refuses"},
-    {PASCAL_COL_TRAFFIC_SIM, NONE, "fill_bytes_sim / ideal: not shown monotone in C"},
+    {PASCAL_COL_FILL_BYTES_SIM, DOWN, "the simulator over a workload's kernel: not shown monotone in C "
+                                      "(see K_sim), so a search probes it and reports where it rises"},
+    {PASCAL_COL_TRAFFIC_SIM, DOWN, "fill_bytes_sim / ideal: not shown monotone in C, probed"},
     /* The answer is the replay's where the replay answers (a search checks
-     * that the spec has lru_replay and no simulate). */
+     * that the spec has lru_replay or simulate), the simulator's, probed,
+     * where the simulator does. */
     {PASCAL_COL_ANSWER_FILL_BYTES, DOWN, "where the exact replay answers (lru_replay without "
-                                         "simulate): the stack property, as fill_bytes_replay"},
+                                         "simulate): the stack property, as fill_bytes_replay; "
+                                         "where the simulator answers: probed"},
     {PASCAL_COL_ANSWER_TRAFFIC, DOWN, "where the exact replay answers (lru_replay without "
-                                      "simulate): answer_fill_bytes / ideal, ideal fixed"},
+                                      "simulate): answer_fill_bytes / ideal, ideal fixed; where the "
+                                      "simulator answers: probed"},
     {PASCAL_COL_ANSWER_SOURCE, NONE, "a code naming who answered, not a quantity"},
     {PASCAL_COL_FILL_BYTES_REPLAY_ANY, DOWN, "an exact LRU replay of one trace (its order drawn once "
                                              "from seed), which does not depend on C: the stack "
@@ -121,8 +124,21 @@ const pascal_monotone_info pascal_search_monotone[] = {
                                    "a search of answer_traffic checks"},
     {PASCAL_COL_TIME_BOUND_S, NONE, "a maximum of floors, one of them the DRAM's: see time_dram_s"},
     {PASCAL_COL_BOUND_TERM, NONE, "a code naming the binding floor, not a quantity"},
+    {PASCAL_COL_ANSWER_TRAFFIC_LO, DOWN, "the lock-step replay where the replay answers (the stack "
+                                         "property); below the simulator's answer: probed"},
+    {PASCAL_COL_ANSWER_TRAFFIC_HI, DOWN, "a percentile of free-running simulations (with simulate): "
+                                         "not shown monotone in C, probed"},
 };
 const int pascal_search_nmonotone = (int)(sizeof pascal_search_monotone / sizeof pascal_search_monotone[0]);
+
+int pascal_search_probed(int column, unsigned models)
+{
+    int answer = column == PASCAL_COL_ANSWER_FILL_BYTES || column == PASCAL_COL_ANSWER_TRAFFIC ||
+                 column == PASCAL_COL_ANSWER_TRAFFIC_LO;
+    int sim = column == PASCAL_COL_FILL_BYTES_SIM || column == PASCAL_COL_TRAFFIC_SIM ||
+              column == PASCAL_COL_ANSWER_TRAFFIC_HI;
+    return sim || (answer && (models >> PASCAL_MODEL_SIMULATE & 1u));
+}
 
 const pascal_monotone_info *pascal_search_monotone_of(int column)
 {
@@ -289,30 +305,34 @@ int pascal_search_check(const pascal_spec *spec, const pascal_target *t, pascal_
      * bisection could return a wrong capacity.  The exact replay of the
      * kernel's trace is monotone (the stack property). */
     int answer = t && (t->column == PASCAL_COL_ANSWER_FILL_BYTES ||
-                       t->column == PASCAL_COL_ANSWER_TRAFFIC);
-    if (answer && pascal_answer_of_models(spec->models) != PASCAL_ANSWER_REPLAY)
+                       t->column == PASCAL_COL_ANSWER_TRAFFIC || t->column == PASCAL_COL_ANSWER_TRAFFIC_LO);
+    int who = pascal_answer_of_models(spec->models);
+    if (answer && who != PASCAL_ANSWER_REPLAY && who != PASCAL_ANSWER_SIMULATE)
         return yml_fail_mark(err, &spec->models_mark, PASCAL_EINPUT,
-                              "expected lru_replay and no simulate for a search on %s, got models "
-                              "whose answer is %s (%s): %s",
-                                pascal_columns[t->column].name,
-                                pascal_answer_names[pascal_answer_of_models(spec->models)],
-                                pascal_columns[pascal_answer_columns[pascal_answer_of_models(
-                                    spec->models)]].name,
-                                pascal_answer_of_models(spec->models) == PASCAL_ANSWER_SIMULATE
-                                    ? "the simulator is not shown monotone in C; size it with "
-                                      "`pascal run` over a capacity_bytes axis"
-                                    : "the estimate sums the kernel's waves and is not shown "
-                                      "monotone in C; add lru_replay to the models");
-    if (!isnan(spec->fixed.v[PASCAL_P_WORKLOAD]) && !answer &&
+                              "expected lru_replay or simulate for a search on %s, got models whose "
+                              "answer is %s (%s): the estimate sums the kernel's waves and is not "
+                              "shown monotone in C; add lru_replay to the models",
+                              pascal_columns[t->column].name, pascal_answer_names[who],
+                              pascal_columns[pascal_answer_columns[who]].name);
+    if (t && t->column == PASCAL_COL_ANSWER_TRAFFIC_HI && who != PASCAL_ANSWER_SIMULATE)
+        return yml_fail_mark(err, &spec->models_mark, PASCAL_EINPUT,
+                              "expected simulate among the models for a search on answer_traffic_hi, "
+                              "got models without it: the band's high end is the free-running "
+                              "simulator's (NaN without it)");
+    int sim = t && (t->column == PASCAL_COL_FILL_BYTES_SIM || t->column == PASCAL_COL_TRAFFIC_SIM ||
+                    t->column == PASCAL_COL_ANSWER_TRAFFIC_HI);
+    if (!isnan(spec->fixed.v[PASCAL_P_WORKLOAD]) && !answer && !sim &&
         !(t && (t->column == PASCAL_COL_FILL_BYTES_REPLAY || t->column == PASCAL_COL_TRAFFIC_REPLAY ||
                 t->column == PASCAL_COL_FILL_BYTES_REPLAY_ANY ||
                 t->column == PASCAL_COL_TRAFFIC_REPLAY_ANY)))
         return yml_fail_mark(err, &spec->src[PASCAL_P_WORKLOAD], PASCAL_EINPUT,
-                              "expected a target on answer_traffic, fill_bytes_replay or traffic_replay for a search "
-                              "of a workload, got one on %s: a workload's other columns sum its waves "
-                              "and are not shown monotone in C, so bisection could miss (the exact "
-                              "replay is monotone: the stack property); or size it with `pascal run` "
-                              "over a capacity_bytes axis (its summary's sizing lines)",
+                              "expected a target on answer_traffic, answer_traffic_lo, "
+                              "answer_traffic_hi, traffic_replay, traffic_replay_any or traffic_sim "
+                              "for a search of a workload, got one on %s: a workload's other columns "
+                              "sum its waves and are not shown monotone in C, so bisection could "
+                              "miss (the exact replay is monotone: the stack property; the "
+                              "simulator's columns are probed); or size it with `pascal run` over a "
+                              "capacity_bytes axis (its summary's sizing lines)",
                               t ? pascal_columns[t->column].name : "no column");
     if ((rc = check_rules(spec, spec->where, spec->nwhere, err)) ||
         (rc = check_rules(spec, spec->require, spec->nrequire, err)))

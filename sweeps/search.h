@@ -47,6 +47,14 @@ typedef struct pascal_monotone_info {
     const char *why;        /* the theorem or property, or why there is none */
 } pascal_monotone_info;
 
+/* 1 when a search of column on a spec of these models probes: the column
+ * is not shown monotone, but is searched as if it fell with C and checked
+ * on probes (engine/size.h): the answer is the smallest C from which every
+ * capacity evaluated meets the target, and where the column rises with C
+ * is reported.  The simulator's columns, and the answer and its band
+ * where the simulator answers. */
+int pascal_search_probed(int column, unsigned models);
+
 /* The table: one row per column of the vocabulary (a column added later
  * without a row has no stated monotonicity and is refused). */
 extern const pascal_monotone_info pascal_search_monotone[];

@@ -189,6 +189,24 @@ static int check_sim_sms(const spec_ctx *c)
                           own, got, own);
 }
 
+/* band_seeds: the band's simulations per point (engine/eval.c holds at
+ * most PASCAL_MAX_BAND_SEEDS of them), checked on every value written. */
+static int check_band_seeds(const spec_ctx *c)
+{
+    pascal_spec *spec = c->spec;
+    double got = spec->fixed.v[PASCAL_P_BAND_SEEDS];
+    for (int a = 0; a < spec->naxes; a++)
+        if (spec->axes[a].param == PASCAL_P_BAND_SEEDS)
+            for (int64_t k = 0; k < spec->axes[a].count; k++)
+                if (spec->axes[a].values[k] > got || isnan(got))
+                    got = spec->axes[a].values[k];
+    if (isnan(got) || got <= PASCAL_MAX_BAND_SEEDS)
+        return 0;
+    return yml_fail_mark(c->y->err, &spec->src[PASCAL_P_BAND_SEEDS], PASCAL_EINPUT,
+                          "expected band_seeds <= %d (simulations per point for the band), got %g",
+                          PASCAL_MAX_BAND_SEEDS, got);
+}
+
 /* The first size written with a decimal unit (50MB = 50,000,000 bytes,
  * not 50 MiB), for the run summary to say so: a scalar that is a size and
  * ends in kB, KB, MB, GB or TB. */
@@ -447,7 +465,8 @@ static int parse_top(const spec_ctx *c)
         return rc;
     if ((rc = spec_parse_axes(c, key[K_AXES], val[K_AXES], val[K_ZIP])) ||
         (rc = spec_check_workload(c, root)) || (rc = spec_check_derivable(c, root)) ||
-        (rc = check_needs(c, val[K_MODELS])) || (rc = check_sim_sms(c)))
+        (rc = check_needs(c, val[K_MODELS])) || (rc = check_sim_sms(c)) ||
+        (rc = check_band_seeds(c)))
         return rc;
     if ((rc = parse_rules(c, val[K_WHERE], "where", &spec->where, &spec->nwhere)) ||
         (rc = parse_rules(c, val[K_REQUIRE], "require", &spec->require, &spec->nrequire)))

@@ -376,8 +376,9 @@ TEST(SizeSearchErrors, WorkloadSpecsAreRefused)
                            "    head_dim: 128, dtype: bf16, tile_q: 64, tile_kv: 64}\n"
                            "fixed: {sms: 8, occupancy: 2}\naxes:\n  capacity_bytes: [256KiB, 4MiB]\n";
     std::string msg = parse_bad(wl + "search: {target: 'rho_lru <= 0.05'}\n");
-    EXPECT_EQ(msg.rfind("size.yaml:4:3: workload.attention: expected a target on answer_traffic, fill_bytes_replay or "
-                        "traffic_replay for a search of a workload, got one on rho_lru", 0), 0u) << msg;
+    EXPECT_EQ(msg.rfind("size.yaml:4:3: workload.attention: expected a target on answer_traffic, answer_traffic_lo, "
+                        "answer_traffic_hi, traffic_replay, traffic_replay_any or traffic_sim for a search "
+                        "of a workload, got one on rho_lru", 0), 0u) << msg;
     Spec spec(wl);
     ASSERT_NE(spec.s, nullptr);
     pascal_size_opts o{};
@@ -385,8 +386,9 @@ TEST(SizeSearchErrors, WorkloadSpecsAreRefused)
     pascal_error err{};
     o.target = pascal_target{PASCAL_COL_RHO_LRU, PASCAL_TARGET_LE, 0.05};
     EXPECT_EQ(pascal_size_run(spec.s, &o, &st, &err), PASCAL_EINPUT);
-    EXPECT_NE(std::string(err.msg).find("workload.attention: expected a target on answer_traffic, fill_bytes_replay or "
-                                        "traffic_replay for a search of a workload"),
+    EXPECT_NE(std::string(err.msg).find("workload.attention: expected a target on answer_traffic, answer_traffic_lo, "
+                                        "answer_traffic_hi, traffic_replay, traffic_replay_any or "
+                                        "traffic_sim for a search of a workload"),
               std::string::npos) << err.msg;
     EXPECT_EQ(st.scenarios, 0u);
 }
@@ -434,8 +436,8 @@ TEST_F(SizeCli, PerScenarioWorstAndJson)
     auto refused = run("size " + wl + " --target 'rho_lru <= 0.5' --json");
     EXPECT_EQ(refused.status, 2);
     EXPECT_EQ(refused.out, "");
-    EXPECT_EQ(refused.err.rfind(wl + ":4:3: workload.gemm: expected a target on answer_traffic, fill_bytes_replay or "
-                                     "traffic_replay", 0), 0u)
+    EXPECT_EQ(refused.err.rfind(wl + ":4:3: workload.gemm: expected a target on answer_traffic, answer_traffic_lo, "
+                                     "answer_traffic_hi, traffic_replay", 0), 0u)
         << refused.err;
 }
 

@@ -8,8 +8,11 @@
 
 #include "test_util.h"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -235,6 +238,137 @@ TEST_F(SimWorkloadCli, PlainPointBySpec)
     auto pt = run("point --N 700 --C 140 --M 48 --pattern gaussian --sigma 40.5 --seed 8 --json");
     ASSERT_EQ(pt.status, 0) << pt.err;
     EXPECT_EQ(json_num(bar.out, "K_steady"), json_num(pt.out, "K_lru"));
+}
+
+} // namespace
+
+namespace {
+
+class SimBandCli : public pascal_test::TempDirTest {
+protected:
+    std::string gb10 = std::string(PASCAL_SOURCE_DIR) + "/configs/devices/gb10.yaml";
+
+    // The decode attention above at occupancy 1, the workers drifting by a
+    // lag of 3 blocks: the free-running simulator's traffic there moves
+    // with its seed (the per-SM speeds), the lock-step replay's does not.
+    std::string spec(const std::string &name, const std::string &fixed, const std::string &axes,
+                     const std::string &columns)
+    {
+        return write(name, "name: b\ndevice: " + gb10 +
+                               "\nmodels: [workload, traffic, lru_replay, simulate]\nworkload:\n"
+                               "  attention: {batch: 2, q_heads: 8, kv_heads: 2, seq_q: 1, "
+                               "seq_kv: 4096, head_dim: 128, dtype: bf16, tile_q: 64, tile_kv: 64}\n"
+                               "fixed: {occupancy: 1, path: tma, depth: 3, compute: 0, " + fixed +
+                               "}\ncolumns: [" + columns + "]\naxes:\n" + axes);
+    }
+};
+
+// answer_traffic_hi is the 90th percentile (linear between order
+// statistics at 0.9 (S - 1)) of traffic_sim over seeds seed .. seed + S -
+// 1, held at or above the answer; answer_traffic_lo the lower of the
+// lock-step replay and the answer.  The percentile is computed here from a
+// sweep over the seed axis, which runs the simulator once per seed.
+TEST_F(SimBandCli, TheBandIsTheSeedsPercentileAroundTheAnswer)
+{
+    const std::string caps = "  capacity_bytes: [512KiB, 1MiB, 2MiB]\n";
+    std::string seeds = spec("seeds.yaml", "pattern: lag, lag: 3",
+                             "  seed: [7, 8, 9, 10, 11, 12]\n" + caps, "traffic_sim");
+    std::string band = spec("band.yaml", "pattern: lag, lag: 3, band_seeds: 4",
+                            "  seed: [7, 8, 9]\n" + caps,
+                            "traffic_replay, traffic_sim, answer_traffic, answer_source, "
+                            "answer_traffic_lo, answer_traffic_hi");
+    auto a = run("run " + seeds + " -o " + dir + "/seeds.csv --format csv");
+    ASSERT_EQ(a.status, 0) << a.err;
+    auto b = run("run " + band + " -o " + dir + "/band.csv --format csv");
+    ASSERT_EQ(b.status, 0) << b.err;
+    std::map<std::pair<int, double>, double> sim;
+    for (auto &row : pascal_test::read_csv(dir + "/seeds.csv"))
+        sim[{std::stoi(row["seed"]), std::stod(row["capacity_bytes"])}] = std::stod(row["traffic_sim"]);
+    auto rows = pascal_test::read_csv(dir + "/band.csv");
+    ASSERT_EQ(rows.size(), 9u);
+    int spread = 0;
+    for (auto &row : rows) {
+        int seed = std::stoi(row["seed"]);
+        double cap = std::stod(row["capacity_bytes"]);
+        double answer = std::stod(row["answer_traffic"]);
+        std::vector<double> t;
+        for (int k = 0; k < 4; k++)
+            t.push_back(sim.at({seed + k, cap}));
+        std::sort(t.begin(), t.end());
+        double p90 = t[2] + 0.7 * (t[3] - t[2]);   // at 0.9 x 3 = 2.7
+        spread += t[3] > t[0];
+        EXPECT_EQ(std::stod(row["answer_source"]), 1);   // the simulator answers
+        EXPECT_EQ(answer, sim.at({seed, cap}));
+        EXPECT_NEAR(std::stod(row["answer_traffic_hi"]), std::max(p90, answer), 1e-12) << seed << " " << cap;
+        EXPECT_EQ(std::stod(row["answer_traffic_lo"]), std::min(std::stod(row["traffic_replay"]), answer));
+        EXPECT_LE(std::stod(row["answer_traffic_lo"]), answer);
+        EXPECT_GE(std::stod(row["answer_traffic_hi"]), answer);
+    }
+    EXPECT_GE(spread, 3);   // the seeds do move the simulator here: the test can tell p90 from one run
+
+    // Without the simulator there is no band's high end; band_seeds is bounded.
+    std::string nosim = write("nosim.yaml", pascal_test::slurp(band).replace(
+                                                pascal_test::slurp(band).find(", simulate]"), 11, "]"));
+    auto c = run("run " + nosim + " -o " + dir + "/nosim.csv --format csv");
+    ASSERT_EQ(c.status, 0) << c.err;
+    for (auto &row : pascal_test::read_csv(dir + "/nosim.csv")) {
+        EXPECT_EQ(row["answer_traffic_hi"], "");   // NaN is an empty field
+        EXPECT_EQ(row["answer_traffic_lo"], row["answer_traffic"]);
+    }
+    std::string many = spec("many.yaml", "band_seeds: 65", caps, "answer_traffic_hi");
+    auto d = run("run " + many + " -o " + dir + "/many.csv");
+    EXPECT_EQ(d.status, 2);
+    EXPECT_NE(d.err.find("many.yaml:6:68: "), std::string::npos) << d.err;
+    EXPECT_NE(d.err.find("fixed.band_seeds: expected band_seeds <= 64 (simulations per point for the "
+                         "band), got 65"), std::string::npos) << d.err;
+    EXPECT_FALSE(pascal_test::exists(dir + "/many.csv"));
+}
+
+// pascal size on the simulator's traffic, which rises with C between 33
+// and 34 blocks here: the search probes, reports the rise, and answers the
+// smallest C from which every capacity of the grid meets the target, as
+// computed here from a run over every C of the range.
+TEST_F(SimBandCli, SizeProbesTheSimulatorAndReportsWhereItRises)
+{
+    std::string s = spec("rise.yaml", "pattern: gaussian, sigma: 1, seed: 7",
+                         "  C: {from: 33, to: 53, step: 1}\n", "traffic_sim, answer_traffic, answer_traffic_hi");
+    auto g = run("run " + s + " -o " + dir + "/grid.csv --format csv");
+    ASSERT_EQ(g.status, 0) << g.err;
+    std::map<long, double> v;
+    for (auto &row : pascal_test::read_csv(dir + "/grid.csv"))
+        v[std::stol(row["C"])] = std::stod(row["traffic_sim"]);
+    ASSERT_EQ(v.size(), 21u);
+    const double bound = 1.2;
+    long want = -1, rise_at = -1;
+    double rise = 0;
+    for (long c = 53; c >= 33 && v[c] <= bound; c--)
+        want = c;
+    for (long c = 33; c < 53; c++)
+        if (v[c + 1] - v[c] > rise)
+            rise = v[c + 1] - v[c], rise_at = c;
+    ASSERT_GT(rise_at, 0) << "the simulator no longer rises here: pick another case";
+    ASSERT_GT(want, 33);
+    ASSERT_LE(v[33], bound);   // a plain "smallest C that meets" would say 33
+
+    auto z = run("size " + s + " --target 'traffic_sim <= 1.2' --json");
+    ASSERT_EQ(z.status, 0) << z.err;
+    EXPECT_EQ(json_num(z.out, "C"), (double)want) << z.out;
+    EXPECT_NE(z.out.find("\"monotone\": false"), std::string::npos) << z.out;
+    EXPECT_NE(z.out.find("\"rise\": [[" + std::to_string(rise_at) + ", "), std::string::npos) << z.out;
+    auto t = run("size " + s + " --target 'traffic_sim <= 1.2'");
+    ASSERT_EQ(t.status, 0) << t.err;
+    EXPECT_NE(t.out.find("probed: not monotone: traffic_sim rises from"), std::string::npos) << t.out;
+
+    // The answer's default search sizes the band's high end beside it, on
+    // the same bound; the answer is the simulator's here.
+    auto a = run("size " + s + " --target 1.2 --json");
+    ASSERT_EQ(a.status, 0) << a.err;
+    EXPECT_EQ(json_num(a.out, "C"), (double)want) << a.out;
+    EXPECT_NE(a.out.find("\"band_hi\": {\"C\": "), std::string::npos) << a.out;
+    auto at = a.out.find("\"band_hi\"");
+    ASSERT_NE(at, std::string::npos);
+    double band_C = json_num(a.out.substr(at + 10), "C");
+    EXPECT_GE(band_C, (double)want);   // the high end is at or above the answer at every C
 }
 
 } // namespace

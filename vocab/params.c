@@ -101,6 +101,9 @@ const pascal_param_info pascal_params[PASCAL_NPARAM] = {
                                  "L2 read bandwidth of the whole chip (time columns)"},
     [PASCAL_P_DRAM_BYTES_PER_S] = {"dram_bytes_per_s", PASCAL_T_REAL, POS, "bytes/s",
                                    "DRAM read bandwidth of the whole chip (time columns)"},
+    [PASCAL_P_BAND_SEEDS] = {"band_seeds", PASCAL_T_INT, POS, "seeds",
+                             "simulate: free-running simulations behind answer_traffic_hi, seeds "
+                             "seed .. seed + band_seeds - 1"},
     [PASCAL_P_KERNEL] = {"kernel", PASCAL_T_NAME, 0, "",
                          "the kernel whose launch is modelled (model: pascal's model kernel; "
                          "flash-attn-2: FlashAttention-2's forward grid and GQA decode fold; "
@@ -277,6 +280,13 @@ const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
                                  "the largest of the three floors: no kernel runs faster (roofline)"},
     [PASCAL_COL_BOUND_TERM] = {"bound_term", PASCAL_MODEL_TRAFFIC, "code",
                                "which floor binds: 1 compute, 2 L2, 3 DRAM"},
+    [PASCAL_COL_ANSWER_TRAFFIC_LO] = {"answer_traffic_lo", PASCAL_MODEL_TRAFFIC, "x ideal",
+                                      "the band's low end: the lock-step kernel (traffic_replay, "
+                                      "else traffic_lru), or the answer where that is lower"},
+    [PASCAL_COL_ANSWER_TRAFFIC_HI] = {"answer_traffic_hi", PASCAL_MODEL_TRAFFIC, "x ideal",
+                                      "the band's high end: the 90th percentile of traffic_sim over "
+                                      "band_seeds free-running simulations, or the answer where "
+                                      "that is higher (with model simulate), else NaN"},
 };
 
 const char *const pascal_answer_names[PASCAL_ANSWER_COUNT] = {"", "simulate", "lru_replay",
@@ -557,6 +567,7 @@ const char *const pascal_param_refs[PASCAL_NPARAM] = {
     [PASCAL_P_SWIZZLE] = "",
     [PASCAL_P_SPLIT_K] = "",
     [PASCAL_P_KERNEL] = "docs/workloads.md section 2.5",
+    [PASCAL_P_BAND_SEEDS] = "docs/workloads.md section 3.1 (the band)",
     [PASCAL_P_FLOPS_PER_S] = "docs/workloads.md section 10 (device rates)",
     [PASCAL_P_L2_BYTES_PER_S] = "docs/workloads.md section 10 (device rates)",
     [PASCAL_P_DRAM_BYTES_PER_S] = "docs/workloads.md section 10 (device rates)",
@@ -612,6 +623,7 @@ const char *const pascal_param_defaults[PASCAL_NPARAM] = {
     [PASCAL_P_SWIZZLE] = "8",
     [PASCAL_P_SPLIT_K] = "1",
     [PASCAL_P_KERNEL] = "model",
+    [PASCAL_P_BAND_SEEDS] = "5",
     [PASCAL_P_FLOPS_PER_S] = "the device profile's rate for the point's dtype (rates.flops_DTYPE)",
     [PASCAL_P_L2_BYTES_PER_S] = "the device profile's rates.l2_bytes_per_s",
     [PASCAL_P_DRAM_BYTES_PER_S] = "the device profile's rates.dram_bytes_per_s",
@@ -705,6 +717,8 @@ const char *const pascal_column_refs[PASCAL_NCOLUMN] = {
     [PASCAL_COL_TIME_DRAM_S] = "docs/workloads.md section 10",
     [PASCAL_COL_TIME_BOUND_S] = "docs/workloads.md section 10",
     [PASCAL_COL_BOUND_TERM] = "docs/workloads.md section 10",
+    [PASCAL_COL_ANSWER_TRAFFIC_LO] = "docs/workloads.md 3.1 (the band)",
+    [PASCAL_COL_ANSWER_TRAFFIC_HI] = "docs/workloads.md 3.1 (the band)",
 };
 
 static const pascal_unit_info unit_table[] = {
@@ -712,6 +726,7 @@ static const pascal_unit_info unit_table[] = {
     {"bytes/s", "bytes per second"},
     {"FLOP", "floating-point operations, a multiply-add counted as two"},
     {"s", "seconds"},
+    {"seeds", "random seeds, one simulation each"},
     {"blocks", "data blocks of block_bytes bytes (the unit of N, C and phases)"},
     {"bytes", "bytes; a spec writes sizes with B, KiB, MiB, GiB, TiB, kB, KB, MB, GB, TB"},
     {"workers", "concurrent workers (resident CTAs), M"},

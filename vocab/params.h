@@ -70,6 +70,7 @@ typedef enum pascal_param_id {
     PASCAL_P_FLOPS_PER_S,    /* tensor FLOP/s at the point's dtype (device rates) */
     PASCAL_P_L2_BYTES_PER_S, /* L2 read bandwidth, bytes/s */
     PASCAL_P_DRAM_BYTES_PER_S, /* DRAM read bandwidth, bytes/s */
+    PASCAL_P_BAND_SEEDS,     /* simulate: seeds of the answer's band, <= PASCAL_MAX_BAND_SEEDS */
     PASCAL_NPARAM
 } pascal_param_id;
 
@@ -209,8 +210,13 @@ typedef enum pascal_column_id {
     PASCAL_COL_TIME_DRAM_S,       /* time: answer_fill_bytes / dram_bytes_per_s */
     PASCAL_COL_TIME_BOUND_S,      /* time: the largest of the three (roofline) */
     PASCAL_COL_BOUND_TERM,        /* time: 1 compute, 2 L2, 3 DRAM */
+    PASCAL_COL_ANSWER_TRAFFIC_LO, /* traffic: the band's low end, lock-step (docs/workloads.md 3.1) */
+    PASCAL_COL_ANSWER_TRAFFIC_HI, /* traffic: the band's high end, free-running p90 */
     PASCAL_NCOLUMN
 } pascal_column_id;
+
+/* Most simulations behind one point's band (band_seeds). */
+#define PASCAL_MAX_BAND_SEEDS 64
 
 /* Who answers a workload point's traffic, most faithful first; the value
  * of answer_source (docs/workloads.md section 3.1). */
