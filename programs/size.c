@@ -21,6 +21,11 @@ static const char *usage_text =
     "The target comes from --target or from the spec's search: section; a\n"
     "workload spec with neither sizes its answer, answer_traffic <= 1.2, as\n"
     "the run summary and the report do (--target 1.1 sets the bound).\n"
+    "The simulator's columns (traffic_sim, answer_traffic_hi, the answer where\n"
+    "the simulator answers) are not shown monotone in C: they are probed at 17\n"
+    "log-spaced capacities, then bisected above the last miss, and any rise\n"
+    "with C is reported; where the simulator answers, the band's high end\n"
+    "(answer_traffic_hi) is sized on the same bound beside the answer.\n"
     "--worst prints one answer: the scenario that needs the most capacity.\n"
     "--json prints one object per line: the scenario's axis values, C,\n"
     "capacity_bytes, value (the target column at C) and range (the searched C).";

@@ -281,6 +281,10 @@ TEST_F(SimBandCli, TheBandIsTheSeedsPercentileAroundTheAnswer)
     ASSERT_EQ(a.status, 0) << a.err;
     auto b = run("run " + band + " -o " + dir + "/band.csv --format csv");
     ASSERT_EQ(b.status, 0) << b.err;
+    // The summary sizes the band's high end beside the answer.
+    EXPECT_NE(b.out.find("; the band's high end "), std::string::npos) << b.out;
+    EXPECT_NE(b.out.find("the band's high end: answer_traffic_hi, the 90th percentile of band_seeds"),
+              std::string::npos) << b.out;
     std::map<std::pair<int, double>, double> sim;
     for (auto &row : pascal_test::read_csv(dir + "/seeds.csv"))
         sim[{std::stoi(row["seed"]), std::stod(row["capacity_bytes"])}] = std::stod(row["traffic_sim"]);
