@@ -77,6 +77,7 @@ static void put_marker(FILE *o, const char *marker, const char *title, rp_data_f
         put_script(o, "vega-embed.min.js");
     } else if (strcmp(marker, "js") == 0) {
         put_script(o, "lab.js");
+        put_script(o, "sizing.js");
         put_script(o, "report.js");
     }
 }

@@ -38,6 +38,18 @@ int pascal_report_is_traffic(const char *name)
     return strncmp(name, "traffic_", 8) == 0 || strcmp(name, "answer_traffic") == 0;
 }
 
+double pascal_report_default_target(const char *name)
+{
+    return pascal_report_is_traffic(name) ? 1.2 : 0.05;
+}
+
+int pascal_report_is_metric(const char *name)
+{
+    size_t n = strlen(name);
+    int edge = n > 3 && (strcmp(name + n - 3, "_lo") == 0 || strcmp(name + n - 3, "_hi") == 0);
+    return (strncmp(name, "rho_", 4) == 0 || pascal_report_is_traffic(name)) && !edge;
+}
+
 static int add_col(rp_plan *p, const char *name, const char *units, const char *desc, int src,
                    int div_m)
 {
@@ -280,8 +292,7 @@ int pascal_report_plan(rp_file *f, double target, rp_plan *p, pascal_error *err)
     plan_dynamic_plot(f, p);
     plan_capacity_plot(f, p);
     if (isnan(p->target))   /* the metric's default */
-        p->target = p->metric >= 0 && pascal_report_is_traffic(p->cols[p->metric].name) ? 1.2
-                                                                                         : 0.05;
+        p->target = pascal_report_default_target(p->metric >= 0 ? p->cols[p->metric].name : "");
     plan_heatmap(f, p);
     return plan_sampling(f, p, err);
 }

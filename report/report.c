@@ -59,7 +59,7 @@ static int add_row(rp_run *r, double *const *buf, int64_t i, int64_t row, int64_
         double cs = p->cshare_src >= 0 ? buf[p->cshare_src][i]
                   : p->lead_src >= 0   ? 2 * buf[p->lead_src][i] - 1
                                        : NAN;
-        pascal_report_sizing_add(r->sizing, idx, vals[p->metric], cs,
+        pascal_report_sizing_add(r->sizing, idx, vals, cs,
                                  p->c_src >= 0 ? buf[p->c_src][i] : NAN);
     }
     return 0;

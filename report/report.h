@@ -13,7 +13,9 @@
  *     K_dyn and a W axis;
  *   - a sizing table: per scenario the smallest swept capacity whose miss
  *     rate (worst over random draws) is at or below a target, and the
- *     Theorem 5 capacity 2 sigma - 1 where sigma (`lead`) is known;
+ *     Theorem 5 capacity 2 sigma - 1 where sigma (`lead`) is known, for
+ *     each metric of the page's menu; and that required capacity plotted
+ *     against a scenario axis, with a pivot table over two of them;
  *   - the spec, provenance and point count, and the cache lab panel.
  *
  * Plot data are averaged over random draws (the `seed` axis) and, when the

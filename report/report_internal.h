@@ -32,7 +32,8 @@
 #define RP_DENSE_CELLS (1 << 19) /* most plot cells accumulated */
 #define RP_DEFAULT_VALUES 600000 /* default page budget, cells x columns */
 #define RP_MAX_SCENARIOS 2000    /* sizing-table rows */
-#define RP_SCENARIO_CELLS 4000000 /* scenarios x capacities tracked */
+#define RP_SCENARIO_CELLS 4000000 /* scenarios x capacities x metrics tracked */
+#define RP_MAX_SIZING_METRICS 12 /* metrics sized (the page's metric menu) */
 
 /* Embedded files (generated source). */
 typedef struct rp_asset {
@@ -164,6 +165,12 @@ int pascal_report_col(const rp_plan *p, const char *name); /* cols index or -1 *
 /* A workload's traffic ratio (traffic_* or answer_traffic): sized against
  * 1.2x ideal, not a miss rate. */
 int pascal_report_is_traffic(const char *name);
+/* The sizing target of a metric when --target does not apply to it: 1.2
+ * (x ideal) for a traffic ratio, 0.05 for a miss rate. */
+double pascal_report_default_target(const char *name);
+/* A column the page's metric menu offers: a miss rate (rho_*) or traffic
+ * ratio, but not a band edge (*_lo, *_hi). */
+int pascal_report_is_metric(const char *name);
 /* Evenly spaced subset of `keep` of an axis's current plotted values. */
 int pascal_report_thin_axis(rp_axis *a, int64_t keep, pascal_error *err);
 /* Index of the plotted axis to halve next, or -1 when none can be thinned. */
@@ -193,13 +200,15 @@ int64_t pascal_report_cube_nonempty(const rp_cube *c, const rp_file *f, const rp
 int64_t pascal_report_cube_json(const rp_cube *c, const rp_file *f, const rp_plan *p, FILE *o);
 void pascal_report_cube_free(rp_cube *c);
 
-/* sizing.c */
+/* sizing.c: one table per metric of the page's menu (the plan's metric
+ * first), as many as RP_SCENARIO_CELLS holds. */
 typedef struct rp_sizing rp_sizing;
 int pascal_report_sizing_create(const rp_file *f, const rp_plan *p, rp_sizing **out,
                                 pascal_error *err);
-/* One row: listed axis indices (per file axis), metric value, Theorem 5
- * capacity (NaN when unknown) and C (NaN when unknown). */
-void pascal_report_sizing_add(rp_sizing *s, const int64_t *idx, double metric, double cshare,
+/* One row: listed axis indices (per file axis), the plotted columns' values
+ * (p->cols order), Theorem 5 capacity (NaN when unknown) and C (NaN when
+ * unknown). */
+void pascal_report_sizing_add(rp_sizing *s, const int64_t *idx, const double *vals, double cshare,
                               double blocks);
 int64_t pascal_report_sizing_rows(const rp_sizing *s);
 void pascal_report_sizing_json(const rp_sizing *s, const rp_file *f, const rp_plan *p, FILE *o);

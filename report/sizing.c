@@ -5,7 +5,15 @@
  * undefined (NaN) counts as not meeting the target.  Also the Theorem 5
  * capacity 2 sigma - 1 (C_share, or 2 lead - 1) where the file knows sigma.
  * Every row of the file is used, not the plotted sample.  Scenarios are kept
- * in the order they first appear, up to RP_MAX_SCENARIOS. */
+ * in the order they first appear, up to RP_MAX_SCENARIOS.
+ *
+ * One table per metric the page's menu can show (the plan's metric first,
+ * then the other miss rates and traffic ratios in column order), so the
+ * table follows the menu; the scenarios, their capacities in blocks and
+ * Theorem 5 are shared.  Each metric costs scenarios x capacities doubles:
+ * metrics past what RP_SCENARIO_CELLS holds are not sized (the page names
+ * them), but the plan's metric always keeps as many scenarios as it would
+ * alone. */
 #include "report/report_internal.h"
 
 #include "sweeps/workload.h"
@@ -26,14 +34,27 @@ struct rp_sizing {
     int64_t hsize;             /* hash table size, a power of two */
     int64_t *hslot;            /* slot or -1 */
     uint64_t *key;             /* per slot: mixed-radix scenario id */
-    double *worst;             /* slots x ncap: NaN no row, +inf undefined */
+    int nmetrics;              /* sized metrics; [0] is the plan's */
+    int metric[RP_MAX_SIZING_METRICS];    /* their plan columns */
+    double target[RP_MAX_SIZING_METRICS];
+    int defined[RP_MAX_SIZING_METRICS];   /* some row has a value */
+    int nunsized;              /* menu metrics left out by the cell bound */
+    int unsized[RP_MAX_COLUMNS];
+    double *worst;             /* metrics x slots x ncap: NaN no row, +inf undefined */
     double *blocks;            /* slots x ncap: C there */
     double *cshare;            /* per slot: Theorem 5 capacity, NaN unknown */
-    /* The exact answers (sizing_exact.c), when exact is set. */
+    /* The exact answers (sizing_exact.c) for the plan's metric, when exact
+     * is set: a search per scenario and draw is too costly to repeat for
+     * every metric. */
     int exact;
     char note[PASCAL_ERROR_MAX];   /* why not */
     double *exact_C, *exact_bytes, *exact_value; /* per slot; NaN: none */
 };
+
+static double *worst_at(const rp_sizing *s, int m, int64_t k)
+{
+    return &s->worst[((size_t)m * (size_t)s->max_slots + (size_t)k) * (size_t)s->ncap];
+}
 
 void pascal_report_sizing_free(rp_sizing *s)
 {
@@ -58,18 +79,48 @@ static int alloc_tables(rp_sizing *s)
         s->hsize *= 2;
     s->hslot = malloc((size_t)s->hsize * sizeof *s->hslot);
     s->key = malloc((size_t)s->max_slots * sizeof *s->key);
-    s->worst = malloc(cells * sizeof *s->worst);
+    s->worst = malloc(cells * (size_t)s->nmetrics * sizeof *s->worst);
     s->blocks = malloc(cells * sizeof *s->blocks);
     s->cshare = malloc((size_t)s->max_slots * sizeof *s->cshare);
     if (!s->hslot || !s->key || !s->worst || !s->blocks || !s->cshare)
         return -1;
     for (int64_t i = 0; i < s->hsize; i++)
         s->hslot[i] = -1;
+    for (size_t i = 0; i < cells * (size_t)s->nmetrics; i++)
+        s->worst[i] = NAN;
     for (size_t i = 0; i < cells; i++)
-        s->worst[i] = s->blocks[i] = NAN;
+        s->blocks[i] = NAN;
     for (int64_t i = 0; i < s->max_slots; i++)
         s->cshare[i] = NAN;
     return 0;
+}
+
+/* --target is stated for the plan's metric; a metric of the other kind
+ * (a miss rate beside a traffic ratio) gets its own default. */
+static double target_of(const rp_plan *p, int col)
+{
+    const char *name = p->cols[col].name, *main = p->cols[p->metric].name;
+    if (pascal_report_is_traffic(name) == pascal_report_is_traffic(main))
+        return p->target;
+    return pascal_report_default_target(name);
+}
+
+/* The plan's metric, then the menu's others while the cells allow. */
+static void choose_metrics(rp_sizing *s, const rp_plan *p)
+{
+    int64_t fit = RP_SCENARIO_CELLS / (s->max_slots * s->ncap);
+    s->metric[0] = p->metric;
+    s->nmetrics = 1;
+    for (int c = 0; c < p->ncols; c++) {
+        if (c == p->metric || !pascal_report_is_metric(p->cols[c].name))
+            continue;
+        if (s->nmetrics < RP_MAX_SIZING_METRICS && s->nmetrics < fit)
+            s->metric[s->nmetrics++] = c;
+        else
+            s->unsized[s->nunsized++] = c;
+    }
+    for (int m = 0; m < s->nmetrics; m++)
+        s->target[m] = target_of(p, s->metric[m]);
 }
 
 int pascal_report_sizing_create(const rp_file *f, const rp_plan *p, rp_sizing **out,
@@ -94,11 +145,16 @@ int pascal_report_sizing_create(const rp_file *f, const rp_plan *p, rp_sizing **
         pascal_report_sizing_free(s);
         return 0;
     }
+    /* No more slots than scenarios: a small sweep leaves room for every
+     * metric. */
     s->max_slots = RP_SCENARIO_CELLS / s->ncap;
     if (s->max_slots > RP_MAX_SCENARIOS)
         s->max_slots = RP_MAX_SCENARIOS;
+    if ((double)s->max_slots > ids)
+        s->max_slots = (int64_t)ids;
     if (s->max_slots < 1)
         s->max_slots = 1;
+    choose_metrics(s, p);
     if (alloc_tables(s) != 0) {
         pascal_report_sizing_free(s);
         return pascal_error_set(err, PASCAL_ENOMEM, "out of memory");
@@ -127,24 +183,25 @@ static int64_t slot_of(rp_sizing *s, uint64_t id)
     }
 }
 
-void pascal_report_sizing_add(rp_sizing *s, const int64_t *idx, double metric, double cshare,
+void pascal_report_sizing_add(rp_sizing *s, const int64_t *idx, const double *vals, double cshare,
                               double blocks)
 {
     uint64_t id = 0;
-    int64_t k, at;
-    double *w;
+    int64_t k, c = idx[s->cap];
     for (int j = 0; j < s->naxes; j++) /* mixed radix over the scenario axes */
         id = id * (uint64_t)s->radix[j] + (uint64_t)idx[s->ax[j]];
     if ((k = slot_of(s, id)) < 0)
         return;
-    at = k * s->ncap + idx[s->cap];
-    w = &s->worst[at];
-    if (isnan(metric))
-        *w = INFINITY;
-    else if (isnan(*w) || metric > *w)
-        *w = metric;
+    for (int m = 0; m < s->nmetrics; m++) {
+        double v = vals[s->metric[m]], *w = &worst_at(s, m, k)[c];
+        if (isnan(v))
+            *w = INFINITY;
+        else if (isnan(*w) || v > *w)
+            *w = v;
+        s->defined[m] |= !isnan(v);
+    }
     if (!isnan(blocks))
-        s->blocks[at] = blocks;
+        s->blocks[k * s->ncap + c] = blocks;
     if (!isnan(cshare) && (isnan(s->cshare[k]) || cshare > s->cshare[k]))
         s->cshare[k] = cshare;
 }
@@ -154,11 +211,13 @@ int64_t pascal_report_sizing_rows(const rp_sizing *s)
     return s ? s->nslots : 0;
 }
 
-/* One table row: [[scenario values], capacity, blocks, worst at the largest
- * capacity, Theorem 5 capacity]. */
-static void row_json(const rp_sizing *s, const rp_file *f, const rp_plan *p, int64_t k, FILE *o)
+/* One table row of metric m: [[scenario values], capacity, blocks, worst at
+ * the largest capacity, Theorem 5 capacity], and for the plan's metric,
+ * when exact, [exact C (blocks), its bytes, the metric there]. */
+static void row_json(const rp_sizing *s, const rp_file *f, int m, int64_t k, FILE *o)
 {
     const rp_axis *cap = &f->axes[s->cap];
+    const double *worst = worst_at(s, m, k);
     uint64_t id = s->key[k];
     int64_t idx[RP_MAX_AXES], found = -1, largest = -1;
     for (int j = s->naxes - 1; j >= 0; j--) {
@@ -177,24 +236,23 @@ static void row_json(const rp_sizing *s, const rp_file *f, const rp_plan *p, int
     fprintf(o, "],");
     for (int64_t r = 0; r < cap->count; r++) { /* ascending capacity */
         int64_t c = cap->order[r];
-        double w = s->worst[k * s->ncap + c];
-        if (isnan(w))
+        if (isnan(worst[c]))
             continue;
         largest = c;
-        if (found < 0 && w <= p->target)
+        if (found < 0 && worst[c] <= s->target[m])
             found = c;
     }
     pascal_report_json_num(o, found >= 0 ? cap->values[found] : NAN, 17);
     fprintf(o, ",");
     pascal_report_json_num(o, found >= 0 ? s->blocks[k * s->ncap + found] : NAN, 17);
     fprintf(o, ",");
-    if (largest >= 0 && isinf(s->worst[k * s->ncap + largest]))
+    if (largest >= 0 && isinf(worst[largest]))
         fprintf(o, "\"undefined\"");
     else
-        pascal_report_json_num(o, largest >= 0 ? s->worst[k * s->ncap + largest] : NAN, 6);
+        pascal_report_json_num(o, largest >= 0 ? worst[largest] : NAN, 6);
     fprintf(o, ",");
     pascal_report_json_num(o, s->cshare[k], 17);
-    if (s->exact) { /* [5..7]: exact C (blocks), its bytes, the metric there */
+    if (m == 0 && s->exact) {
         fprintf(o, ",");
         pascal_report_json_num(o, s->exact_C[k], 17);
         fprintf(o, ",");
@@ -205,30 +263,35 @@ static void row_json(const rp_sizing *s, const rp_file *f, const rp_plan *p, int
     fprintf(o, "]");
 }
 
-void pascal_report_sizing_json(const rp_sizing *s, const rp_file *f, const rp_plan *p, FILE *o)
+static void names_json(FILE *o, const rp_file *f, const rp_sizing *s, int words)
 {
-    int cshare = 0;
+    for (int j = 0; j < s->naxes; j++) {
+        const char *name = f->axes[s->ax[j]].name;
+        const char *w = words ? pascal_workload_phrase(pascal_param_from_name(name)) : NULL;
+        fprintf(o, j ? "," : "");
+        pascal_report_json_str(o, w ? w : name);
+    }
+}
+
+/* The table of metric m, with what the page needs to title it. */
+static void table_json(const rp_sizing *s, const rp_file *f, const rp_plan *p, int m, FILE *o)
+{
+    const char *name = p->cols[s->metric[m]].name;
+    int cshare = 0, exact = m == 0 && s->exact;
+    char note[PASCAL_ERROR_MAX + 64];
     fprintf(o, "{\"metric\":");
-    pascal_report_json_str(o, p->cols[p->metric].name);
+    pascal_report_json_str(o, name);
     fprintf(o, ",\"target\":");
-    pascal_report_json_num(o, p->target, 17);
+    pascal_report_json_num(o, s->target[m], 17);
     fprintf(o, ",\"cap_axis\":");
     pascal_report_json_str(o, f->axes[s->cap].name);
     fprintf(o, ",\"axes\":[");
-    for (int j = 0; j < s->naxes; j++) {
-        fprintf(o, j ? "," : "");
-        pascal_report_json_str(o, f->axes[s->ax[j]].name);
-    }
+    names_json(o, f, s, 0);
     /* Workload terms: each scenario axis as an architect says it ("context
      * length"), and what the target means for a traffic ratio. */
     fprintf(o, "],\"axis_words\":[");
-    for (int j = 0; j < s->naxes; j++) {
-        const char *w = pascal_workload_phrase(pascal_param_from_name(f->axes[s->ax[j]].name));
-        fprintf(o, j ? "," : "");
-        pascal_report_json_str(o, w ? w : f->axes[s->ax[j]].name);
-    }
-    fprintf(o, "],\"traffic\":%s",
-            pascal_report_is_traffic(p->cols[p->metric].name) ? "true" : "false");
+    names_json(o, f, s, 1);
+    fprintf(o, "],\"traffic\":%s", pascal_report_is_traffic(name) ? "true" : "false");
     fprintf(o, ",\"averaged\":[");
     for (int i = 0, n = 0; i < f->naxes; i++)
         if (f->axes[i].role == RP_AGG) {
@@ -238,13 +301,46 @@ void pascal_report_sizing_json(const rp_sizing *s, const rp_file *f, const rp_pl
     fprintf(o, "],\"rows\":[");
     for (int64_t k = 0; k < s->nslots; k++) {
         fprintf(o, k ? ",\n" : "");
-        row_json(s, f, p, k, o);
+        row_json(s, f, m, k, o);
         cshare |= !isnan(s->cshare[k]);
     }
+    if (m == 0)
+        snprintf(note, sizeof note, "%s", s->note);
+    else
+        snprintf(note, sizeof note, "searched for %s only, the report's default metric",
+                 p->cols[s->metric[0]].name);
     fprintf(o, "],\"more\":%s,\"has_cshare\":%s,\"exact\":%s,\"exact_note\":", s->more ? "true" : "false",
-            cshare ? "true" : "false", s->exact ? "true" : "false");
-    pascal_report_json_str(o, s->note);
+            cshare ? "true" : "false", exact ? "true" : "false");
+    pascal_report_json_str(o, note);
     fprintf(o, "}");
+}
+
+/* {"default": the plan's metric, "metrics": those sized (a metric without a
+ * value in any row is left out), "unsized": those the cell bound left out,
+ * "max_cells", "by_metric": {name: table}}. */
+void pascal_report_sizing_json(const rp_sizing *s, const rp_file *f, const rp_plan *p, FILE *o)
+{
+    fprintf(o, "{\"default\":");
+    pascal_report_json_str(o, p->cols[s->metric[0]].name);
+    fprintf(o, ",\"metrics\":[");
+    for (int m = 0, n = 0; m < s->nmetrics; m++)
+        if (m == 0 || s->defined[m]) {
+            fprintf(o, n++ ? "," : "");
+            pascal_report_json_str(o, p->cols[s->metric[m]].name);
+        }
+    fprintf(o, "],\"unsized\":[");
+    for (int u = 0; u < s->nunsized; u++) {
+        fprintf(o, u ? "," : "");
+        pascal_report_json_str(o, p->cols[s->unsized[u]].name);
+    }
+    fprintf(o, "],\"max_cells\":%d,\"by_metric\":{", RP_SCENARIO_CELLS);
+    for (int m = 0, n = 0; m < s->nmetrics; m++)
+        if (m == 0 || s->defined[m]) {
+            fprintf(o, n++ ? ",\n" : "");
+            pascal_report_json_key(o, p->cols[s->metric[m]].name);
+            table_json(s, f, p, m, o);
+        }
+    fprintf(o, "}}");
 }
 
 /* Per slot, the draw that needs the most capacity, by bisection; the grid

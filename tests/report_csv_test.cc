@@ -40,7 +40,8 @@ def data(path):
 a, b = data(sys.argv[1]), data(sys.argv[2])
 assert set(a) == set(b), set(a) ^ set(b)
 if a.get("sizing"):
-    sa, sb = a["sizing"], b["sizing"]
+    m = a["sizing"]["default"]
+    sa, sb = a["sizing"]["by_metric"][m], b["sizing"]["by_metric"][m]
     assert not sb["exact"] and "spec" in sb["exact_note"], sb["exact_note"]
     if sa["exact"]:
         sa["rows"] = [r[:5] for r in sa["rows"]]

@@ -175,6 +175,12 @@ J PageData(const std::string &html)
     return p.value();
 }
 
+// The sizing table of the report's default metric.
+const J &Table(const J &d)
+{
+    return d["sizing"]["by_metric"][d["sizing"]["default"].s];
+}
+
 // ---- sweep files written through output/sink.h ----------------------------
 
 struct Axis {
@@ -354,7 +360,7 @@ TEST_F(ReportWrite, SizingIsTheWorstDrawOverEveryRow)
     Grid g = SizingGrid(rho);
     const double target = 0.1;
     J d = ReportData(g, target);
-    const J &s = d["sizing"];
+    const J &s = Table(d);
     ASSERT_FALSE(s.null());
     EXPECT_EQ(s["metric"].s, "rho_lru");
     EXPECT_EQ(s["cap_axis"].s, "capacity_bytes");
@@ -496,10 +502,10 @@ TEST_F(ReportWrite, DownSamplingKeepsTheSizingExact)
         said |= n.s.find("values plotted (evenly spaced)") != std::string::npos;
     EXPECT_TRUE(said);
     // rho <= 0.2  <=>  C >= 12 N: the smallest swept C is 12 N
-    ASSERT_EQ(thin["sizing"]["rows"].a.size(), 12u);
+    ASSERT_EQ(Table(thin)["rows"].a.size(), 12u);
     for (int n = 1; n <= 12; n++) {
-        EXPECT_EQ(thin["sizing"]["rows"][n - 1][1].n, 12 * n);
-        EXPECT_EQ(full["sizing"]["rows"][n - 1][1].n, 12 * n);
+        EXPECT_EQ(Table(thin)["rows"][n - 1][1].n, 12 * n);
+        EXPECT_EQ(Table(full)["rows"][n - 1][1].n, 12 * n);
     }
 }
 
@@ -595,7 +601,7 @@ TEST_F(ReportWrite, Theorem5CapacityWhereSigmaIsKnown)
             g.results.push_back({"C_share", "blocks", "",
                                  [&g](const Idx &r) { return 2 * g.Value(0, r) - 1; }});
         J d = ReportData(g);
-        const J &s = d["sizing"];
+        const J &s = Table(d);
         EXPECT_TRUE(s["has_cshare"].b);
         ASSERT_EQ(s["rows"].a.size(), 2u);
         EXPECT_EQ(s["rows"][0][4].n, 5);  // 2 * 3 - 1
@@ -609,8 +615,8 @@ TEST_F(ReportWrite, NoSigmaNoTheorem5)
 {
     std::map<Idx, double> rho;
     J d = ReportData(SizingGrid(rho));
-    EXPECT_FALSE(d["sizing"]["has_cshare"].b);
-    EXPECT_TRUE(d["sizing"]["rows"][0][4].null());
+    EXPECT_FALSE(Table(d)["has_cshare"].b);
+    EXPECT_TRUE(Table(d)["rows"][0][4].null());
 }
 
 // A fixed cache with swept block sizes sweeps C: plotted in blocks, lines by
@@ -793,7 +799,7 @@ TEST_F(ReportWrite, ExactSizingFromTheFilesSpec)
     ASSERT_EQ(per.size(), 16u);   // occupancy x pattern x seed
     ASSERT_EQ(Report(in, out, &err, 0.1), 0) << err.msg;
     J d = PageData(slurp(out));
-    const J &s = d["sizing"];
+    const J &s = Table(d);
     ASSERT_TRUE(s["exact"].b) << s["exact_note"].s;
     ASSERT_EQ(s["rows"].a.size(), 4u);
     for (size_t k = 0; k < 4; k++) {
@@ -821,16 +827,16 @@ TEST_F(ReportWrite, ExactSizingFromTheFilesSpec)
     sizer = nullptr;
     ASSERT_EQ(Report(in, out, &err, 0.1), 0) << err.msg;
     J none = PageData(slurp(out));
-    EXPECT_FALSE(none["sizing"]["exact"].b);
-    EXPECT_EQ(none["sizing"]["exact_note"].s, "this program gave the report no model to search with");
-    EXPECT_EQ(none["sizing"]["rows"][0].a.size(), 5u);
+    EXPECT_FALSE(Table(none)["exact"].b);
+    EXPECT_EQ(Table(none)["exact_note"].s, "this program gave the report no model to search with");
+    EXPECT_EQ(Table(none)["rows"][0].a.size(), 5u);
     sizer = &kEngineSizer;
 
     std::map<Idx, double> rho;
     J g = ReportData(SizingGrid(rho));
-    EXPECT_FALSE(g["sizing"]["exact"].b);
-    EXPECT_NE(g["sizing"]["exact_note"].s.find("spec"), std::string::npos) << g["sizing"]["exact_note"].s;
-    EXPECT_EQ(g["sizing"]["rows"][0].a.size(), 5u);
+    EXPECT_FALSE(Table(g)["exact"].b);
+    EXPECT_NE(Table(g)["exact_note"].s.find("spec"), std::string::npos) << Table(g)["exact_note"].s;
+    EXPECT_EQ(Table(g)["rows"][0].a.size(), 5u);
 }
 
 } // namespace

@@ -7,7 +7,9 @@
  * fastest) of the cells that have rows, and `cube.columns[name][i]` the mean
  * of that column over the rows of cell i (null where undefined).  Every plot
  * is a slice: its x axis (and lines-by axis) free, the other axes fixed by
- * selectors.  window.pascalReport exposes the views for tests. */
+ * selectors.  One metric menu drives the page: the capacity plot and the
+ * sizing section (web/sizing.js) follow it, and each copy of the menu shows
+ * the choice.  window.pascalReport exposes the views for tests. */
 (function () {
   'use strict';
 
@@ -120,6 +122,25 @@
     return s;
   }
 
+  /* The page's one metric menu (a copy in each section that follows it):
+   * the miss rates and traffic ratios with data, and the default even
+   * without; listeners redraw what depends on the choice. */
+  var metric = { name: null, choices: [], listeners: [] };
+
+  function metricMenu(parent) {
+    var s = select(parent, 'miss rate', metric.choices.map(function (n) {
+      return { value: n, text: n };
+    }), metric.name, setMetric);
+    s.setAttribute('data-metric', '');
+    return s;
+  }
+
+  function setMetric(v) {
+    metric.name = v;
+    document.querySelectorAll('select[data-metric]').forEach(function (s) { s.value = v; });
+    return Promise.all(metric.listeners.map(function (fn) { return fn(v); }));
+  }
+
   /* Selectors for every plotted axis with more than one value that is not
    * free in this plot; state.fixed holds their positions. */
   function fixedSelectors(parent, state, free, redraw) {
@@ -178,14 +199,14 @@
     renderer: 'canvas'
   };
 
-  function draw(name, spec, count) {
+  function draw(name, spec, count, emptyText) {
     var target = document.getElementById('plot-' + name);
     R.rows[name] = count;
     if (!count) {
       if (R.views[name]) R.views[name].finalize();
       delete R.views[name];
       target.innerHTML = '';
-      target.appendChild(el('div', { 'class': 'empty' },
+      target.appendChild(el('div', { 'class': 'empty' }, emptyText ||
         'No points at this selection (dropped by the sweep\u2019s where clause).'));
       return Promise.resolve(null);
     }
@@ -212,15 +233,16 @@
     return ks.filter(function (_, i) { return i % step === 0; }).map(function (k) { return Math.pow(2, k); });
   }
 
+  /* An axis label in bytes as KiB, MiB or GiB (a Vega expression). */
+  var bytesExpr = "datum.value >= 1073741824 ? format(datum.value / 1073741824, '~g') + ' GiB' : " +
+                  "datum.value >= 1048576 ? format(datum.value / 1048576, '~g') + ' MiB' : " +
+                  "datum.value >= 1024 ? format(datum.value / 1024, '~g') + ' KiB' : datum.value + ' B'";
+
   function xEncoding(rows, field, title, log, isBytes) {
     var enc = { field: field, type: 'quantitative', title: title,
                 scale: { type: log ? 'log' : 'linear', nice: false, zero: false },
                 axis: { values: log ? powerTicks(rows) : undefined } };
-    if (isBytes) {
-      enc.axis.labelExpr = ( "datum.value >= 1073741824 ? format(datum.value / 1073741824, '~g') + ' GiB' : " +
-                              "datum.value >= 1048576 ? format(datum.value / 1048576, '~g') + ' MiB' : " +
-                              "datum.value >= 1024 ? format(datum.value / 1024, '~g') + ' KiB' : datum.value + ' B'");
-    }
+    if (isBytes) enc.axis.labelExpr = bytesExpr;
     return enc;
   }
 
@@ -271,21 +293,28 @@
 
   /* ---- miss rate vs capacity -------------------------------------------- */
 
+  /* The sizing target of a metric (a traffic ratio and a miss rate have
+   * their own when the page shows both), else --target. */
+  function targetOf(name) {
+    var T = D.sizing && D.sizing.by_metric[name];
+    return T ? T.target : D.target;
+  }
+
   function capacityPlot(P) {
     var st = { fixed: liveliest(P.metric, [P.x, P.series]), metric: P.metric,
                series: P.series || '', unit: P.blocks_only ? 'blocks' : 'bytes' };
     var xAxis = axes[P.x];
     var ctl = document.getElementById('ctl-capacity');
-    var metrics = D.columns.filter(function (c) {
+    metric.name = P.metric;
+    metric.choices = D.columns.filter(function (c) {
       return (/^(rho|traffic)_/.test(c.name) || c.name === 'answer_traffic') &&
              !/_(lo|hi)$/.test(c.name) && (hasData(c.name) || c.name === P.metric);
-    });
+    }).map(function (c) { return c.name; });
+    metric.listeners.push(function (v) { st.metric = v; return redraw(); });
     var hasTrafficBound = hasData('traffic_bound');
     function controls() {
       ctl.innerHTML = '';
-      select(ctl, 'miss rate', metrics.map(function (c) {
-        return { value: c.name, text: c.name };
-      }), st.metric, function (v) { st.metric = v; redraw(); });
+      metricMenu(ctl);
       select(ctl, 'lines by', [{ value: '', text: '(one line)' }].concat(
         plotAxes([P.x]).filter(function (n) { return axes[n].values.length <= 24; })
           .map(function (n) { return { value: n, text: n }; })),
@@ -332,7 +361,7 @@
         yTitle: traffic ? 'DRAM traffic / ideal traffic' : 'miss rate (misses per request)',
         yName: st.metric,
         seriesTitle: st.series || 'lines', points: xAxis.values.length <= 40,
-        target: /^rho_/.test(st.metric) || traffic ? D.target : undefined,
+        target: /^rho_/.test(st.metric) || traffic ? targetOf(st.metric) : undefined,
         seriesOrder: sAxis ? sAxis.values.map(function (_, j) { return axisText(sAxis, j); }) : null,
         dashes: { domain: [kinds.metric, kinds.bound, kinds.che], range: [[1, 0], [7, 4], [2, 3]] }
       }), n);
@@ -465,62 +494,6 @@
     return redraw();
   }
 
-  /* ---- sizing table ------------------------------------------------------- */
-
-  function sizingTable(S) {
-    var t = document.getElementById('sizing');
-    var cap = axes[S.cap_axis];
-    var capText = function (v) { return cap.units === 'bytes' ? bytes(v) : num(v, 6); };
-    var head = el('tr');
-    S.axes.forEach(function (n, j) {
-      var w = S.axis_words && S.axis_words[j] !== n ? S.axis_words[j] + ' (' + n + ')' : n;
-      head.appendChild(el('th', {}, w));
-    });
-    head.appendChild(el('th', {}, S.traffic
-      ? 'smallest ' + S.cap_axis + ' for \u2264 ' + S.target + '\u00d7 ideal traffic (' + S.metric + ')'
-      : 'smallest ' + S.cap_axis + ' with ' + S.metric + ' \u2264 ' + S.target));
-    if (cap.units === 'bytes') head.appendChild(el('th', {}, 'C there (blocks)'));
-    head.appendChild(el('th', {}, S.metric + ' at the largest ' + S.cap_axis));
-    if (S.has_cshare) head.appendChild(el('th', {}, 'Theorem 5: 2\u03c3 \u2212 1 (blocks)'));
-    if (S.exact) {
-      head.appendChild(el('th', {}, 'exact: smallest C (blocks)'));
-      head.appendChild(el('th', {}, 'exact: C \u00d7 block_bytes'));
-    }
-    t.appendChild(head);
-    S.rows.forEach(function (r) {
-      var tr = el('tr');
-      r[0].forEach(function (v, j) {
-        var a = axes[S.axes[j]];
-        tr.appendChild(el('td', {}, typeof v === 'string' ? v : (a && a.units === 'bytes' ? bytes(v) : num(v, 6))));
-      });
-      tr.appendChild(el('td', { 'class': r[1] === null ? 'none' : 'num' },
-                        r[1] === null ? 'none swept' : capText(r[1])));
-      if (cap.units === 'bytes') tr.appendChild(el('td', { 'class': 'num' }, num(r[2])));
-      tr.appendChild(el('td', { 'class': 'num' }, typeof r[3] === 'string' ? r[3] : num(r[3], 4)));
-      if (S.has_cshare) tr.appendChild(el('td', { 'class': 'num' }, num(r[4])));
-      if (S.exact) {
-        tr.appendChild(el('td', { 'class': r[5] === null ? 'none' : 'num' }, r[5] === null ? 'none' : num(r[5])));
-        tr.appendChild(el('td', { 'class': 'num' }, r[6] === null ? '' : bytes(r[6])));
-      }
-      t.appendChild(tr);
-    });
-    document.getElementById('cap-sizing').textContent =
-      'For each scenario, the smallest swept ' + S.cap_axis + ' at which ' + S.metric +
-      ' is at or below the target ' + S.target + ' (pascal report --target)' +
-      (S.traffic ? ': the kernel\'s DRAM fills are at most ' + S.target + ' times its ideal traffic. '
-                 : '. ') +
-      (S.averaged.length ? 'The miss rate is the worst case over ' + S.averaged.join(', ') + '. ' : '') +
-      'Computed from every row of the file. ' +
-      (S.has_cshare ? 'Theorem 5: if no worker leads another by more than \u03c3 requests, ' +
-                      'C \u2265 2\u03c3 \u2212 1 blocks keeps all sharing. '
-                    : 'Theorem 5 needs \u03c3 (the lead parameter with the sharing model); this sweep does not give it. ') +
-      (S.more ? 'Only the first ' + S.rows.length + ' scenarios in row order are listed. ' : '') +
-      (S.exact ? 'Exact: the smallest C in whole blocks meeting the target, found by bisection on the ' +
-                 'model re-evaluated from the file\u2019s spec (pascal size), for the draw that needs the most; ' +
-                 'the swept column brackets it from above.'
-               : 'Only swept capacities: no exact search (' + S.exact_note + ').');
-  }
-
   /* ---- summary, provenance ------------------------------------------------ */
 
   function summary() {
@@ -535,7 +508,7 @@
     card(num(D.points), 'points');
     card(String(D.axes.length), 'swept axes');
     card(String(D.columns.length), 'plotted columns');
-    if (D.sizing) card(String(D.sizing.rows.length), 'sizing scenarios');
+    if (D.sizing) card(String(D.sizing.by_metric[D.sizing['default']].rows.length), 'sizing scenarios');
     document.getElementById('lede').textContent = D.axes.length
       ? 'Sweep over ' + D.axes.map(function (a) { return a.name + ' (' + a.count + ')'; }).join(' \u00d7 ') +
         ', file ' + D.file + '.'
@@ -643,7 +616,15 @@
   });
   if (D.sizing) {
     document.getElementById('sec-sizing').hidden = false;
-    sizingTable(D.sizing);
+    try {
+      var sizing = PascalSizing.create({ axes: axes, el: el, bytes: bytes, num: num, select: select,
+                                         draw: draw, bytesExpr: bytesExpr, metricMenu: metricMenu }, D.sizing);
+      metric.listeners.push(sizing.show);
+      pending.push(sizing.show(metric.name || D.sizing['default']));
+      R.sizing = sizing.state;
+    } catch (e) {
+      R.errors.push('sizing: ' + e);
+    }
   }
   toc();
   R.plots = Object.keys(D.plots).filter(function (k) { return D.plots[k]; });
