@@ -4,8 +4,9 @@ Selenium (Debian's python3-selenium) loads generated reports with every
 network request refused, checks that every plot rendered with data (a Vega
 view whose dataset has rows and a canvas with drawn pixels), operates the
 cache-lab panel (capacity 4, stride 4, Reset, Step: 13 hits; capacity 2:
-0 hits), cross-checks the panel against `pascal lab --json`, and saves a
-full-page screenshot.
+0 hits), cross-checks the panel against `pascal lab --json`, checks that the
+sizing table, its plot and its pivot table follow the metric menu (values
+recomputed here from the sweep's CSV), and saves a full-page screenshot.
 
 Everything runs on Debian 12's own packages: no node and no npm package is
 needed to test the page (node is only used at build time, by npm, to fetch
@@ -66,8 +67,9 @@ def make_reports(args, out):
     made = []
     run([args["pascal"], "run", Path(args["source"], "configs/default.yaml"), "-o", out / "default.h5", "--quiet"])
     run([args["pascal"], "report", out / "default.h5", "-o", out / "default.html"])
+    # the sizing plot: x occupancy (4 values), one line per pattern (5)
     made.append({"name": "default", "html": out / "default.html", "plots": ["capacity", "heatmap"],
-                 "sizing": True, "heat": None})
+                 "sizing": True, "heat": None, "pivot": (1 + 4, 1 + 5)})
     # A workload: its traffic answer, the estimate beside it, no simulator.
     spec = out / "workload.yaml"
     spec.write_text("name: workload\nmodels: [traffic, lru_replay]\nworkload:\n"
@@ -76,9 +78,12 @@ def make_reports(args, out):
                     "fixed: {M: 24, pattern: equal}\naxes:\n  seq_kv: [512, 1024]\n"
                     "  capacity_bytes: {from: 1KiB, to: 64KiB, num: 13, scale: log}\n")
     run([args["pascal"], "run", spec, "-o", out / "workload.h5", "--quiet"])
+    run([args["pascal"], "run", spec, "-o", out / "workload.csv", "--quiet"])
     run([args["pascal"], "report", out / "workload.h5", "-o", out / "workload.html"])
+    # one scenario axis, seq_kv (2 values): no lines
     made.append({"name": "workload", "html": out / "workload.html", "plots": ["capacity", "heatmap"],
-                 "sizing": True, "heat": None, "workload": True})
+                 "sizing": True, "heat": None, "workload": True, "pivot": (1 + 2, 1 + 1),
+                 "csv": out / "workload.csv"})
     try:
         run(["/usr/bin/python3", Path(args["source"], "tests/browser/make_dynamic.py"), out / "dynamic.h5"])
     except (OSError, subprocess.CalledProcessError):
@@ -141,14 +146,46 @@ def check_plots(driver, report):
               f"{name}: heatmap defaults to {' x '.join(report['heat'])}")
 
 
+def pivot_shape(driver):
+    """(rows, cells per row) of the pivot table, header included; None when ragged."""
+    widths = driver.execute_script("""return Array.from(document.querySelectorAll('#sizing-pivot tr'))
+      .map((tr) => tr.children.length);""")
+    return (len(widths), widths[0]) if widths and len(set(widths)) == 1 else None
+
+
+def check_sizing_plot(driver, report):
+    """The required capacity against a scenario axis is drawn, with its
+    pivot table of the shape the spec's scenario axes give."""
+    name = report["name"]
+    px = drawn_pixels(driver, "sizing")
+    rows = driver.execute_script("return window.pascalReport.rows.sizing;")
+    check(px > 2000 and rows > 0, f"{name}: sizing plot drew {px} pixels from {rows} points")
+    shape = pivot_shape(driver)
+    check(shape == report["pivot"], f"{name}: pivot table is {shape} (expected {report['pivot']})")
+
+
 def check_sizing(driver, report):
     from selenium.webdriver.common.by import By
     n = len(driver.find_elements(By.CSS_SELECTOR, "#sizing tr"))
     shown = driver.find_element(By.CSS_SELECTOR, "#sec-sizing").is_displayed()
     what = f"has {n - 1} rows" if report["sizing"] else "absent (no capacity axis)"
     check(shown and n > 1 if report["sizing"] else not shown, f"{report['name']}: sizing table {what}")
-    if not report["sizing"] or report.get("workload"):
+    plot_shown = driver.find_element(By.CSS_SELECTOR, "#sec-sizing-plot").is_displayed()
+    check(plot_shown == report["sizing"], f"{report['name']}: sizing plot {'shown' if plot_shown else 'absent'}")
+    if not report["sizing"]:
         return
+    check_sizing_plot(driver, report)
+    if report.get("workload"):
+        return
+    # no lines: one column of sizes, the worst over the patterns
+    select_option(labelled_select(driver, "#ctl-sizing", "lines by"), "")
+    wait_for(driver, "return document.querySelectorAll('#sizing-pivot tr')[0].children.length === 2;",
+             "the pivot table without lines")
+    worst = driver.execute_script("""return Array.from(document.querySelectorAll('#sizing-pivot tr'))
+      .slice(1).map((tr) => tr.children[1].innerText);""")
+    check(len(worst) == 4 and all(w == "128 MiB" for w in worst),
+          f"{report['name']}: worst over the patterns needs the largest capacity ({', '.join(worst)})")
+    select_option(labelled_select(driver, "#ctl-sizing", "lines by"), "pattern")
     # aligned phases: every worker shares each block, so the smallest capacity meets any target
     aligned = driver.execute_script("""
       const r = Array.from(document.querySelectorAll('#sizing tr'))
@@ -197,8 +234,83 @@ def check_workload(driver, report):
     wait_for(driver, """return document.getElementById('cap-capacity').textContent
       .startsWith('Solid: traffic_lru');""", "the caption to follow the metric")
     check(drawn_pixels(driver, "capacity") > 2000, f"{name}: capacity plot redrawn on traffic_lru")
-    sizing = driver.execute_script("return JSON.stringify(window.pascalReport.data.sizing.metric);")
-    check(sizing == '"answer_traffic"', f"{name}: the sizing table is on the answer ({sizing})")
+    default = driver.execute_script("return window.pascalReport.data.sizing['default'];")
+    check(default == "answer_traffic", f"{name}: the sizing table starts on the answer ({default})")
+    check_sizing_follows(driver, report, menu)
+
+
+def parse_bytes(text):
+    """'16 KiB' -> 16384.0, as the page writes a size; None for anything else."""
+    units = {"B": 1, "KiB": 1024, "MiB": 1024 ** 2, "GiB": 1024 ** 3}
+    parts = text.split()
+    if len(parts) != 2 or parts[1] not in units:
+        return None
+    return float(parts[0].replace(",", "")) * units[parts[1]]
+
+
+def hand_sizing(csv_path, by, metric, target):
+    """Per value of `by`, the smallest capacity_bytes at which the worst row
+    of `metric` is at or below target (an empty cell never is)."""
+    import csv
+    worst = {}
+    with open(csv_path, newline="") as f:
+        for row in csv.DictReader(f):
+            v = float(row[metric]) if row[metric] else float("inf")
+            key = (float(row[by]), float(row["capacity_bytes"]))
+            worst[key] = max(worst.get(key, -float("inf")), v)
+    need = {}
+    for (b, cap), w in sorted(worst.items()):
+        if b not in need:
+            need[b] = None
+        if need[b] is None and w <= target:
+            need[b] = cap
+    return need
+
+
+def sizing_table(driver):
+    return driver.execute_script("""return Array.from(document.querySelectorAll('#sizing tr'))
+      .map((tr) => Array.from(tr.children).map((c) => c.innerText));""")
+
+
+def check_sizing_follows(driver, report, menu):
+    """The sizing table, its caption, plot and pivot follow the metric menu:
+    traffic_bound needs less capacity than the answer, so a table that stays
+    on the answer fails here; the exact columns belong to the default metric
+    only."""
+    name, metric = report["name"], "traffic_bound"
+    select_option(menu, metric)
+    wait_for(driver, "return document.getElementById('cap-sizing').textContent.includes(arguments[0]);",
+             "the sizing caption to follow the metric", metric)
+    table = sizing_table(driver)
+    head = " | ".join(table[0])
+    check(metric in head and "answer_traffic" not in head, f"{name}: sizing header names {metric} ({head})")
+    check("exact" not in head, f"{name}: no exact column for {metric} ({head})")
+    caption = driver.execute_script("return document.getElementById('cap-sizing').textContent;")
+    check(f"at which {metric} is at or below the target 1.2" in caption and
+          "the exact column belongs to answer_traffic" in caption,
+          f"{name}: sizing caption names {metric} and whose the exact column is ({caption[:90]}...)")
+    want = hand_sizing(report["csv"], "seq_kv", metric, 1.2)
+    got = {float(r[0].replace(",", "")): parse_bytes(r[1]) for r in table[1:]}
+    answer = hand_sizing(report["csv"], "seq_kv", "answer_traffic", 1.2)
+    check(got == want and want != answer,
+          f"{name}: {metric} sizes {got} as recomputed from the CSV {want} (the answer's: {answer})")
+    for where in ("cap-sizing-plot", "cap-sizing-pivot"):
+        text = driver.execute_script("return document.getElementById(arguments[0]).textContent;", where)
+        check(metric in text, f"{name}: {where} names {metric} ({text[:70]}...)")
+    pivot = driver.execute_script("""return Array.from(document.querySelectorAll('#sizing-pivot tr'))
+      .slice(1).map((tr) => tr.children[1].innerText);""")
+    check([parse_bytes(p) for p in pivot] == [want[k] for k in sorted(want)],
+          f"{name}: pivot table on {metric} ({', '.join(pivot)})")
+    mirror = labelled_select(driver, "#ctl-sizing", "miss rate").first_selected_option.get_attribute("value")
+    check(mirror == metric, f"{name}: the sizing section's menu shows {metric} ({mirror})")
+    check(drawn_pixels(driver, "sizing") > 2000, f"{name}: sizing plot redrawn on {metric}")
+    # back to the answer from the sizing section's own menu: the exact column returns
+    select_option(labelled_select(driver, "#ctl-sizing", "miss rate"), "answer_traffic")
+    wait_for(driver, """return document.querySelector('#sizing tr').innerText.includes('exact (answer_traffic)') &&
+      document.getElementById('cap-capacity').textContent.startsWith('Solid: answer_traffic');""",
+             "the table and the capacity plot back on the answer")
+    got = {float(r[0].replace(",", "")): parse_bytes(r[1]) for r in sizing_table(driver)[1:]}
+    check(got == answer, f"{name}: answer_traffic sizes {got} as recomputed from the CSV {answer}")
 
 
 def check_selectors(driver, report):
