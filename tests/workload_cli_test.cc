@@ -370,10 +370,11 @@ TEST_F(WorkloadCli, RunSizeReportAndInfoSizeOnTheOneAnswer)
     auto rep = run("report " + h5 + " -o " + html + " --target 1.6");
     ASSERT_EQ(rep.status, 0) << rep.err;
     std::string page = pascal_test::slurp(html);
-    EXPECT_NE(page.find("\"sizing\":{\"metric\":\"answer_traffic\",\"target\":1.6"),
-              std::string::npos);
+    EXPECT_NE(page.find("\"sizing\":{\"default\":\"answer_traffic\","), std::string::npos);
+    const std::string table = "\"by_metric\":{\"answer_traffic\":{\"metric\":\"answer_traffic\",\"target\":1.6";
+    ASSERT_NE(page.find(table), std::string::npos);
     std::regex row("\\[\\[\"?([0-9]+)\"?\\],([0-9.e+]+),[^,]*,[^,]*,[^,]*,([0-9]+),");
-    rest = page.substr(page.find("\"sizing\":{"));
+    rest = page.substr(page.find(table));
     int rows = 0;
     while (std::regex_search(rest, m, row) && rows < 2) {
         EXPECT_EQ(std::stod(m[2]), by_answer[std::stod(m[1])]) << m[0];
