@@ -49,6 +49,7 @@ struct pascal_eval {
     /* Progress simulator (model simulate): timing borrowed, workspace grown
      * on demand, polled stop request. */
     const pascal_sim_timing *sim_tm;
+    int sim_ndevices;       /* sim_tm's profiles on a device axis, else 0 */
     pascal_sim *sim;
     pascal_wl_sim *wl_sim;  /* a workload point's work table */
     int (*should_stop)(void *ctx);
@@ -326,10 +327,20 @@ void pascal_eval_set_dynamic_flags(pascal_eval *ev, unsigned flags)
     ev->dyn_flags = flags;
 }
 
-void pascal_eval_set_sim(pascal_eval *ev, const pascal_sim_timing *tm,
+/* The timing of point v: its profile's on a device axis. */
+static const pascal_sim_timing *timing_at(const pascal_eval *ev, const double *v)
+{
+    double k = v[PASCAL_P_DEVICE];
+    if (ev->sim_ndevices > 0 && !isnan(k) && k >= 0 && k < ev->sim_ndevices)
+        return &ev->sim_tm[(int)k];
+    return ev->sim_tm;
+}
+
+void pascal_eval_set_sim(pascal_eval *ev, const pascal_sim_timing *tm, int ndevices,
                          int (*should_stop)(void *ctx), void *stop_ctx)
 {
     ev->sim_tm = tm;
+    ev->sim_ndevices = ndevices;
     ev->should_stop = should_stop;
     ev->stop_ctx = stop_ctx;
 }
@@ -348,7 +359,7 @@ static int sim_columns(pascal_eval *ev, const double *v, double *out)
     c.stop_ctx = ev->stop_ctx;
     if (pascal_sim_fit(&ev->sim, &c) != 0)
         return -1;
-    rc = pascal_sim_run(ev->sim, ev->sim_tm, &c, &r);
+    rc = pascal_sim_run(ev->sim, timing_at(ev, v), &c, &r);
     if (rc == PASCAL_SIM_STOPPED)
         return 1;
     if (rc == PASCAL_SIM_OK) {
@@ -381,7 +392,7 @@ static int wl_sim_seeded(pascal_eval *ev, const pascal_point *p, double seed, do
     c.stop_ctx = ev->stop_ctx;
     if (pascal_sim_fit(&ev->sim, &c) != 0)
         return -1;
-    rc = pascal_sim_run(ev->sim, ev->sim_tm, &c, &r);
+    rc = pascal_sim_run(ev->sim, timing_at(ev, p->v), &c, &r);
     if (rc == PASCAL_SIM_STOPPED)
         return 1;
     if (rc == PASCAL_SIM_OK)

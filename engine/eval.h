@@ -42,9 +42,11 @@ void pascal_eval_set_dynamic_flags(pascal_eval *ev, unsigned flags);
 
 /* The progress simulator's timing for the `simulate` model (borrowed, must
  * outlive ev), and a stop request it polls during a long simulation.
- * Without timing the simulate columns are NaN. */
+ * Without timing the simulate columns are NaN.  ndevices > 0: tm holds one
+ * timing per profile of the spec's device axis and a point takes
+ * tm[device]; 0: tm is the one profile's. */
 struct pascal_sim_timing;
-void pascal_eval_set_sim(pascal_eval *ev, const struct pascal_sim_timing *tm,
+void pascal_eval_set_sim(pascal_eval *ev, const struct pascal_sim_timing *tm, int ndevices,
                          int (*should_stop)(void *ctx), void *stop_ctx);
 
 /* The pattern of a point (the random-phase key contract): engine/eval_phases.h. */

@@ -103,8 +103,10 @@ int pascal_plan_check_dynamic(const pascal_spec *spec, const struct pascal_dyn_m
                               const pascal_plan_opts *o, pascal_error *err);
 
 /* The simulator's timing from the spec's device profile when the spec asks
- * for the simulate model (*have = 1), else nothing (*have = 0); a run and
- * a search load it the same way.  PASCAL_EINPUT names the spec when the
+ * for the simulate model, else nothing (*have = 0); a run and a search load
+ * it the same way.  tm holds PASCAL_SPEC_MAX_DEVICES: on a device axis
+ * profile k's timing goes to tm[k] (*have = the profiles), else the one
+ * profile's to tm[0] (*have = 1).  PASCAL_EINPUT names the spec when a
  * profile has none. */
 struct pascal_sim_timing;
 int pascal_run_load_sim_timing(const pascal_spec *spec, struct pascal_sim_timing *tm, int *have,

@@ -77,16 +77,16 @@ int pascal_run(const pascal_spec *spec, const pascal_run_opts *o, pascal_run_sta
 {
     pascal_dyn_model *dyn = NULL;
     pascal_lock *lock = NULL;
-    pascal_sim_timing tm;
+    pascal_sim_timing tm[PASCAL_SPEC_MAX_DEVICES];
     int rc, have_tm;
     memset(st, 0, sizeof *st);
-    if ((rc = pascal_run_load_sim_timing(spec, &tm, &have_tm, err)) != 0)
+    if ((rc = pascal_run_load_sim_timing(spec, tm, &have_tm, err)) != 0)
         return rc;
     /* Before any work: the output is not an input and no one else writes it. */
     if ((rc = pascal_run_claim(spec, o, &lock, err)) != 0)
         return rc;
     if ((rc = pascal_run_load_calibration(spec, &dyn, err)) == 0)
-        rc = run_loaded(spec, o, st, dyn, have_tm ? &tm : NULL, err);
+        rc = run_loaded(spec, o, st, dyn, have_tm ? tm : NULL, err);
     pascal_dyn_model_free(dyn);
     pascal_output_release(lock);
     return rc;

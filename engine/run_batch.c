@@ -277,7 +277,7 @@ pascal_eval *pascal_run_make_eval(const pascal_spec *spec, const pascal_dyn_mode
     if (ev) {
         pascal_eval_set_dynamic(ev, dyn);
         pascal_eval_set_dynamic_flags(ev, pascal_spec_extrapolation_nan(spec) ? PASCAL_DYN_NO_HOLD : 0);
-        pascal_eval_set_sim(ev, tm, sim_should_stop, (void *)o);
+        pascal_eval_set_sim(ev, tm, pascal_spec_ndevices(spec), sim_should_stop, (void *)o);
     }
     return ev;
 }

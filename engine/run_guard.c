@@ -13,15 +13,21 @@
 int pascal_run_claim(const pascal_spec *spec, const pascal_run_opts *o, pascal_lock **lock,
                      pascal_error *err)
 {
-    pascal_input in[3] = {
+    pascal_input in[3 + PASCAL_SPEC_MAX_DEVICES] = {
         {"spec", pascal_spec_filename(spec)},
         {"device profile", pascal_spec_device_path(spec)},
         {"calibration", pascal_spec_calibration(spec, NULL, NULL)},
     };
+    int n = 3;
+    /* A device axis: every profile is an input (device_path joins them). */
+    if (pascal_spec_ndevices(spec))
+        in[1].path = "";
+    for (int k = 0; k < pascal_spec_ndevices(spec); k++)
+        in[n++] = (pascal_input){"device profile", pascal_spec_device_path_k(spec, k)};
     *lock = NULL;
     if (!o->out_path || o->dry_run)
         return 0;
-    return pascal_output_claim(o->out_path, in, 3, o->command_line ? o->command_line : "pascal run",
+    return pascal_output_claim(o->out_path, in, n, o->command_line ? o->command_line : "pascal run",
                                lock, err);
 }
 

@@ -72,10 +72,15 @@ void pascal_run_headline_init(headline *h, const pascal_spec *spec, pascal_run_s
     h->cap_axis = h->slot >= 0
                       ? pascal_run_find_axis(spec, PASCAL_P_C, PASCAL_P_CAPACITY_BYTES, 2, 1 << 20)
                       : -1;
-    /* A workload's traffic is sized per value of its first swept workload
-     * field ("context length 64k needs ..."), worst over the patterns;
-     * otherwise per pattern. */
+    /* A workload's traffic is sized per device of a device axis ("device
+     * h200 needs ..."), else per value of its first swept workload field
+     * ("context length 64k needs ..."), worst over the patterns; otherwise
+     * per pattern. */
     h->group_axis = -1;
+    /* A device axis first: the question is then what each chip needs. */
+    if (st->metric >= 0 && pascal_columns[st->metric].model == PASCAL_MODEL_TRAFFIC)
+        h->group_axis = pascal_run_find_axis(spec, PASCAL_P_DEVICE, PASCAL_P_DEVICE, 2,
+                                             PASCAL_RUN_MAX_GROUPS);
     for (int a = 0; h->group_axis < 0 && st->metric >= 0 &&
                     pascal_columns[st->metric].model == PASCAL_MODEL_TRAFFIC &&
                     a < pascal_spec_naxes(spec); a++) {

@@ -76,19 +76,26 @@ int pascal_run_load_calibration(const pascal_spec *spec, pascal_dyn_model **dyn,
 int pascal_run_load_sim_timing(const pascal_spec *spec, pascal_sim_timing *tm, int *have,
                                pascal_error *err)
 {
-    const char *text = pascal_spec_device_text(spec);
+    int n = pascal_spec_ndevices(spec) ? pascal_spec_ndevices(spec) : 1;
     pascal_error sub = {0};
     *have = 0;
     if (!pascal_run_slow_spec(spec))
         return 0;
-    if (!text[0])
+    if (!pascal_spec_device_text(spec)[0])
         return pascal_error_set(err, PASCAL_EINPUT, "%s: models: simulate needs a device profile "
                                 "with a sim section: expected a top-level key device: PROFILE, "
                                 "got none", pascal_spec_filename(spec));
-    if (pascal_device_sim_parse(text, strlen(text), pascal_spec_device_path(spec), tm, &sub) != 0)
-        return pascal_error_set(err, sub.code == PASCAL_ENOMEM ? sub.code : PASCAL_EINPUT,
-                                "%s: models: simulate needs the device's timing: %s",
-                                pascal_spec_filename(spec), sub.msg);
-    *have = 1;
+    /* One timing per profile: a device axis's, else the spec's one. */
+    for (int k = 0; k < n; k++) {
+        const char *text = pascal_spec_ndevices(spec) ? pascal_spec_device_text_k(spec, k)
+                                                      : pascal_spec_device_text(spec);
+        const char *path = pascal_spec_ndevices(spec) ? pascal_spec_device_path_k(spec, k)
+                                                      : pascal_spec_device_path(spec);
+        if (pascal_device_sim_parse(text, strlen(text), path, &tm[k], &sub) != 0)
+            return pascal_error_set(err, sub.code == PASCAL_ENOMEM ? sub.code : PASCAL_EINPUT,
+                                    "%s: models: simulate needs the device's timing: %s",
+                                    pascal_spec_filename(spec), sub.msg);
+    }
+    *have = n;
     return 0;
 }

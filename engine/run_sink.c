@@ -26,6 +26,11 @@ int pascal_run_point_params(const pascal_spec *spec, int ids[PASCAL_NPARAM])
     for (int k = 0; k < nderived; k++)
         if (!seen[derived[k]])
             ids[n++] = derived[k];
+    /* A device axis: what each point took from its profile. */
+    static const int from_device[] = {PASCAL_P_SMS, PASCAL_P_CAPACITY_BYTES};
+    for (int k = 0; k < 2 && pascal_spec_ndevices(spec); k++)
+        if (!seen[from_device[k]])
+            ids[n++] = from_device[k];
     return n;
 }
 
@@ -40,13 +45,13 @@ static pascal_coltype param_coltype(int id)
     }
 }
 
-static void describe_param(pascal_column_desc *d, int id)
+static void describe_param(const pascal_spec *spec, pascal_column_desc *d, int id)
 {
     d->name = pascal_params[id].name;
     d->units = pascal_params[id].units;
     d->description = pascal_params[id].description;
     d->type = param_coltype(id);
-    d->labels = pascal_param_labels(id, &d->nlabels);
+    d->labels = pascal_spec_param_labels(spec, id, &d->nlabels);
 }
 
 /* The sink's parallel_for: called from the batch loop's single thread, its
@@ -64,7 +69,7 @@ void pascal_run_plan_columns(const pascal_spec *spec, sink_plan *sp)
     const int *cols = pascal_spec_columns(spec);
     sp->npc = pascal_run_point_params(spec, sp->pids);
     for (int j = 0; j < sp->npc; j++)
-        describe_param(&sp->pcols[j], sp->pids[j]);
+        describe_param(spec, &sp->pcols[j], sp->pids[j]);
     for (int j = 0; j < pascal_spec_ncolumns(spec); j++) {
         const pascal_column_info *c = &pascal_columns[cols[j]];
         sp->rcols[j] = (pascal_column_desc){c->name, c->units, c->description,
@@ -175,7 +180,7 @@ int pascal_run_make_meta(const pascal_spec *spec, const pascal_run_opts *o,
     for (int a = 0; a < pascal_spec_naxes(spec); a++) {
         const pascal_axis *ax = pascal_spec_axis(spec, a);
         pascal_column_desc d;
-        describe_param(&d, ax->param);
+        describe_param(spec, &d, ax->param);
         sp->axes[a] = (pascal_axis_desc){d.name, d.type, d.units, d.labels, d.nlabels,
                                          ax->count, ax->values};
         sp->axis_dims[a] = pascal_spec_axis_sampled(spec, a) ? -1 : ax->dim;

@@ -19,7 +19,7 @@ struct pascal_run_work {
     const pascal_run_opts *o;
     pascal_run_stats *st;
     pascal_dyn_model *dyn;
-    pascal_sim_timing tm;
+    pascal_sim_timing tm[PASCAL_SPEC_MAX_DEVICES];   /* per profile (plan.h) */
     int have_tm;
     sink_plan sp;
     run_meta rm;
@@ -51,7 +51,7 @@ int pascal_run_work_create(const pascal_spec *spec, const pascal_run_opts *o,
     w->h.z = run_sizing_create(spec, o->target > 0 ? o->target : pascal_run_default_target(st->metric),
                                w->h.cap_axis, w->h.cap_stride, w->h.cap_size, w->h.group_axis,
                                w->h.group_stride, w->h.ngroups, (int64_t)w->bsize, st);
-    if ((rc = pascal_run_load_sim_timing(spec, &w->tm, &w->have_tm, err)) != 0 ||
+    if ((rc = pascal_run_load_sim_timing(spec, w->tm, &w->have_tm, err)) != 0 ||
         (rc = pascal_run_load_calibration(spec, &w->dyn, err)) != 0)
         return rc;
     if (pascal_run_batch_alloc(&w->b, (int64_t)w->bsize, w->sp.npc,
@@ -119,7 +119,7 @@ static void work_body(void *ctx)
 #pragma omp atomic capture
     k = t->next++;
     if (k < w->threads && !*(ev = &w->ev[k]))
-        *ev = pascal_run_make_eval(w->spec, w->dyn, w->have_tm ? &w->tm : NULL, w->o);
+        *ev = pascal_run_make_eval(w->spec, w->dyn, w->have_tm ? w->tm : NULL, w->o);
     if (!ev || !*ev) {
 #pragma omp atomic write
         t->nomem = 1;

@@ -248,7 +248,7 @@ int pascal_size_point(pascal_eval *ev, const pascal_point *p0, const pascal_targ
 
 /* The simulator's timing for a search that runs it (NULL: none). */
 typedef struct sim_timing_box {
-    pascal_sim_timing tm;
+    pascal_sim_timing tm[PASCAL_SPEC_MAX_DEVICES];   /* per profile (plan.h) */
     int have;
 } sim_timing_box;
 
@@ -263,7 +263,7 @@ static pascal_eval *make_eval(const pascal_spec *spec, int column, const sim_tim
 {
     pascal_eval *ev = pascal_eval_create(column_models(spec, column));
     if (ev && box->have)
-        pascal_eval_set_sim(ev, &box->tm, stop_flagged, (void *)stop_flag);
+        pascal_eval_set_sim(ev, box->tm, pascal_spec_ndevices(spec), stop_flagged, (void *)stop_flag);
     return ev;
 }
 
@@ -287,7 +287,7 @@ void *pascal_size_searcher_open(const pascal_spec *spec, int column, double targ
         snprintf(note, len, "out of memory for the evaluator");
         return NULL;
     }
-    if (pascal_run_load_sim_timing(spec, &s->box.tm, &s->box.have, &err) != 0) {
+    if (pascal_run_load_sim_timing(spec, s->box.tm, &s->box.have, &err) != 0) {
         snprintf(note, len, "%s", err.msg);
         free(s);
         return NULL;
@@ -472,7 +472,7 @@ static int search_all(const pascal_spec *spec, const pascal_size_opts *o, int th
                       pascal_size_stats *st, pascal_error *err)
 {
     size_team t = {.spec = spec, .o = o, .st = st, .n = n};
-    int rc = pascal_run_load_sim_timing(spec, &t.box.tm, &t.box.have, err);
+    int rc = pascal_run_load_sim_timing(spec, t.box.tm, &t.box.have, err);
     if (rc)
         return rc;
     t.bsize = (uint64_t)(o->batch > 0 ? o->batch : DEFAULT_BATCH);

@@ -38,8 +38,10 @@ static void format_size(double v, char *buf, size_t len)
     snprintf(buf, len, "%.3g%s", x, units[u]);
 }
 
-static void format_value(int id, double v, char *buf, size_t len)
+static void format_value(const pascal_spec *spec, int id, double v, char *buf, size_t len)
 {
+    int nlabels;
+    const char *const *labels = pascal_spec_param_labels(spec, id, &nlabels);
     if (isnan(v))
         snprintf(buf, len, "unset");
     else if (pascal_params[id].type == PASCAL_T_SIZE)
@@ -48,8 +50,8 @@ static void format_value(int id, double v, char *buf, size_t len)
         snprintf(buf, len, "%s", pascal_pattern_names[(int)v]);
     else if (pascal_params[id].type == PASCAL_T_PATH)
         snprintf(buf, len, "%s", pascal_path_names[v == 1]);
-    else if (pascal_params[id].type == PASCAL_T_NAME && v >= 0 && v < pascal_params[id].nlabels)
-        snprintf(buf, len, "%s", pascal_params[id].labels[(int)v]);
+    else if (pascal_params[id].type == PASCAL_T_NAME && v >= 0 && v < nlabels)
+        snprintf(buf, len, "%s", labels[(int)v]);
     else
         snprintf(buf, len, "%.10g", v);
 }
@@ -65,7 +67,7 @@ static void describe_point(const pascal_spec *spec, const pascal_point *p, int s
         char v[64];
         if (a == skip)
             continue;
-        format_value(id, p->v[id], v, sizeof v);
+        format_value(spec, id, p->v[id], v, sizeof v);
         used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? ", " : "",
                                  pascal_params[id].name, v);
     }
@@ -89,19 +91,19 @@ static void print_traffic_sizing(FILE *f, const pascal_spec *spec, const pascal_
     for (int k = 0; k < st->ngroups; k++) {
         const pascal_run_sizing *z = &st->sizing[k];
         if (gid >= 0) {
-            format_value(gid, z->group_value, gv, sizeof gv);
+            format_value(spec, gid, z->group_value, gv, sizeof gv);
             snprintf(g, sizeof g, "%s %s", phrase ? phrase : pascal_params[gid].name, gv);
         } else {
             snprintf(g, sizeof g, "the sweep");
         }
         if (!isnan(z->cap_value)) {
-            format_value(id, z->cap_value, v, sizeof v);
+            format_value(spec, id, z->cap_value, v, sizeof v);
             fprintf(f, "    %s needs %s for <= %gx ideal traffic%s", g, v, st->target,
                     z->rises ? " (a smaller swept size meets it too, but a larger one between "
                                "misses: the answer rises with C there)" : "");
         } else {
             describe_point(spec, &z->at_cap_worst, st->cap_axis, where, sizeof where);
-            format_value(id, z->at_cap_worst.v[id], v, sizeof v);
+            format_value(spec, id, z->at_cap_worst.v[id], v, sizeof v);
             fprintf(f, "    %s: no swept size gives <= %gx ideal traffic; at %s it is %.4gx (%s)", g,
                     st->target, v, z->cap_worst, where);
         }
@@ -110,7 +112,7 @@ static void print_traffic_sizing(FILE *f, const pascal_spec *spec, const pascal_
             continue;
         }
         if (!isnan(z->band_cap_value)) {
-            format_value(id, z->band_cap_value, v, sizeof v);
+            format_value(spec, id, z->band_cap_value, v, sizeof v);
             fprintf(f, "; the band's high end %s\n", v);
         } else {
             fprintf(f, "; the band's high end: no swept size (%.4gx at the largest)\n", z->band_cap_worst);
@@ -134,7 +136,7 @@ static void print_exact(FILE *f, const pascal_spec *spec, const pascal_run_stats
     for (int k = 0; k < st->ngroups; k++) {
         const pascal_run_sizing *z = &st->sizing[k];
         if (st->group_axis >= 0)
-            format_value(pascal_spec_axis(spec, st->group_axis)->param, z->group_value, g, sizeof g);
+            format_value(spec, pascal_spec_axis(spec, st->group_axis)->param, z->group_value, g, sizeof g);
         else
             snprintf(g, sizeof g, "all points");
         describe_point(spec, &z->at_exact, st->cap_axis, where, sizeof where);
@@ -154,7 +156,7 @@ static void print_exact(FILE *f, const pascal_spec *spec, const pascal_run_stats
         if (isnan(z->cap_value))
             snprintf(grid, sizeof grid, "none swept");
         else
-            format_value(id, z->cap_value, grid, sizeof grid);
+            format_value(spec, id, z->cap_value, grid, sizeof grid);
         fprintf(f, "    %-12s C = %lld blocks%s (grid: %s); %s%s%s%s = %.4g\n", g,
                 (long long)z->exact_C, v, grid, where[0] ? "needed by " : "", where,
                 where[0] ? ", " : "", col, z->exact_value);
@@ -181,11 +183,11 @@ static void print_sizing(FILE *f, const pascal_spec *spec, const pascal_run_opts
     for (int k = 0; k < st->ngroups; k++) {
         const pascal_run_sizing *z = &st->sizing[k];
         if (st->group_axis >= 0)
-            format_value(pascal_spec_axis(spec, st->group_axis)->param, z->group_value, g, sizeof g);
+            format_value(spec, pascal_spec_axis(spec, st->group_axis)->param, z->group_value, g, sizeof g);
         else
             snprintf(g, sizeof g, "all points");
         if (!isnan(z->cap_value)) {
-            format_value(id, z->cap_value, v, sizeof v);
+            format_value(spec, id, z->cap_value, v, sizeof v);
             fprintf(f, "    %-12s %s\n", g, v);
             continue;
         }
@@ -195,7 +197,7 @@ static void print_sizing(FILE *f, const pascal_spec *spec, const pascal_run_opts
             continue;
         }
         describe_point(spec, &z->at_cap_worst, st->cap_axis, where, sizeof where);
-        format_value(id, z->at_cap_worst.v[id], v, sizeof v);
+        format_value(spec, id, z->at_cap_worst.v[id], v, sizeof v);
         fprintf(f, "    %-12s none: at %s the worst is %.4g%s%s%s\n", g, v, z->cap_worst,
                 where[0] ? " (" : "", where, where[0] ? ")" : "");
     }

@@ -168,14 +168,16 @@ static int load(cli_flag *f, int nf, spec_run *s)
                         "with a sim section), got none in %s\n", sp->value);
         return CLI_USAGE;
     }
-    const char *text = pascal_spec_device_text(s->spec);
-    if (pascal_device_sim_parse(text, strlen(text), pascal_spec_device_path(s->spec), &s->tm,
-                                &err) != 0) {
+    /* On a device axis, the point's profile. */
+    int k = pascal_spec_ndevices(s->spec) ? (int)s->p.v[PASCAL_P_DEVICE] : -1;
+    const char *text = k >= 0 ? pascal_spec_device_text_k(s->spec, k) : pascal_spec_device_text(s->spec);
+    const char *path = k >= 0 ? pascal_spec_device_path_k(s->spec, k) : pascal_spec_device_path(s->spec);
+    if (pascal_device_sim_parse(text, strlen(text), path, &s->tm, &err) != 0) {
         fprintf(stderr, "pascal simulate: %s\n", err.msg);
         return err.code == PASCAL_ENOMEM ? CLI_FAIL : CLI_USAGE;
     }
-    snprintf(s->device, sizeof s->device, "%s", pascal_spec_device_path(s->spec));
-    if (pascal_device_facts_load(pascal_spec_device_path(s->spec), &dev, &err) == 0 && dev.name[0])
+    snprintf(s->device, sizeof s->device, "%s", path);
+    if (pascal_device_facts_load(path, &dev, &err) == 0 && dev.name[0])
         snprintf(s->device, sizeof s->device, "%s", dev.name);
     return cli_sim_timing(cli_find(f, nf, "timing"), &s->tm);
 }

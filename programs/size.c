@@ -37,10 +37,10 @@ typedef struct printer {
     int json;
 } printer;
 
-static void text_value(int id, double v, char *buf, size_t len)
+static void text_value(const pascal_spec *spec, int id, double v, char *buf, size_t len)
 {
     int nlabels;
-    const char *const *labels = pascal_param_labels(id, &nlabels);
+    const char *const *labels = pascal_spec_param_labels(spec, id, &nlabels);
     if (isnan(v))
         snprintf(buf, len, "unset");
     else if (pascal_params[id].type == PASCAL_T_SIZE)
@@ -63,7 +63,7 @@ static void print_json(const printer *pr, const pascal_size_result *r, FILE *f)
         fputs(": ", f);
         if (t == PASCAL_T_PATTERN || t == PASCAL_T_PATH || t == PASCAL_T_NAME) {
             char buf[64];
-            text_value(id, v, buf, sizeof buf);
+            text_value(pr->spec, id, v, buf, sizeof buf);
             pascal_json_str(f, buf);
         } else {
             pascal_json_num(f, v, 17);
@@ -142,7 +142,7 @@ static void print_text(const printer *pr, const pascal_size_result *r, FILE *f)
         int id = pascal_spec_axis(pr->spec, a)->param;
         if (a == pr->cap_axis)
             continue;
-        text_value(id, r->point.v[id], v, sizeof v);
+        text_value(pr->spec, id, r->point.v[id], v, sizeof v);
         used += (size_t)snprintf(line + used, sizeof line - used, "%s%s=%s", used ? ", " : "",
                                  pascal_params[id].name, v);
     }

@@ -165,6 +165,15 @@ static int check_sim_sms(const spec_ctx *c)
 {
     pascal_spec *spec = c->spec;
     double own = spec->device_sms;
+    /* A device axis: each point takes its own profile's sms, and setting
+     * another with simulate is refused as for one profile. */
+    if (spec->ndevices && (spec->models >> PASCAL_MODEL_SIMULATE & 1u) &&
+        spec->source[PASCAL_P_SMS] != SRC_DEVICE)
+        return yml_fail_mark(c->y->err, &spec->src[PASCAL_P_SMS], PASCAL_EINPUT,
+                              "expected each device's own sms with model simulate and a device "
+                              "axis, got sms set by the spec: a profile's sim timing "
+                              "(l2_bytes_per_ns, dram_bytes_per_ns) is the whole chip's at its "
+                              "sms and states no rule to scale it");
     if (!(spec->models >> PASCAL_MODEL_SIMULATE & 1u) || isnan(own) ||
         spec->source[PASCAL_P_SMS] == SRC_DEVICE || spec->source[PASCAL_P_SMS] == SRC_NONE)
         return 0;
@@ -569,6 +578,9 @@ void pascal_spec_free(pascal_spec *spec)
     free(spec->text);
     free(spec->device_path);
     free(spec->device_text);
+    for (int k = 0; k < spec->ndevices; k++)
+        free(spec->devices[k].path), free(spec->devices[k].text);
+    free(spec->devices);
     free(spec->calibration);
     free(spec->name);
     free(spec->description);
@@ -585,6 +597,21 @@ const char *pascal_spec_filename(const pascal_spec *spec) { return spec->filenam
 const char *pascal_spec_text(const pascal_spec *spec) { return spec->text; }
 const char *pascal_spec_device_text(const pascal_spec *spec) { return spec->device_text ? spec->device_text : ""; }
 const char *pascal_spec_device_path(const pascal_spec *spec) { return spec->device_path ? spec->device_path : ""; }
+int pascal_spec_ndevices(const pascal_spec *spec) { return spec->ndevices; }
+const char *pascal_spec_device_path_k(const pascal_spec *spec, int k) { return spec->devices[k].path; }
+const char *pascal_spec_device_text_k(const pascal_spec *spec, int k) { return spec->devices[k].text; }
+const char *const *pascal_spec_device_labels(const pascal_spec *spec, int *n)
+{
+    *n = spec->ndevices;
+    return spec->ndevices ? spec->device_labels : NULL;
+}
+
+const char *const *pascal_spec_param_labels(const pascal_spec *spec, int param, int *n)
+{
+    if (param == PASCAL_P_DEVICE)
+        return pascal_spec_device_labels(spec, n);
+    return pascal_param_labels(param, n);
+}
 unsigned pascal_spec_models(const pascal_spec *spec) { return spec->models; }
 
 const char *pascal_spec_calibration(const pascal_spec *spec, int *line, int *col)

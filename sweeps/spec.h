@@ -52,6 +52,19 @@ typedef struct pascal_spec_output {
 
 const char *pascal_spec_text(const pascal_spec *spec); /* the full text as read */
 const char *pascal_spec_device_text(const pascal_spec *spec); /* device profile text, or "" */
+/* A device axis (axes.device, docs/workloads.md section 9): its profiles,
+ * at most PASCAL_SPEC_MAX_DEVICES; 0 without one.  Profile k's resolved
+ * path, text and label (the name the axis gives it); labels as an array
+ * for the output's axis labels.  With an axis, pascal_spec_device_path
+ * and _text join every profile's, so that digests cover them all. */
+#define PASCAL_SPEC_MAX_DEVICES 16
+int pascal_spec_ndevices(const pascal_spec *spec);
+const char *pascal_spec_device_path_k(const pascal_spec *spec, int k);
+const char *pascal_spec_device_text_k(const pascal_spec *spec, int k);
+const char *const *pascal_spec_device_labels(const pascal_spec *spec, int *n);
+/* A parameter's value names (pascal_param_labels), the device axis's
+ * profiles for device. */
+const char *const *pascal_spec_param_labels(const pascal_spec *spec, int param, int *n);
 const char *pascal_spec_description(const pascal_spec *spec); /* or "" */
 /* The device profile path as resolved against the spec's folder, or "". */
 const char *pascal_spec_device_path(const pascal_spec *spec);

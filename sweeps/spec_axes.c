@@ -44,6 +44,10 @@ int spec_parse_fixed(const spec_ctx *c, const yaml_node_t *node)
                                  : "expected %s in the workload or in fixed, not both; got it in both "
                                    "(%s at line %d)",
                              pascal_params[param].name, spec->src[param].path, spec->src[param].line);
+        if (param == PASCAL_P_DEVICE)
+            return yml_fail(c->y, yml_node(c->y, pr->key), path, PASCAL_EINPUT,
+                             "expected one device as the top-level key device: PROFILE, or several "
+                             "as an axis (axes: device: [h100, h200]), got it in fixed");
         if (pascal_params[param].type == PASCAL_T_PHASES) {
             int64_t index;
             rc = spec_phase_list(c, val, path, &index);
@@ -260,7 +264,9 @@ int spec_parse_axes(const spec_ctx *c, const yaml_node_t *axes_key, const yaml_n
             return yml_fail(c->y, yml_node(c->y, pr->key), path, PASCAL_EINPUT,
                              "expected %s in fixed or in axes, not both; got it in both (%s at line %d)",
                              pascal_params[param].name, spec->src[param].path, spec->src[param].line);
-        if (spec_sample_is_interval(c, val, param))
+        if (param == PASCAL_P_DEVICE)
+            rc = spec_device_axis(c, val, path, &values, &a->count);
+        else if (spec_sample_is_interval(c, val, param))
             rc = spec_sample_interval(c, val, param, path, &values, &a->count);
         else
             rc = spec_axis_values(c, val, param, path, &values, &a->count);

@@ -61,6 +61,12 @@ uint64_t pascal_spec_param_deps(const pascal_spec *spec, uint64_t params)
         for (int k = 0; k < 4; k++)
             if ((out & BIT(derivable[k])) && !is_set(spec, derivable[k]))
                 out |= derived_from(spec, derivable[k]);
+        /* A device axis gives each point its profile's sms and capacity. */
+        for (int p = 0; p < 2 && spec->ndevices; p++) {
+            int param = p ? PASCAL_P_CAPACITY_BYTES : PASCAL_P_SMS;
+            if ((out & BIT(param)) && spec->source[param] == SRC_DEVICE)
+                out |= BIT(PASCAL_P_DEVICE);
+        }
     } while (out != before);
     return out;
 }
@@ -68,10 +74,16 @@ uint64_t pascal_spec_param_deps(const pascal_spec *spec, uint64_t params)
 /* What the device's limits check reads (spec_point.c, infeasible). */
 static uint64_t limit_params(const pascal_spec *spec)
 {
-    if (isnan(spec->limit[0]) && isnan(spec->limit[1]) && isnan(spec->limit[2]))
+    int any = !isnan(spec->limit[0]) || !isnan(spec->limit[1]) || !isnan(spec->limit[2]);
+    for (int k = 0; k < spec->ndevices; k++)
+        for (int j = 0; j < 3; j++)
+            any |= !isnan(spec->devices[k].limit[j]);
+    if (!any)
         return 0;
+    /* On a device axis each point has its profile's limits. */
     uint64_t m = BIT(PASCAL_P_OCCUPANCY) | BIT(PASCAL_P_SMS) | BIT(PASCAL_P_M) |
-                 BIT(PASCAL_P_DEPTH) | BIT(PASCAL_P_PATH) | BIT(PASCAL_P_BLOCK_BYTES);
+                 BIT(PASCAL_P_DEPTH) | BIT(PASCAL_P_PATH) | BIT(PASCAL_P_BLOCK_BYTES) |
+                 (spec->ndevices ? BIT(PASCAL_P_DEVICE) : 0);
     return is_set(spec, PASCAL_P_WORKLOAD) ? m | workload_fields() : m;
 }
 

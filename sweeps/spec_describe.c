@@ -22,7 +22,8 @@ static void format_number(double v, char *buf, size_t len)
 
 void spec_format_value(const pascal_spec *spec, int param, double v, char *buf, size_t len)
 {
-    (void)spec;
+    int nlabels;
+    const char *const *labels = pascal_spec_param_labels(spec, param, &nlabels);
     if (isnan(v)) {
         snprintf(buf, len, "unset");
         return;
@@ -47,8 +48,8 @@ void spec_format_value(const pascal_spec *spec, int param, double v, char *buf, 
         }
         break;
     case PASCAL_T_NAME:
-        if (v >= 0 && v < pascal_params[param].nlabels && v == floor(v)) {
-            snprintf(buf, len, "%s", pascal_params[param].labels[(int)v]);
+        if (v >= 0 && v < nlabels && v == floor(v)) {
+            snprintf(buf, len, "%s", labels[(int)v]);
             return;
         }
         break;

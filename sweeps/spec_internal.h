@@ -26,6 +26,16 @@ typedef struct spec_rule {
 
 enum { SRC_NONE = 0, SRC_DEVICE, SRC_FIXED, SRC_AXIS, SRC_WORKLOAD };
 
+/* One profile of a device axis (spec_device.c): what a point of it takes. */
+typedef struct spec_device {
+    char *path, *text;         /* resolved path, its text */
+    char label[64];            /* as the axis names it, without folder and .yaml */
+    double sms, capacity_bytes;/* effective L2, else nominal; NaN: none */
+    double limit[3];
+    char limit_source[3][256];
+    double rate[9];
+} spec_device;
+
 struct pascal_spec {
     char *filename;            /* as given, or "<spec>" */
     char *text;                /* NUL-terminated copy of the spec */
@@ -47,6 +57,11 @@ struct pascal_spec {
     int infeasible_skip;
     double device_sms;         /* the device profile's sms (NaN: none) */
     double rate[9];            /* the profile's rates (devices/profile.h order), NaN: none */
+    /* A device axis (axes.device): its profiles, by value; the single
+     * device_path and device_text above then join them all. */
+    int ndevices;
+    spec_device *devices;
+    const char *device_labels[PASCAL_SPEC_MAX_DEVICES];
     char decimal_note[320];    /* the first size with a decimal unit, or "" */
     int ncolumns;
     int columns[PASCAL_NCOLUMN];
@@ -84,6 +99,11 @@ typedef struct spec_ctx {
 /* spec_device.c: reads the device profile named by node (a path relative
  * to the spec, or a shipped profile's name: devices/profile.h). */
 int spec_load_device(const spec_ctx *c, const yaml_node_t *node);
+/* A device axis: node is its list of profiles; values 0 .. n - 1. */
+int spec_device_axis(const spec_ctx *c, const yaml_node_t *node, const char *path, double **values,
+                     int64_t *count);
+/* The profile of point v: the axis's, else NULL (the spec's own fields). */
+const spec_device *spec_point_device(const pascal_spec *spec, const double *v);
 
 /* spec_values.c */
 /* Parses a phase list and appends it to the spec's lists; *index is its number. */

@@ -95,6 +95,8 @@ static int fail_rule(const pascal_spec *spec, const spec_rule *r, const double *
  * 0: it fits (or nothing to check); 1: it does not, *what says why. */
 static int infeasible(const pascal_spec *spec, const double *v, char *what, size_t len, int *limit)
 {
+    const spec_device *dv = spec_point_device(spec, v);
+    const double *lim = dv ? dv->limit : spec->limit;
     double occ = v[PASCAL_P_OCCUPANCY], units = 1;
     if (isnan(occ) && !isnan(v[PASCAL_P_SMS]) && !isnan(v[PASCAL_P_M]) && v[PASCAL_P_SMS] >= 1)
         occ = ceil(v[PASCAL_P_M] / v[PASCAL_P_SMS]);
@@ -109,22 +111,22 @@ static int infeasible(const pascal_spec *spec, const double *v, char *what, size
     double stages = v[PASCAL_P_PATH] == 0 ? 0
                     : !isnan(v[PASCAL_P_DEPTH]) && v[PASCAL_P_DEPTH] >= 1 ? v[PASCAL_P_DEPTH] : 1;
     double cta = stages * units * v[PASCAL_P_BLOCK_BYTES];
-    if (!isnan(spec->limit[0]) && !isnan(occ) && occ > spec->limit[0]) {
+    if (!isnan(lim[0]) && !isnan(occ) && occ > lim[0]) {
         snprintf(what, len, "occupancy %g, more than the device's %g resident CTAs per SM", occ,
-                 spec->limit[0]);
+                 lim[0]);
         *limit = 0;
         return 1;
     }
-    if (!isnan(spec->limit[2]) && !isnan(cta) && cta > spec->limit[2]) {
+    if (!isnan(lim[2]) && !isnan(cta) && cta > lim[2]) {
         snprintf(what, len, "%g stage%s of %g x %g bytes = %.0f bytes of shared memory per CTA, more "
                  "than the device's %g", stages, stages == 1 ? "" : "s", units,
-                 v[PASCAL_P_BLOCK_BYTES], cta, spec->limit[2]);
+                 v[PASCAL_P_BLOCK_BYTES], cta, lim[2]);
         *limit = 2;
         return 1;
     }
-    if (!isnan(spec->limit[1]) && !isnan(cta) && !isnan(occ) && occ * cta > spec->limit[1]) {
+    if (!isnan(lim[1]) && !isnan(cta) && !isnan(occ) && occ * cta > lim[1]) {
         snprintf(what, len, "occupancy %g x %.0f bytes per CTA = %.0f bytes of shared memory per SM, "
-                 "more than the device's %g", occ, cta, occ * cta, spec->limit[1]);
+                 "more than the device's %g", occ, cta, occ * cta, lim[1]);
         *limit = 1;
         return 1;
     }
@@ -155,6 +157,12 @@ int pascal_spec_point(const pascal_spec *spec, uint64_t i, pascal_point *p, pasc
             v[spec->axes[a].param] = spec->axes[a].values[idx[spec->axes[a].dim]];
     }
 
+    /* A device axis: the point's profile gives what the spec leaves to it. */
+    const spec_device *dv = spec_point_device(spec, v);
+    if (dv && spec->source[PASCAL_P_SMS] == SRC_DEVICE)
+        v[PASCAL_P_SMS] = dv->sms;
+    if (dv && spec->source[PASCAL_P_CAPACITY_BYTES] == SRC_DEVICE)
+        v[PASCAL_P_CAPACITY_BYTES] = dv->capacity_bytes;
     if (isnan(v[PASCAL_P_PATTERN]))
         v[PASCAL_P_PATTERN] = 0;
     if (isnan(v[PASCAL_P_CLUSTERS]))
@@ -174,14 +182,16 @@ int pascal_spec_point(const pascal_spec *spec, uint64_t i, pascal_point *p, pasc
     int wl_rc = isnan(v[PASCAL_P_WORKLOAD]) ? 0 : spec_workload_point(spec, v, i, err);
 
     /* The device's rates, unless the spec gives them: tensor FLOP/s at the
-     * workload's dtype, L2 and DRAM bandwidth. */
+     * workload's dtype, L2 and DRAM bandwidth; on a device axis the
+     * point's profile's. */
+    const double *rate = dv ? dv->rate : spec->rate;
     if (isnan(v[PASCAL_P_FLOPS_PER_S]) && !isnan(v[PASCAL_P_DTYPE]) && v[PASCAL_P_DTYPE] >= 0 &&
         v[PASCAL_P_DTYPE] < PASCAL_RATE_L2)
-        v[PASCAL_P_FLOPS_PER_S] = spec->rate[(int)v[PASCAL_P_DTYPE]];
+        v[PASCAL_P_FLOPS_PER_S] = rate[(int)v[PASCAL_P_DTYPE]];
     if (isnan(v[PASCAL_P_L2_BYTES_PER_S]))
-        v[PASCAL_P_L2_BYTES_PER_S] = spec->rate[PASCAL_RATE_L2];
+        v[PASCAL_P_L2_BYTES_PER_S] = rate[PASCAL_RATE_L2];
     if (isnan(v[PASCAL_P_DRAM_BYTES_PER_S]))
-        v[PASCAL_P_DRAM_BYTES_PER_S] = spec->rate[PASCAL_RATE_DRAM];
+        v[PASCAL_P_DRAM_BYTES_PER_S] = rate[PASCAL_RATE_DRAM];
     if (isnan(v[PASCAL_P_N])) {
         v[PASCAL_P_N] = floor(v[PASCAL_P_DATA_BYTES] / v[PASCAL_P_BLOCK_BYTES]);
         derived_n = 1;
@@ -222,8 +232,9 @@ int pascal_spec_point(const pascal_spec *spec, uint64_t i, pascal_point *p, pasc
         return yml_fail_mark(err, &spec->src[at], PASCAL_EINPUT,
                               "expected a point the device can run, got %s at %s (limits.%s in %s: "
                               "%s; `infeasible: skip` in the spec drops such points)",
-                              what, where, pascal_device_limit_keys[limit], spec->device_path,
-                              spec->limit_source[limit]);
+                              what, where, pascal_device_limit_keys[limit],
+                              dv ? dv->path : spec->device_path,
+                              dv ? dv->limit_source[limit] : spec->limit_source[limit]);
     }
     p->phases = list;
     return 1;

@@ -160,7 +160,7 @@ TEST(PlanMemory, WorkloadSimulationBytesBoundWhatItHolds)
     double out, before = heap_bytes();
     pascal_eval *ev = pascal_eval_create(pascal_spec_models(wl.s));
     ASSERT_NE(ev, nullptr);
-    pascal_eval_set_sim(ev, &tm, nullptr, nullptr);
+    pascal_eval_set_sim(ev, &tm, 0, nullptr, nullptr);
     ASSERT_EQ(pascal_eval_point(ev, &p, &col, 1, &out), 0);
     ASSERT_FALSE(std::isnan(out));
     double held = heap_bytes() - before;

@@ -135,7 +135,7 @@ TEST(SimWorkload, SweepColumnsAreTheKernelRun)
     ASSERT_EQ(pascal_spec_parse(text, std::strlen(text), nullptr, &pt.spec, &err), 0) << err.msg;
     pt.ev = pascal_eval_create(pascal_spec_models(pt.spec));
     pascal_sim_timing t = test_timing();
-    pascal_eval_set_sim(pt.ev, &t, nullptr, nullptr);
+    pascal_eval_set_sim(pt.ev, &t, 0, nullptr, nullptr);
     const int cols[] = {PASCAL_COL_K_SIM, PASCAL_COL_RHO_SIM, PASCAL_COL_NS_PER_ROUND_SIM,
                         PASCAL_COL_FILL_BYTES_SIM, PASCAL_COL_TRAFFIC_SIM, PASCAL_COL_IDEAL_BYTES};
     double out[6];
@@ -173,7 +173,7 @@ TEST(SimWorkload, SweepColumnsAreTheKernelRun)
         EXPECT_TRUE(std::isnan(out[k])) << k;
     pascal_eval_free(bare);
     bare = pascal_eval_create(1u << PASCAL_MODEL_TRAFFIC);
-    pascal_eval_set_sim(bare, &t, nullptr, nullptr);
+    pascal_eval_set_sim(bare, &t, 0, nullptr, nullptr);
     ASSERT_EQ(pascal_eval_point(bare, &p, cols + 3, 2, out), 0);
     EXPECT_TRUE(std::isnan(out[0]) && std::isnan(out[1]));
     pascal_eval_free(bare);

@@ -104,6 +104,10 @@ const pascal_param_info pascal_params[PASCAL_NPARAM] = {
     [PASCAL_P_BAND_SEEDS] = {"band_seeds", PASCAL_T_INT, POS, "seeds",
                              "simulate: free-running simulations behind answer_traffic_hi, seeds "
                              "seed .. seed + band_seeds - 1"},
+    [PASCAL_P_DEVICE] = {"device", PASCAL_T_NAME, 0, "",
+                         "a device axis: the profiles to sweep (each as the top-level device: key "
+                         "names one), each point taking its profile's sms, L2, limits, rates and "
+                         "sim timing"},
     [PASCAL_P_KERNEL] = {"kernel", PASCAL_T_NAME, 0, "",
                          "the kernel whose launch is modelled (model: pascal's model kernel; "
                          "flash-attn-2: FlashAttention-2's forward grid and GQA decode fold; "
@@ -568,6 +572,7 @@ const char *const pascal_param_refs[PASCAL_NPARAM] = {
     [PASCAL_P_SPLIT_K] = "",
     [PASCAL_P_KERNEL] = "docs/workloads.md section 2.5",
     [PASCAL_P_BAND_SEEDS] = "docs/workloads.md section 3.1 (the band)",
+    [PASCAL_P_DEVICE] = "docs/workloads.md section 9 (devices as data)",
     [PASCAL_P_FLOPS_PER_S] = "docs/workloads.md section 10 (device rates)",
     [PASCAL_P_L2_BYTES_PER_S] = "docs/workloads.md section 10 (device rates)",
     [PASCAL_P_DRAM_BYTES_PER_S] = "docs/workloads.md section 10 (device rates)",
@@ -624,6 +629,7 @@ const char *const pascal_param_defaults[PASCAL_NPARAM] = {
     [PASCAL_P_SPLIT_K] = "1",
     [PASCAL_P_KERNEL] = "model",
     [PASCAL_P_BAND_SEEDS] = "5",
+    [PASCAL_P_DEVICE] = "none (the top-level device: key names one profile for every point)",
     [PASCAL_P_FLOPS_PER_S] = "the device profile's rate for the point's dtype (rates.flops_DTYPE)",
     [PASCAL_P_L2_BYTES_PER_S] = "the device profile's rates.l2_bytes_per_s",
     [PASCAL_P_DRAM_BYTES_PER_S] = "the device profile's rates.dram_bytes_per_s",

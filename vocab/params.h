@@ -71,6 +71,7 @@ typedef enum pascal_param_id {
     PASCAL_P_L2_BYTES_PER_S, /* L2 read bandwidth, bytes/s */
     PASCAL_P_DRAM_BYTES_PER_S, /* DRAM read bandwidth, bytes/s */
     PASCAL_P_BAND_SEEDS,     /* simulate: seeds of the answer's band, <= PASCAL_MAX_BAND_SEEDS */
+    PASCAL_P_DEVICE,         /* a device axis: index of the spec's profile (its labels are the spec's) */
     PASCAL_NPARAM
 } pascal_param_id;
 
