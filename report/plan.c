@@ -35,7 +35,7 @@ int pascal_report_col(const rp_plan *p, const char *name)
 
 int pascal_report_is_traffic(const char *name)
 {
-    return strncmp(name, "traffic_", 8) == 0 || strcmp(name, "answer_traffic") == 0;
+    return strncmp(name, "traffic_", 8) == 0 || strncmp(name, "answer_traffic", 14) == 0;
 }
 
 double pascal_report_default_target(const char *name)
@@ -46,7 +46,10 @@ double pascal_report_default_target(const char *name)
 int pascal_report_is_metric(const char *name)
 {
     size_t n = strlen(name);
-    int edge = n > 3 && (strcmp(name + n - 3, "_lo") == 0 || strcmp(name + n - 3, "_hi") == 0);
+    /* A Theorem 3 band's edges are drawn around their rate, not sized;
+     * the answer's band (answer_traffic_lo, _hi) is sized like the answer. */
+    int edge = n > 3 && (strcmp(name + n - 3, "_lo") == 0 || strcmp(name + n - 3, "_hi") == 0) &&
+               strncmp(name, "answer_traffic", 14) != 0;
     return (strncmp(name, "rho_", 4) == 0 || pascal_report_is_traffic(name)) && !edge;
 }
 

@@ -1,6 +1,6 @@
 /* The sizing table: for each scenario (one value of every swept axis but the
- * capacity and the random draws), the smallest swept capacity whose miss rate
- * is at or below the target.  The miss rate at a capacity is the worst over
+ * capacity and the random draws), the smallest swept capacity from which
+ * every larger one has its miss rate at or below the target.  The miss rate at a capacity is the worst over
  * the scenario's rows there (every random draw); a row where the model is
  * undefined (NaN) counts as not meeting the target.  Also the Theorem 5
  * capacity 2 sigma - 1 (C_share, or 2 lead - 1) where the file knows sigma.
@@ -239,7 +239,12 @@ static void row_json(const rp_sizing *s, const rp_file *f, int m, int64_t k, FIL
         if (isnan(worst[c]))
             continue;
         largest = c;
-        if (found < 0 && worst[c] <= s->target[m])
+        /* The smallest capacity from which every larger one meets the
+         * target, as the run summary sizes: a column that rises with C
+         * somewhere (the simulator's) is not sized below a miss. */
+        if (!(worst[c] <= s->target[m]))
+            found = -1;
+        else if (found < 0)
             found = c;
     }
     pascal_report_json_num(o, found >= 0 ? cap->values[found] : NAN, 17);

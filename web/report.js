@@ -103,7 +103,7 @@
   /* A workload's traffic ratio (DRAM fills over the ideal): its answer or
    * one model's. */
   function isTraffic(name) {
-    return /^traffic_/.test(name) || name === 'answer_traffic';
+    return /^traffic_/.test(name) || /^answer_traffic/.test(name);
   }
 
   /* ---- controls ---------------------------------------------------------- */
@@ -307,8 +307,11 @@
     var ctl = document.getElementById('ctl-capacity');
     metric.name = P.metric;
     metric.choices = D.columns.filter(function (c) {
-      return (/^(rho|traffic)_/.test(c.name) || c.name === 'answer_traffic') &&
-             !/_(lo|hi)$/.test(c.name) && (hasData(c.name) || c.name === P.metric);
+      /* Not a Theorem 3 band's edges (drawn around their rate); the
+       * answer's band edges are sized like the answer. */
+      return (/^(rho|traffic)_/.test(c.name) || /^answer_traffic/.test(c.name)) &&
+             (!/_(lo|hi)$/.test(c.name) || /^answer_traffic/.test(c.name)) &&
+             (hasData(c.name) || c.name === P.metric);
     }).map(function (c) { return c.name; });
     metric.listeners.push(function (v) { st.metric = v; return redraw(); });
     var hasTrafficBound = hasData('traffic_bound');
@@ -334,6 +337,9 @@
       var traffic = isTraffic(st.metric);
       var bound = traffic ? (hasTrafficBound ? 'traffic_bound' : null) : P.bound;
       var che = traffic ? null : P.che;
+      /* The answer's band (docs/workloads.md section 3.1), where the
+       * simulator gave it: shaded around the answer. */
+      var band = st.metric === 'answer_traffic' && hasData('answer_traffic_hi');
       var kinds = { metric: st.metric + (st.metric === 'rho_lru' ? ' (exact LRU)' : ''),
                     bound: traffic ? 'traffic_bound (floor)' : 'rho_bound (Theorem 4 bound)',
                     che: 'rho_che (Che/IRM)' };
@@ -351,10 +357,12 @@
           rows.push({ x: x, series: s, kind: kinds.che, y: value(che, i) });
         if (P.band_lo && P.band_hi && st.metric !== 'rho_dyn' && !traffic)
           rows.push({ x: x, series: s, lo: value(P.band_lo, i), hi: value(P.band_hi, i) });
+        if (band)
+          rows.push({ x: x, series: s, lo: value('answer_traffic_lo', i), hi: value('answer_traffic_hi', i) });
       });
       var title = blocks ? 'capacity C (blocks)' + (P.blocks_only ? ', by ' + P.x : '')
                          : 'capacity (' + P.x + ')';
-      caption(traffic, bound, che);
+      caption(traffic, bound, che, band);
       return draw('capacity', lineSpec(rows, {
         x: xEncoding(rows, 'x', title, xAxis.log, !blocks),
         xName: title,
@@ -367,7 +375,7 @@
       }), n);
     }
     /* The caption names what the plot shows now: it follows the menu. */
-    function caption(traffic, bound, che) {
+    function caption(traffic, bound, che, band) {
       document.getElementById('cap-capacity').textContent =
         'Solid: ' + st.metric + (st.metric === 'answer_traffic'
           ? ', the answer: the most faithful model present at each point (answer_source), its ' +
@@ -377,6 +385,8 @@
         (st.metric === 'rho_lru' ? ' of an exact fully associative LRU cache' : '') + '. ' +
         (P.band_lo && !traffic && st.metric !== 'rho_dyn'
           ? 'Shaded: the Theorem 3 LRU band K(T*+1)/M .. K(T*-1)/M (defined where D <= C). ' : '') +
+        (band ? 'Shaded: the answer\u2019s band, answer_traffic_lo (the lock-step kernel) .. ' +
+                'answer_traffic_hi (the 90th percentile of band_seeds free-running simulations). ' : '') +
         (bound && bound !== st.metric
           ? 'Dashed: ' + bound + ', a floor; no demand-paging policy, Belady included, does ' +
             'better. ' : '') +

@@ -18,6 +18,7 @@ import base64
 import json
 import os
 import shutil
+import re
 import subprocess
 import sys
 import tempfile
@@ -84,6 +85,21 @@ def make_reports(args, out):
     made.append({"name": "workload", "html": out / "workload.html", "plots": ["capacity", "heatmap"],
                  "sizing": True, "heat": None, "workload": True, "pivot": (1 + 2, 1 + 1),
                  "csv": out / "workload.csv"})
+    # The simulator answers: the answer's band, its high end sized beside it.
+    spec = out / "band.yaml"
+    spec.write_text("name: band\ndevice: " + str(Path(args["source"], "configs/devices/gb10.yaml")) +
+                    "\nmodels: [workload, traffic, lru_replay, simulate]\nworkload:\n"
+                    "  attention: {batch: 2, q_heads: 8, kv_heads: 2, seq_q: 1, seq_kv: 2048, "
+                    "head_dim: 128, dtype: bf16, tile_q: 64, tile_kv: 64}\n"
+                    "fixed: {occupancy: 1, path: tma, depth: 3, compute: 0, pattern: gaussian, sigma: 2}\n"
+                    "axes:\n  seq_kv: [2048, 4096]\n"
+                    "  capacity_bytes: {from: 64KiB, to: 2MiB, num: 6, scale: log}\n")
+    summary = run([args["pascal"], "run", spec, "-o", out / "band.h5"])
+    run([args["pascal"], "run", spec, "-o", out / "band.csv", "--quiet"])
+    run([args["pascal"], "report", out / "band.h5", "-o", out / "band.html"])
+    made.append({"name": "band", "html": out / "band.html", "plots": ["capacity", "heatmap"],
+                 "sizing": True, "heat": None, "workload": True, "band": True, "pivot": (1 + 2, 1 + 1),
+                 "csv": out / "band.csv", "summary": summary})
     try:
         run(["/usr/bin/python3", Path(args["source"], "tests/browser/make_dynamic.py"), out / "dynamic.h5"])
     except (OSError, subprocess.CalledProcessError):
@@ -226,6 +242,9 @@ def check_workload(driver, report):
     offered = [o.get_attribute("value") for o in menu.options]
     check("answer_traffic" in offered,
           f"{name}: the metric menu offers answer_traffic ({', '.join(offered)})")
+    if report.get("band"):
+        check_band(driver, report, menu, offered)
+        return
     check(all(c not in offered for c in ("traffic_sim", "traffic_dyn")),
           f"{name}: no all-NaN column in the menu ({', '.join(offered)})")
     caption = driver.execute_script("return document.getElementById('cap-capacity').textContent;")
@@ -239,6 +258,35 @@ def check_workload(driver, report):
     check_sizing_follows(driver, report, menu)
 
 
+def check_band(driver, report, menu, offered):
+    """Where the simulator answers, the capacity plot shades the answer's
+    band, and the band's high end is a metric the sizing table takes; its
+    sizes are those recomputed from the CSV and those the run summary
+    printed ("...; the band's high end 1MiB")."""
+    name = report["name"]
+    check("answer_traffic_hi" in offered and "traffic_sim" in offered,
+          f"{name}: the menu offers the band's high end and the simulator ({', '.join(offered)})")
+    caption = driver.execute_script("return document.getElementById('cap-capacity').textContent;")
+    check(caption.startswith("Solid: answer_traffic") and "Shaded: the answer\u2019s band" in caption,
+          f"{name}: caption names the answer and its band ({caption[:120]}...)")
+    shaded = driver.execute_script("""return window.pascalReport.views.capacity.data('table')
+      .filter((r) => r.hi !== undefined && r.hi !== null).length;""")
+    check(shaded > 0, f"{name}: the band is in the capacity plot's data ({shaded} rows)")
+    select_option(menu, "answer_traffic_hi")
+    wait_for(driver, "return document.getElementById('cap-sizing').textContent.includes('answer_traffic_hi');",
+             "the sizing caption to follow the band's high end")
+    got = {float(r[0].replace(",", "")): parse_bytes(r[1]) for r in sizing_table(driver)[1:]}
+    want = hand_sizing(report["csv"], "seq_kv", "answer_traffic_hi", 1.2)
+    check(got == want and all(v is not None for v in want.values()),
+          f"{name}: answer_traffic_hi sizes {got} as recomputed from the CSV {want}")
+    said = {}
+    for line in report["summary"].splitlines():
+        m = re.match(r"\s+context length (\d+) needs (\S+) for .*; the band's high end (\d+)(KiB|MiB)$", line)
+        if m:
+            said[float(m.group(1))] = float(m.group(3)) * (1024 if m.group(4) == "KiB" else 1024 ** 2)
+    check(said == want, f"{name}: the run summary's band sizes {said} are the report's {want}")
+
+
 def parse_bytes(text):
     """'16 KiB' -> 16384.0, as the page writes a size; None for anything else."""
     units = {"B": 1, "KiB": 1024, "MiB": 1024 ** 2, "GiB": 1024 ** 3}
@@ -249,8 +297,9 @@ def parse_bytes(text):
 
 
 def hand_sizing(csv_path, by, metric, target):
-    """Per value of `by`, the smallest capacity_bytes at which the worst row
-    of `metric` is at or below target (an empty cell never is)."""
+    """Per value of `by`, the smallest capacity_bytes from which the worst row
+    of `metric` is at or below target at every larger one (an empty cell
+    never is)."""
     import csv
     worst = {}
     with open(csv_path, newline="") as f:
@@ -262,7 +311,9 @@ def hand_sizing(csv_path, by, metric, target):
     for (b, cap), w in sorted(worst.items()):
         if b not in need:
             need[b] = None
-        if need[b] is None and w <= target:
+        if w > target:
+            need[b] = None
+        elif need[b] is None:
             need[b] = cap
     return need
 
