@@ -104,7 +104,8 @@ TEST_F(Devices, UnknownNamesSuggestTheNearest)
 {
     std::string msg;
     EXPECT_EQ(resolve("gb11", &msg), "error " + std::to_string(PASCAL_EINPUT));
-    EXPECT_EQ(msg.find("expected a device profile path or the name of a shipped profile (gb10, h100, h200), "
+    EXPECT_EQ(msg.find("expected a device profile path or the name of a shipped profile (gb10, h100, h200, "
+                       "h200-2x-sms-hypothetical), "
                        "got \"gb11\" (did you mean 'gb10'?); names are looked up in " + dir + "/devices, " + dir +
                        "/configs/devices, " + kSrc + "/configs/devices, "),
               0u)
@@ -168,13 +169,14 @@ TEST_F(Devices, ListInSearchOrderWithoutHiddenNames)
     pascal_error err{};
     int n = 0;
     ASSERT_EQ(pascal_device_list(dir.c_str(), &list, &n, &err), 0) << err.msg;
-    ASSERT_EQ(n, 4);
+    ASSERT_EQ(n, 5);
     EXPECT_STREQ(list[0].name, "gb10");
     EXPECT_EQ(list[0].sms, 5);  // the one beside the spec, not the shipped one
     EXPECT_STREQ(list[1].name, "zz");
     EXPECT_STREQ(list[2].name, "h100");
     EXPECT_EQ(std::string(list[2].path), kSrc + "/configs/devices/h100.yaml");
     EXPECT_STREQ(list[3].name, "h200");
+    EXPECT_STREQ(list[4].name, "h200-2x-sms-hypothetical");
     free(list);
 }
 
