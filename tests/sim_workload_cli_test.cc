@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -373,6 +374,60 @@ TEST_F(SimBandCli, SizeProbesTheSimulatorAndReportsWhereItRises)
     ASSERT_NE(at, std::string::npos);
     double band_C = json_num(a.out.substr(at + 10), "C");
     EXPECT_GE(band_C, (double)want);   // the high end is at or above the answer at every C
+}
+
+} // namespace
+
+namespace {
+
+// One band: where the simulator answers, the run summary (grid), pascal
+// size (exact, probed) and the report's table (grid) size the band's high
+// end alike, and info names it.  The exact size lies in the grid's last
+// step: at or below the summary's capacity and above the next one down.
+TEST_F(SimBandCli, SummarySizeReportAndInfoAgreeOnTheBand)
+{
+    std::string s = spec("agree.yaml", "pattern: gaussian, sigma: 2",
+                         "  seq_kv: [2048, 4096]\n  capacity_bytes: {from: 64KiB, to: 2MiB, num: 6, scale: log}\n",
+                         "answer_traffic, answer_traffic_lo, answer_traffic_hi, answer_source, traffic_replay");
+    // spec() fixes seq_kv 4096 in the workload; the axis overrides it.
+    std::string h5 = dir + "/agree.h5";
+    auto r = run("run " + s + " -o " + h5);
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::map<long, double> said;
+    std::smatch m;
+    std::regex line("context length ([0-9]+) needs [0-9.]+[KM]iB for <= 1.2x ideal traffic; the band's high "
+                    "end ([0-9.]+)(KiB|MiB)");
+    for (std::string rest = r.out; std::regex_search(rest, m, line); rest = m.suffix())
+        said[std::stol(m[1])] = std::stod(m[2]) * (m[3] == "KiB" ? 1024.0 : 1048576.0);
+    ASSERT_EQ(said.size(), 2u) << r.out;
+
+    auto z = run("size " + s + " --json");
+    ASSERT_EQ(z.status, 0) << z.err;
+    std::regex obj("\"seq_kv\": ?([0-9]+).*?\"band_hi\": \\{\"C\": ?([0-9]+)");
+    int n = 0;
+    for (std::string rest = z.out; std::regex_search(rest, m, obj); rest = m.suffix(), n++) {
+        double bytes = std::stod(m[2]) * 16384, grid = said.at(std::stol(m[1]));
+        EXPECT_LE(bytes, grid) << m[0];
+        EXPECT_GT(bytes, grid / std::pow(32.0, 1.0 / 5)) << m[0];   // the log grid's step: 2 MiB / 64 KiB over 5
+    }
+    EXPECT_EQ(n, 2) << z.out;
+
+    std::string html = dir + "/agree.html";
+    auto rep = run("report " + h5 + " -o " + html);
+    ASSERT_EQ(rep.status, 0) << rep.err;
+    std::string page = pascal_test::slurp(html);
+    auto at = page.find("\"answer_traffic_hi\":{\"metric\":\"answer_traffic_hi\"");
+    ASSERT_NE(at, std::string::npos);
+    std::regex row("\\[\\[\"?([0-9]+)\"?\\],([0-9.e+]+),");
+    n = 0;
+    for (std::string rest = page.substr(at); n < 2 && std::regex_search(rest, m, row); rest = m.suffix(), n++)
+        EXPECT_EQ(std::stod(m[2]), said.at(std::stol(m[1]))) << m[0];
+    EXPECT_EQ(n, 2);
+
+    auto info = run("info " + h5);
+    ASSERT_EQ(info.status, 0) << info.err;
+    EXPECT_NE(info.out.find("band: answer_traffic_lo (the lock-step kernel) .. answer_traffic_hi (p90 of "
+                            "band_seeds free-running simulations)"), std::string::npos) << info.out;
 }
 
 } // namespace
