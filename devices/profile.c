@@ -12,7 +12,7 @@
 
 const char *const device_keys[DEVICE_NKEYS] = {"name", "sms", "l2_bytes", "effective_l2_bytes",
                                                "compute_capability", "notes", "sim", "limits",
-                                               "rates"};
+                                               "rates", "costs"};
 const char *const pascal_device_rate_keys[PASCAL_NRATES] = {
     "flops_fp32", "flops_tf32", "flops_bf16", "flops_fp16", "flops_fp8", "flops_int8", "flops_fp4",
     "l2_bytes_per_s", "dram_bytes_per_s"};
@@ -75,6 +75,31 @@ static int parse_rates(const yml_doc *d, const yaml_node_t *node, pascal_device_
     return parse_sourced_section(d, node, &sec);
 }
 
+const char *const pascal_device_cost_keys[PASCAL_NCOSTS] = {"dram_pj_per_byte", "l2_pj_per_byte",
+                                                            "l2_mm2_per_mib"};
+
+static int cost_ok(int k, double v)
+{
+    (void)k;
+    return v > 0 && v < 1e6;
+}
+
+static const char *cost_accepted(int k)
+{
+    return k == PASCAL_COST_L2_MM2 ? "an area > 0 in mm^2 per MiB of L2"
+                                   : "an energy > 0 in pJ per byte read";
+}
+
+/* A profile's `costs` section: each present key {value, source}. */
+static int parse_costs(const yml_doc *d, const yaml_node_t *node, pascal_device_profile *dev)
+{
+    sourced_section sec = {"costs",
+                           "a mapping of costs (dram_pj_per_byte, l2_pj_per_byte, l2_mm2_per_mib)",
+                           pascal_device_cost_keys, PASCAL_NCOSTS, cost_accepted, cost_ok,
+                           dev->costs, &dev->cost_source[0][0], sizeof dev->cost_source[0]};
+    return parse_sourced_section(d, node, &sec);
+}
+
 const char *const pascal_device_limit_keys[PASCAL_NLIMITS] = {"ctas_per_sm", "smem_per_sm_bytes",
                                                               "smem_per_cta_bytes"};
 
@@ -120,7 +145,7 @@ int device_parse_profile(const yml_doc *d, pascal_device_profile *dev, const yam
     const yaml_node_pair_t *pr;
     int rc = yml_check_mapping(d, root, "",
                                 "a device profile mapping (name, sms, l2_bytes, effective_l2_bytes, "
-                                "compute_capability, notes, sim, limits, rates)",
+                                "compute_capability, notes, sim, limits, rates, costs)",
                                 device_keys, DEVICE_NKEYS);
     dev->sms = dev->l2_bytes = dev->effective_l2_bytes = NAN;
     dev->title[0] = dev->compute_capability[0] = dev->notes[0] = '\0';
@@ -130,6 +155,10 @@ int device_parse_profile(const yml_doc *d, pascal_device_profile *dev, const yam
     for (int k = 0; k < PASCAL_NRATES; k++) {
         dev->rates[k] = NAN;
         dev->rate_source[k][0] = '\0';
+    }
+    for (int k = 0; k < PASCAL_NCOSTS; k++) {
+        dev->costs[k] = NAN;
+        dev->cost_source[k][0] = '\0';
     }
     for (int k = 0; k < DEVICE_NKEYS; k++)
         val[k] = NULL;
@@ -157,6 +186,7 @@ int device_parse_profile(const yml_doc *d, pascal_device_profile *dev, const yam
             break;
         case DEVICE_KEY_LIMITS: rc = device_parse_limits(d, val[k], dev); break;
         case DEVICE_KEY_RATES: rc = parse_rates(d, val[k], dev); break;
+        case DEVICE_KEY_COSTS: rc = parse_costs(d, val[k], dev); break;
         default:
             rc = yml_value(d, val[k], PASCAL_P_CAPACITY_BYTES, "effective_l2_bytes",
                                    &dev->effective_l2_bytes);

@@ -51,6 +51,11 @@ typedef struct pascal_device_profile {
      * L2 and DRAM read bandwidths in bytes/s, each with its source. */
     double rates[9];
     char rate_source[9][192];
+    /* What traffic and capacity cost (the profile's `costs`, NaN when
+     * absent; docs/workloads.md section 10.1): DRAM and L2 energy per byte
+     * read, L2 area per MiB, each with its source. */
+    double costs[3];
+    char cost_source[3][256];
 } pascal_device_profile;
 
 /* The rates' keys, in pascal_device_profile.rates order: flops_fp32,
@@ -58,6 +63,9 @@ typedef struct pascal_device_profile {
  * l2_bytes_per_s, dram_bytes_per_s. */
 enum { PASCAL_RATE_L2 = 7, PASCAL_RATE_DRAM = 8, PASCAL_NRATES = 9 };
 extern const char *const pascal_device_rate_keys[PASCAL_NRATES];
+
+enum { PASCAL_COST_DRAM_PJ, PASCAL_COST_L2_PJ, PASCAL_COST_L2_MM2, PASCAL_NCOSTS };
+extern const char *const pascal_device_cost_keys[PASCAL_NCOSTS];
 
 /* The limits' keys, in the struct's order. */
 enum { PASCAL_LIMIT_CTAS, PASCAL_LIMIT_SMEM_SM, PASCAL_LIMIT_SMEM_CTA, PASCAL_NLIMITS };

@@ -538,7 +538,24 @@ static int is_answer(int col)
 {
     return col == PASCAL_COL_ANSWER_FILL_BYTES || col == PASCAL_COL_ANSWER_TRAFFIC ||
            col == PASCAL_COL_ANSWER_SOURCE || (col >= PASCAL_COL_FLOPS && col <= PASCAL_COL_BOUND_TERM) ||
-           col == PASCAL_COL_ANSWER_TRAFFIC_LO || col == PASCAL_COL_ANSWER_TRAFFIC_HI;
+           col == PASCAL_COL_ANSWER_TRAFFIC_LO || col == PASCAL_COL_ANSWER_TRAFFIC_HI ||
+           (col >= PASCAL_COL_TIME_SIM_S && col <= PASCAL_COL_AREA_L2_MM2);
+}
+
+/* The costs (docs/workloads.md section 10.1): energy of the answer's
+ * fills and of the bytes the SMs read from L2, and the capacity's area;
+ * NaN where the profile (or the spec) gives no figure. */
+static double cost_column(int col, const double *v, double requested, double fill)
+{
+    double e_dram = fill * v[PASCAL_P_DRAM_PJ_PER_BYTE] * 1e-12;
+    double e_l2 = requested * v[PASCAL_P_L2_PJ_PER_BYTE] * 1e-12;
+    switch (col) {
+    case PASCAL_COL_ENERGY_DRAM_J: return e_dram;
+    case PASCAL_COL_ENERGY_L2_J: return e_l2;
+    case PASCAL_COL_ENERGY_J: return e_dram + e_l2;
+    default: /* area: the cache in whole blocks, as the model holds it */
+        return v[PASCAL_P_C] * v[PASCAL_P_BLOCK_BYTES] / 1048576.0 * v[PASCAL_P_L2_MM2_PER_MIB];
+    }
 }
 
 /* The time columns (docs/workloads.md section 10): floors from the
@@ -570,7 +587,8 @@ static double time_column(int col, const double *v, double flops, double request
 static int workload_point(pascal_eval *ev, const pascal_point *p, const int *cols,
                           int ncols, double *out)
 {
-    enum { EXTRA = PASCAL_ANSWER_COUNT + 1 };   /* the candidates' fills, ideal_bytes, requests */
+    /* the candidates' fills, ideal_bytes, requests, ns_per_round_sim, waves */
+    enum { EXTRA = PASCAL_ANSWER_COUNT + 3, IDEAL = PASCAL_ANSWER_COUNT - 1, REQUESTS, NS_ROUND, WAVES };
     int want = 0, all[PASCAL_NCOLUMN + EXTRA];
     double got[PASCAL_NCOLUMN + EXTRA];
     for (int j = 0; j < ncols; j++)
@@ -580,11 +598,15 @@ static int workload_point(pascal_eval *ev, const pascal_point *p, const int *col
     memcpy(all, cols, (size_t)ncols * sizeof *all);
     for (int a = 1; a < PASCAL_ANSWER_COUNT; a++)
         all[ncols + a - 1] = pascal_answer_columns[a];
-    all[ncols + EXTRA - 2] = PASCAL_COL_IDEAL_BYTES;
-    all[ncols + EXTRA - 1] = PASCAL_COL_REQUESTS;
+    all[ncols + IDEAL] = PASCAL_COL_IDEAL_BYTES;
+    all[ncols + REQUESTS] = PASCAL_COL_REQUESTS;
+    all[ncols + NS_ROUND] = PASCAL_COL_NS_PER_ROUND_SIM;
+    all[ncols + WAVES] = PASCAL_COL_WAVES;
     int rc = workload_columns(ev, p, all, ncols + EXTRA, got);
-    double fill = NAN, source = NAN, ideal = got[ncols + EXTRA - 2];
-    double requested = got[ncols + EXTRA - 1] * p->v[PASCAL_P_BLOCK_BYTES];
+    double fill = NAN, source = NAN, ideal = got[ncols + IDEAL];
+    double requested = got[ncols + REQUESTS] * p->v[PASCAL_P_BLOCK_BYTES];
+    /* The simulated makespan: its time per round over the waves' rounds. */
+    double sim_s = got[ncols + NS_ROUND] * got[ncols + WAVES] * p->v[PASCAL_P_N] * 1e-9;
     pascal_workload w;
     double flops = pascal_workload_of_point(p->v, &w) == 0 ? pascal_workload_flops(&w) : NAN;
     for (int a = 1; a < PASCAL_ANSWER_COUNT && isnan(fill); a++)
@@ -609,6 +631,9 @@ static int workload_point(pascal_eval *ev, const pascal_point *p, const int *col
                  : cols[j] == PASCAL_COL_ANSWER_SOURCE   ? source
                  : cols[j] == PASCAL_COL_ANSWER_TRAFFIC_LO ? fmin(step, fill) / ideal
                  : cols[j] == PASCAL_COL_ANSWER_TRAFFIC_HI ? (isnan(band_hi) ? NAN : fmax(band_hi, fill / ideal))
+                 : cols[j] == PASCAL_COL_TIME_SIM_S      ? sim_s
+                 : cols[j] >= PASCAL_COL_ENERGY_DRAM_J && cols[j] <= PASCAL_COL_AREA_L2_MM2
+                     ? cost_column(cols[j], p->v, requested, fill)
                  : is_answer(cols[j])                    ? time_column(cols[j], p->v, flops, requested, fill)
                                                          : got[j];
     return rc;

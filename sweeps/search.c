@@ -126,6 +126,13 @@ const pascal_monotone_info pascal_search_monotone[] = {
     {PASCAL_COL_BOUND_TERM, NONE, "a code naming the binding floor, not a quantity"},
     {PASCAL_COL_ANSWER_TRAFFIC_LO, DOWN, "the lock-step replay where the replay answers (the stack "
                                          "property); below the simulator's answer: probed"},
+    {PASCAL_COL_TIME_SIM_S, NONE, "the simulator's makespan: not a miss count, not shown monotone in C"},
+    {PASCAL_COL_ENERGY_DRAM_J, NONE, "answer_fill_bytes times a cost: as monotone as the answer, which "
+                                     "a search of answer_traffic sizes"},
+    {PASCAL_COL_ENERGY_L2_J, NONE, "the L2 reads' energy: requested bytes do not depend on C"},
+    {PASCAL_COL_ENERGY_J, NONE, "a sum with energy_dram_j: see it"},
+    {PASCAL_COL_AREA_L2_MM2, NONE, "the capacity's area: it grows with C by definition; size on the "
+                                   "traffic and read the area there"},
     {PASCAL_COL_ANSWER_TRAFFIC_HI, DOWN, "a percentile of free-running simulations (with simulate): "
                                          "not shown monotone in C, probed"},
 };

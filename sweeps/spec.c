@@ -448,6 +448,8 @@ static int parse_top(const spec_ctx *c)
     spec->device_sms = NAN;
     for (int k = 0; k < 9; k++)
         spec->rate[k] = NAN;
+    for (int k = 0; k < 3; k++)
+        spec->cost[k] = NAN;
     if (val[K_DEVICE] && !yml_is_null(val[K_DEVICE]) && (rc = spec_load_device(c, val[K_DEVICE])))
         return rc;
     if (val[K_INFEASIBLE]) {

@@ -78,6 +78,8 @@ static int read_profile(const spec_ctx *c, const yaml_node_t *node, const char *
         }
         for (int k = 0; k < PASCAL_NRATES; k++)
             dv->rate[k] = dev.rates[k];
+        for (int k = 0; k < PASCAL_NCOSTS; k++)
+            dv->cost[k] = dev.costs[k];
     }
     if (rc == 0 && marks) {
         if (!isnan(dev.sms))
@@ -105,6 +107,8 @@ int spec_load_device(const spec_ctx *c, const yaml_node_t *node)
     spec->device_sms = dv.sms;
     for (int k = 0; k < PASCAL_NRATES; k++)
         spec->rate[k] = dv.rate[k];
+    for (int k = 0; k < PASCAL_NCOSTS; k++)
+        spec->cost[k] = dv.cost[k];
     for (int k = 0; k < PASCAL_NLIMITS; k++) {
         spec->limit[k] = dv.limit[k];
         memcpy(spec->limit_source[k], dv.limit_source[k], sizeof spec->limit_source[k]);

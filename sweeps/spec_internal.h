@@ -34,6 +34,7 @@ typedef struct spec_device {
     double limit[3];
     char limit_source[3][256];
     double rate[9];
+    double cost[3];            /* devices/profile.h PASCAL_COST_* order, NaN: none */
 } spec_device;
 
 struct pascal_spec {
@@ -57,6 +58,7 @@ struct pascal_spec {
     int infeasible_skip;
     double device_sms;         /* the device profile's sms (NaN: none) */
     double rate[9];            /* the profile's rates (devices/profile.h order), NaN: none */
+    double cost[3];            /* the profile's costs (PASCAL_COST_* order), NaN: none */
     /* A device axis (axes.device): its profiles, by value; the single
      * device_path and device_text above then join them all. */
     int ndevices;

@@ -192,6 +192,13 @@ int pascal_spec_point(const pascal_spec *spec, uint64_t i, pascal_point *p, pasc
         v[PASCAL_P_L2_BYTES_PER_S] = rate[PASCAL_RATE_L2];
     if (isnan(v[PASCAL_P_DRAM_BYTES_PER_S]))
         v[PASCAL_P_DRAM_BYTES_PER_S] = rate[PASCAL_RATE_DRAM];
+    /* and its costs: energy per byte read, L2 area per MiB. */
+    const double *cost = dv ? dv->cost : spec->cost;
+    static const int cost_param[3] = {PASCAL_P_DRAM_PJ_PER_BYTE, PASCAL_P_L2_PJ_PER_BYTE,
+                                      PASCAL_P_L2_MM2_PER_MIB};
+    for (int k = 0; k < 3; k++)
+        if (isnan(v[cost_param[k]]))
+            v[cost_param[k]] = cost[k];
     if (isnan(v[PASCAL_P_N])) {
         v[PASCAL_P_N] = floor(v[PASCAL_P_DATA_BYTES] / v[PASCAL_P_BLOCK_BYTES]);
         derived_n = 1;

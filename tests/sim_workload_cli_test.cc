@@ -58,6 +58,10 @@ TEST_F(SimWorkloadCli, SweepColumnsAndSinglePointRuns)
         EXPECT_GE(fill, ideal); // every block at least once
         // One wave of N = 64 rounds.
         EXPECT_DOUBLE_EQ(std::stod(row["K_sim"]), fill / 16384 / 64);
+        // The makespan beside the time floors: its time per round over the waves' rounds.
+        EXPECT_DOUBLE_EQ(std::stod(row["time_sim_s"]), std::stod(row["ns_per_round_sim"]) *
+                                                           std::stod(row["waves"]) * 64 * 1e-9);
+        EXPECT_GT(std::stod(row["time_sim_s"]), std::stod(row["time_dram_s"]));   // no faster than its floor
         EXPECT_DOUBLE_EQ(std::stod(row["rho_sim"]), fill / 16384 / (16.0 * 2 * 64));
         // The same point alone; with --barrier the kernel replay.
         auto one = run("simulate --spec " + s + " --point " + std::to_string(i) + " --json");

@@ -362,4 +362,64 @@ TEST_F(SpecDevices, TimeColumnsFromTheProfilesRates)
     }
 }
 
+// The costs (docs/workloads.md section 10.1), by hand: 1 query head of
+// 4 rows over 8 keys of head_dim 8 in BF16, tiles of 4: one CTA, 2 steps
+// of a K and a V block of 64 bytes, every one fetched once (256 bytes) and
+// read once (4 requests x 64 bytes = 256 bytes from L2); C = 64 blocks of 64
+// bytes = 4096 bytes = 1/256 MiB.  The profile gives the DRAM energy, the
+// spec sweeps it; l2_mm2_per_mib comes from the profile.
+TEST_F(SpecDevices, CostColumnsFromTheProfilesCosts)
+{
+    write("costs.yaml", "name: costed\nsms: 1\nl2_bytes: 1MiB\ncosts:\n"
+                        "  dram_pj_per_byte: {value: 25, source: \"assumed: a test\"}\n"
+                        "  l2_pj_per_byte: {value: 3, source: \"assumed: a test\"}\n"
+                        "  l2_mm2_per_mib: {value: 0.5, source: \"assumed: a test\"}\n");
+    std::string yaml = "name: t\ndevice: costs.yaml\nmodels: [workload, traffic]\nworkload:\n"
+                       "  attention: {batch: 1, q_heads: 1, kv_heads: 1, seq_q: 4, seq_kv: 8, head_dim: 8, "
+                       "dtype: bf16, tile_q: 4, tile_kv: 4}\nfixed: {M: 2, C: 64}\n"
+                       "axes:\n  dram_pj_per_byte: [25, 100]\n";
+    pascal_spec *s = nullptr;
+    pascal_error err{};
+    std::string file = dir + "/spec.yaml";
+    ASSERT_EQ(pascal_spec_parse(yaml.data(), yaml.size(), file.c_str(), &s, &err), 0) << err.msg;
+    pascal_eval *ev = pascal_eval_create(pascal_spec_models(s));
+    const int cols[] = {PASCAL_COL_ENERGY_DRAM_J, PASCAL_COL_ENERGY_L2_J, PASCAL_COL_ENERGY_J,
+                        PASCAL_COL_AREA_L2_MM2, PASCAL_COL_TIME_SIM_S, PASCAL_COL_ANSWER_FILL_BYTES,
+                        PASCAL_COL_REQUESTS};
+    for (uint64_t i = 0; i < 2; i++) {
+        pascal_point p;
+        double v[7];
+        ASSERT_EQ(pascal_spec_point(s, i, &p, &err), 1) << err.msg;
+        ASSERT_EQ(pascal_eval_point(ev, &p, cols, 7, v), 0);
+        double pj = i ? 100 : 25;
+        EXPECT_EQ(v[5], 256);   // every block once
+        EXPECT_EQ(v[6], 4);
+        EXPECT_DOUBLE_EQ(v[0], 256 * pj * 1e-12);
+        EXPECT_DOUBLE_EQ(v[1], 256 * 3 * 1e-12);
+        EXPECT_DOUBLE_EQ(v[2], (256 * pj + 256 * 3) * 1e-12);
+        EXPECT_DOUBLE_EQ(v[3], 0.5 / 256);
+        EXPECT_TRUE(std::isnan(v[4]));   // no simulator
+    }
+    pascal_eval_free(ev);
+    pascal_spec_free(s);
+
+    // A cost out of range, and a costs key the profile does not know, name the key.
+    write("bad_cost.yaml", "name: bad\nsms: 1\ncosts:\n  dram_pj_per_byte: {value: -1, source: \"assumed: x\"}\n");
+    std::string bad = "name: t\ndevice: bad_cost.yaml\nmodels: [workload, traffic]\nworkload:\n"
+                      "  attention: {batch: 1, q_heads: 1, kv_heads: 1, seq_q: 4, seq_kv: 8, head_dim: 8, "
+                      "dtype: bf16, tile_q: 4, tile_kv: 4}\nfixed: {M: 2, C: 64}\naxes:\n  C: [64, 128]\n";
+    pascal_spec *b = nullptr;
+    EXPECT_EQ(pascal_spec_parse(bad.data(), bad.size(), file.c_str(), &b, &err), PASCAL_EINPUT);
+    EXPECT_NE(std::string(err.msg).find("bad_cost.yaml:4:"), std::string::npos) << err.msg;
+    EXPECT_NE(std::string(err.msg).find("bad_cost.yaml:4:29: costs.dram_pj_per_byte.value: expected an energy > 0 in pJ per byte read, got \"-1\""),
+              std::string::npos) << err.msg;
+    pascal_spec_free(b);
+    write("bad_key.yaml", "name: bad\nsms: 1\ncosts:\n  dram_pj: {value: 1, source: \"assumed: x\"}\n");
+    bad.replace(bad.find("bad_cost.yaml"), 13, "bad_key.yaml");
+    EXPECT_EQ(pascal_spec_parse(bad.data(), bad.size(), file.c_str(), &b, &err), PASCAL_EINPUT);
+    EXPECT_NE(std::string(err.msg).find("expected one of the keys dram_pj_per_byte, l2_pj_per_byte, "
+                                        "l2_mm2_per_mib"), std::string::npos) << err.msg;
+    pascal_spec_free(b);
+}
+
 } // namespace

@@ -349,7 +349,7 @@ TEST(SpecParseErrors, UnknownKeysListTheValidOnes)
     EXPECT_PREFIX(m, "spec.yaml:8:10: output.level: expected one of the keys compression, shuffle, chunk_rows;");
     m = load_bad("bad_device_key.yaml");
     EXPECT_PREFIX(m, kData + "devices/bad_key.yaml:3:1: l2: expected one of the keys name, sms, l2_bytes, "
-                             "effective_l2_bytes, compute_capability, notes, sim, limits, rates; got \"l2\"");
+                             "effective_l2_bytes, compute_capability, notes, sim, limits, rates, costs; got \"l2\"");
 }
 
 TEST(SpecParseErrors, WrongTypes)

@@ -108,6 +108,12 @@ const pascal_param_info pascal_params[PASCAL_NPARAM] = {
                          "a device axis: the profiles to sweep (each as the top-level device: key "
                          "names one), each point taking its profile's sms, L2, limits, rates and "
                          "sim timing"},
+    [PASCAL_P_DRAM_PJ_PER_BYTE] = {"dram_pj_per_byte", PASCAL_T_REAL, POS, "pJ/byte",
+                                   "DRAM energy per byte read (energy columns)"},
+    [PASCAL_P_L2_PJ_PER_BYTE] = {"l2_pj_per_byte", PASCAL_T_REAL, POS, "pJ/byte",
+                                 "L2 energy per byte read by the SMs (energy columns)"},
+    [PASCAL_P_L2_MM2_PER_MIB] = {"l2_mm2_per_mib", PASCAL_T_REAL, POS, "mm2/MiB",
+                                 "L2 silicon area per MiB of capacity (area_l2_mm2)"},
     [PASCAL_P_KERNEL] = {"kernel", PASCAL_T_NAME, 0, "",
                          "the kernel whose launch is modelled (model: pascal's model kernel; "
                          "flash-attn-2: FlashAttention-2's forward grid and GQA decode fold; "
@@ -291,6 +297,17 @@ const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
                                       "the band's high end: the 90th percentile of traffic_sim over "
                                       "band_seeds free-running simulations, or the answer where "
                                       "that is higher (with model simulate), else NaN"},
+    [PASCAL_COL_TIME_SIM_S] = {"time_sim_s", PASCAL_MODEL_TRAFFIC, "s",
+                               "the simulator's makespan of the whole kernel, beside time_bound_s "
+                               "(with model simulate), else NaN"},
+    [PASCAL_COL_ENERGY_DRAM_J] = {"energy_dram_j", PASCAL_MODEL_TRAFFIC, "J",
+                                  "answer_fill_bytes x dram_pj_per_byte: the DRAM reads' energy"},
+    [PASCAL_COL_ENERGY_L2_J] = {"energy_l2_j", PASCAL_MODEL_TRAFFIC, "J",
+                                "requests x block_bytes x l2_pj_per_byte: the L2 reads' energy"},
+    [PASCAL_COL_ENERGY_J] = {"energy_j", PASCAL_MODEL_TRAFFIC, "J",
+                             "energy_dram_j + energy_l2_j: the memory reads' energy (no compute)"},
+    [PASCAL_COL_AREA_L2_MM2] = {"area_l2_mm2", PASCAL_MODEL_TRAFFIC, "mm2",
+                                "the capacity's silicon area: C x block_bytes / MiB x l2_mm2_per_mib"},
 };
 
 const char *const pascal_answer_names[PASCAL_ANSWER_COUNT] = {"", "simulate", "lru_replay",
@@ -573,6 +590,9 @@ const char *const pascal_param_refs[PASCAL_NPARAM] = {
     [PASCAL_P_KERNEL] = "docs/workloads.md section 2.5",
     [PASCAL_P_BAND_SEEDS] = "docs/workloads.md section 3.1 (the band)",
     [PASCAL_P_DEVICE] = "docs/workloads.md section 9 (devices as data)",
+    [PASCAL_P_DRAM_PJ_PER_BYTE] = "docs/workloads.md section 10.1 (device costs)",
+    [PASCAL_P_L2_PJ_PER_BYTE] = "docs/workloads.md section 10.1 (device costs)",
+    [PASCAL_P_L2_MM2_PER_MIB] = "docs/workloads.md section 10.1 (device costs)",
     [PASCAL_P_FLOPS_PER_S] = "docs/workloads.md section 10 (device rates)",
     [PASCAL_P_L2_BYTES_PER_S] = "docs/workloads.md section 10 (device rates)",
     [PASCAL_P_DRAM_BYTES_PER_S] = "docs/workloads.md section 10 (device rates)",
@@ -630,6 +650,9 @@ const char *const pascal_param_defaults[PASCAL_NPARAM] = {
     [PASCAL_P_KERNEL] = "model",
     [PASCAL_P_BAND_SEEDS] = "5",
     [PASCAL_P_DEVICE] = "none (the top-level device: key names one profile for every point)",
+    [PASCAL_P_DRAM_PJ_PER_BYTE] = "the device profile's costs.dram_pj_per_byte",
+    [PASCAL_P_L2_PJ_PER_BYTE] = "the device profile's costs.l2_pj_per_byte",
+    [PASCAL_P_L2_MM2_PER_MIB] = "the device profile's costs.l2_mm2_per_mib",
     [PASCAL_P_FLOPS_PER_S] = "the device profile's rate for the point's dtype (rates.flops_DTYPE)",
     [PASCAL_P_L2_BYTES_PER_S] = "the device profile's rates.l2_bytes_per_s",
     [PASCAL_P_DRAM_BYTES_PER_S] = "the device profile's rates.dram_bytes_per_s",
@@ -725,6 +748,11 @@ const char *const pascal_column_refs[PASCAL_NCOLUMN] = {
     [PASCAL_COL_BOUND_TERM] = "docs/workloads.md section 10",
     [PASCAL_COL_ANSWER_TRAFFIC_LO] = "docs/workloads.md 3.1 (the band)",
     [PASCAL_COL_ANSWER_TRAFFIC_HI] = "docs/workloads.md 3.1 (the band)",
+    [PASCAL_COL_TIME_SIM_S] = "docs/workloads.md section 10",
+    [PASCAL_COL_ENERGY_DRAM_J] = "docs/workloads.md section 10.1",
+    [PASCAL_COL_ENERGY_L2_J] = "docs/workloads.md section 10.1",
+    [PASCAL_COL_ENERGY_J] = "docs/workloads.md section 10.1",
+    [PASCAL_COL_AREA_L2_MM2] = "docs/workloads.md section 10.1",
 };
 
 static const pascal_unit_info unit_table[] = {
@@ -732,6 +760,10 @@ static const pascal_unit_info unit_table[] = {
     {"bytes/s", "bytes per second"},
     {"FLOP", "floating-point operations, a multiply-add counted as two"},
     {"s", "seconds"},
+    {"J", "joules"},
+    {"pJ/byte", "picojoules per byte read"},
+    {"mm2", "square millimetres of silicon"},
+    {"mm2/MiB", "square millimetres of silicon per MiB of cache"},
     {"seeds", "random seeds, one simulation each"},
     {"blocks", "data blocks of block_bytes bytes (the unit of N, C and phases)"},
     {"bytes", "bytes; a spec writes sizes with B, KiB, MiB, GiB, TiB, kB, KB, MB, GB, TB"},

@@ -72,6 +72,9 @@ typedef enum pascal_param_id {
     PASCAL_P_DRAM_BYTES_PER_S, /* DRAM read bandwidth, bytes/s */
     PASCAL_P_BAND_SEEDS,     /* simulate: seeds of the answer's band, <= PASCAL_MAX_BAND_SEEDS */
     PASCAL_P_DEVICE,         /* a device axis: index of the spec's profile (its labels are the spec's) */
+    PASCAL_P_DRAM_PJ_PER_BYTE, /* DRAM energy per byte read (device costs) */
+    PASCAL_P_L2_PJ_PER_BYTE, /* L2 energy per byte read (device costs) */
+    PASCAL_P_L2_MM2_PER_MIB, /* L2 area per MiB (device costs) */
     PASCAL_NPARAM
 } pascal_param_id;
 
@@ -213,6 +216,11 @@ typedef enum pascal_column_id {
     PASCAL_COL_BOUND_TERM,        /* time: 1 compute, 2 L2, 3 DRAM */
     PASCAL_COL_ANSWER_TRAFFIC_LO, /* traffic: the band's low end, lock-step (docs/workloads.md 3.1) */
     PASCAL_COL_ANSWER_TRAFFIC_HI, /* traffic: the band's high end, free-running p90 */
+    PASCAL_COL_TIME_SIM_S,        /* time: the simulator's makespan of the kernel */
+    PASCAL_COL_ENERGY_DRAM_J,     /* energy: answer_fill_bytes x dram_pj_per_byte */
+    PASCAL_COL_ENERGY_L2_J,       /* energy: requested bytes x l2_pj_per_byte */
+    PASCAL_COL_ENERGY_J,          /* energy: the two */
+    PASCAL_COL_AREA_L2_MM2,       /* area: capacity x l2_mm2_per_mib */
     PASCAL_NCOLUMN
 } pascal_column_id;
 
