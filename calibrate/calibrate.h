@@ -64,9 +64,10 @@ enum {
     PASCAL_CV_NEAREST,
     PASCAL_CV_KNN,
     PASCAL_CV_RIDGE,
+    PASCAL_CV_FAMILY,      /* the same family's (o, path, d) key of nearest compute */
     PASCAL_CV_NMETHOD
 };
-/* "pascal", "aligned", "nearest", "knn", "ridge" */
+/* "pascal", "aligned", "nearest", "knn", "ridge", "family" */
 extern const char *const pascal_cv_method_names[PASCAL_CV_NMETHOD];
 
 typedef struct pascal_cv_opts {
@@ -84,8 +85,12 @@ typedef struct pascal_cv_key {
     int64_t runs;                      /* scored runs n_z */
     double K_geomean;                  /* of those runs' measured K */
     double mape[PASCAL_CV_NMETHOD];    /* eq. 26 inner term, %; NaN: no prediction */
+    double sle[PASCAL_CV_NMETHOD];     /* mean |ln(K_hat / K)| over the runs: symmetric in
+                                          over- and under-prediction; NaN: no prediction */
     int code;                          /* PASCAL's rule (PASCAL_DYN_FB_* / _ERR_*) */
 } pascal_cv_key;
+
+
 
 typedef struct pascal_cv_result {
     int64_t nkeys;                     /* keys with at least one scored run */
@@ -102,6 +107,13 @@ typedef struct pascal_cv_result {
     double band_radius;                /* log radius r (NaN without scored runs) */
     double seconds;
 } pascal_cv_result;
+
+/* The keys' eq. 26 MAPE and mean |ln(K_hat / K)|, key-balanced, over the
+ * keys PASCAL predicts whose rule is in `codes` (a bit per
+ * PASCAL_DYN_FB_*): the split into bracketed keys (FB_NONE, FB_REFERENCE)
+ * and fallbacks (FB_COMPUTE, FB_DEPTH).  *nkeys gets how many. */
+void pascal_cv_split(const pascal_cv_result *r, unsigned codes, double *mape, double *sle,
+                     int64_t *nkeys);
 
 int pascal_calibrate_cv(const pascal_refs *refs, const pascal_dyn_agg *agg,
                         const pascal_dyn_params *par, const pascal_cv_opts *o,

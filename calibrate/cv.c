@@ -15,7 +15,7 @@
 #include "common/clock.h"
 
 const char *const pascal_cv_method_names[PASCAL_CV_NMETHOD] = {"pascal", "aligned", "nearest",
-                                                                "knn", "ridge"};
+                                                                "knn", "ridge", "family"};
 
 #define NFEAT 7   /* o, path, d, m, class==1, class==2, log x */
 #define NKFEAT 6  /* the key's own features (no horizon) */
@@ -192,6 +192,26 @@ static double predict_nearest(const fold *fd, const pascal_dyn_key *z, double x)
     return bk < 0 ? NAN : exp(key_logk_at(a, bk, x));
 }
 
+/* The nearest compute in the held-out key's family: the training key of
+ * the same occupancy, path and depth whose m is closest (ties: the
+ * smaller), its curve at the same work x.  What a user without the model
+ * would do: read the neighbouring measurement. */
+static double predict_family(const fold *fd, const pascal_dyn_key *z, double x)
+{
+    const pascal_dyn_agg *a = fd->agg;
+    int64_t bk = -1;
+    double best = INFINITY;
+    for (int64_t k = 0; k < a->nkeys; k++) {
+        const pascal_dyn_key *q = &a->keys[k];
+        double dm = fabs((double)q->m - (double)z->m);
+        if (k == fd->ex || q->o != z->o || q->path != z->path || q->d != z->d)
+            continue;
+        if (dm < best || (dm == best && bk >= 0 && q->m < a->keys[bk].m))
+            best = dm, bk = k;
+    }
+    return bk < 0 ? NAN : exp(key_logk_at(a, bk, x));
+}
+
 /* Inverse-distance weighted k-NN over the fold's training points; exact
  * matches (distance 0) take all the weight. */
 static double predict_knn(const fold *fd, const pascal_dyn_key *z, double x, int kk)
@@ -296,13 +316,14 @@ static void baselines(const fold *fd, const cv_ctx *c, const pascal_dyn_ref *r, 
     pred[PASCAL_CV_NEAREST] = fmin(M, predict_nearest(fd, &z, x));
     pred[PASCAL_CV_KNN] = fmin(M, predict_knn(fd, &z, x, c->o->knn_k));
     pred[PASCAL_CV_RIDGE] = fmin(M, predict_ridge(fd, &z, x));
+    pred[PASCAL_CV_FAMILY] = fmin(M, predict_family(fd, &z, x));
 }
 
 /* Fold e: fit without key e, predict its scored runs. */
 static int run_fold(cv_ctx *c, int64_t e, pascal_cv_key *out, pascal_cv_result *res)
 {
     pascal_dyn_model *m = NULL;
-    double sum[PASCAL_CV_NMETHOD] = {0}, slog = 0;
+    double sum[PASCAL_CV_NMETHOD] = {0}, sle[PASCAL_CV_NMETHOD] = {0}, slog = 0;
     int64_t n = c->roff[e + 1] - c->roff[e];
     fold fd;
     int rc = pascal_dyn_fit(c->agg, e, c->par, &m);
@@ -322,7 +343,7 @@ static int run_fold(cv_ctx *c, int64_t e, pascal_cv_key *out, pascal_cv_result *
         const pascal_dyn_ref *r = &c->refs->rows[i];
         pascal_dyn_query qy = {r->o, r->path, r->d, r->m, r->N, r->W, NAN, 0};
         pascal_dyn_pred p;
-        double pred[PASCAL_CV_NMETHOD] = {NAN, NAN, NAN, NAN, NAN};
+        double pred[PASCAL_CV_NMETHOD] = {NAN, NAN, NAN, NAN, NAN, NAN};
         if (m) {
             pascal_dyn_predict(m, &qy, &p);
             pred[PASCAL_CV_PASCAL] = p.K;
@@ -334,15 +355,40 @@ static int run_fold(cv_ctx *c, int64_t e, pascal_cv_key *out, pascal_cv_result *
         res->oof_code[i] = out->code;
         if (!isnan(pred[PASCAL_CV_PASCAL]))
             c->absres[c->nres++] = fabs(log(r->K / pred[PASCAL_CV_PASCAL]));
-        for (int k = 0; k < PASCAL_CV_NMETHOD; k++)
+        for (int k = 0; k < PASCAL_CV_NMETHOD; k++) {
             sum[k] += fabs(pred[k] / r->K - 1);
+            sle[k] += fabs(log(pred[k] / r->K));
+        }
         slog += log(r->K);
     }
-    for (int k = 0; k < PASCAL_CV_NMETHOD; k++)
+    for (int k = 0; k < PASCAL_CV_NMETHOD; k++) {
         out->mape[k] = 100 * sum[k] / (double)n; /* NaN when a run had no prediction */
+        out->sle[k] = sle[k] / (double)n;
+    }
     out->K_geomean = exp(slog / (double)n);
     pascal_dyn_model_free(m);
     return 0;
+}
+
+void pascal_cv_split(const pascal_cv_result *r, unsigned codes, double *mape, double *sle,
+                     int64_t *nkeys)
+{
+    int64_t n = 0;
+    for (int k = 0; k < PASCAL_CV_NMETHOD; k++)
+        mape[k] = sle[k] = 0;
+    for (int64_t z = 0; z < r->nkeys; z++) {
+        const pascal_cv_key *q = &r->keys[z];
+        if (isnan(q->mape[PASCAL_CV_PASCAL]) || q->code < 0 || q->code > 31 || !(codes >> q->code & 1u))
+            continue;
+        for (int k = 0; k < PASCAL_CV_NMETHOD; k++)
+            mape[k] += q->mape[k], sle[k] += q->sle[k];
+        n++;
+    }
+    for (int k = 0; k < PASCAL_CV_NMETHOD; k++) {
+        mape[k] = n ? mape[k] / (double)n : NAN;
+        sle[k] = n ? sle[k] / (double)n : NAN;
+    }
+    *nkeys = n;
 }
 
 static void overall(pascal_cv_result *res)
@@ -425,25 +471,29 @@ static int cmp_test_rows(const void *a, const void *b)
 static void holdout_key(const fold *fd, const cv_ctx *c, const pascal_dyn_model *model,
                         const pascal_refs *test, const int64_t *rows, int64_t n, pascal_cv_key *out)
 {
-    double sum[PASCAL_CV_NMETHOD] = {0}, slog = 0;
+    double sum[PASCAL_CV_NMETHOD] = {0}, sle[PASCAL_CV_NMETHOD] = {0}, slog = 0;
     out->key = key_of(&test->rows[rows[0]]);
     out->runs = n;
     for (int64_t q = 0; q < n; q++) {
         const pascal_dyn_ref *r = &test->rows[rows[q]];
         pascal_dyn_query qy = {r->o, r->path, r->d, r->m, r->N, r->W, NAN, 0};
         pascal_dyn_pred p;
-        double pred[PASCAL_CV_NMETHOD] = {NAN, NAN, NAN, NAN, NAN};
+        double pred[PASCAL_CV_NMETHOD] = {NAN, NAN, NAN, NAN, NAN, NAN};
         pascal_dyn_predict(model, &qy, &p);
         pred[PASCAL_CV_PASCAL] = p.K;
         out->code = p.code;
         if (c->o->baselines)
             baselines(fd, c, r, pred);
-        for (int k = 0; k < PASCAL_CV_NMETHOD; k++)
+        for (int k = 0; k < PASCAL_CV_NMETHOD; k++) {
             sum[k] += fabs(pred[k] / r->K - 1);
+            sle[k] += fabs(log(pred[k] / r->K));
+        }
         slog += log(r->K);
     }
-    for (int k = 0; k < PASCAL_CV_NMETHOD; k++)
+    for (int k = 0; k < PASCAL_CV_NMETHOD; k++) {
         out->mape[k] = 100 * sum[k] / (double)n;
+        out->sle[k] = sle[k] / (double)n;
+    }
     out->K_geomean = exp(slog / (double)n);
 }
 

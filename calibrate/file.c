@@ -63,6 +63,7 @@ static const pascal_column_desc cv_cols[] = {
     COL_F64("mape_nearest", "%", "nearest reference key"),
     COL_F64("mape_knn", "%", "inverse-distance k-NN"),
     COL_F64("mape_ridge", "%", "ridge regression on log K"),
+    COL_F64("mape_family", "%", "the family's key of nearest compute"),
     COL_I64("code", "", "PASCAL rule (0 none, 1 reference, 2 compute, 3 depth, 10+ rejected)"),
 };
 #define NCURVE ((int)(sizeof curve_cols / sizeof curve_cols[0]))
@@ -130,7 +131,7 @@ static void fill_cv(const pascal_cv_result *cv, table_buf *b)
         I(b, 3)[i] = k->key.m, I(b, 4)[i] = k->runs, F(b, 5)[i] = k->K_geomean;
         for (int q = 0; q < PASCAL_CV_NMETHOD; q++)
             F(b, 6 + q)[i] = k->mape[q];
-        I(b, 11)[i] = k->code;
+        I(b, 6 + PASCAL_CV_NMETHOD)[i] = k->code;
     }
 }
 
@@ -171,6 +172,7 @@ int pascal_calibrate_save(const char *path, const pascal_dyn_model *model,
             NUM("cv_mape_nearest", cv ? cv->mape[PASCAL_CV_NEAREST] : nan),
             NUM("cv_mape_knn", cv ? cv->mape[PASCAL_CV_KNN] : nan),
             NUM("cv_mape_ridge", cv ? cv->mape[PASCAL_CV_RIDGE] : nan),
+            NUM("cv_mape_family", cv ? cv->mape[PASCAL_CV_FAMILY] : nan),
             INT("cv_keys", ncv), INT("cv_keys_rejected", cv ? cv->keys_rejected : 0),
             INT("cv_runs", cv ? cv->runs_scored : 0), NUM("cv_seconds", cv ? cv->seconds : nan),
             INT("refs_rows", refs->n), INT("refs_keys", nk),

@@ -84,10 +84,40 @@ static void print_row(FILE *f, const pascal_cv_key *k)
     char m[PASCAL_CV_NMETHOD][24];
     for (int q = 0; q < PASCAL_CV_NMETHOD; q++)
         fmt_pct(k->mape[q], m[q], sizeof m[q]);
-    fprintf(f, "  %3lld %-4s %2lld %4lld %5lld %9.4g %8s %8s %8s %8s %8s  %s\n", (long long)k->key.o,
+    fprintf(f, "  %3lld %-4s %2lld %4lld %5lld %9.4g %8s %8s %8s %8s %8s %8s  %s\n", (long long)k->key.o,
             pascal_path_names[k->key.path], (long long)k->key.d,
-            (long long)k->key.m, (long long)k->runs, k->K_geomean, m[0], m[1], m[2], m[3], m[4],
+            (long long)k->key.m, (long long)k->runs, k->K_geomean, m[0], m[1], m[2], m[3], m[4], m[5],
             pascal_dyn_code_name(k->code));
+}
+
+/* The keys PASCAL predicts, split by its rule: bracketed by same-class
+ * references (eq. 24, or a reference key itself) or a fallback (the
+ * nearest compute held, or across depths); MAPE (eq. 26) and beside it the
+ * mean |ln(K_hat / K)|, which weighs an over- and an under-prediction by
+ * the same factor alike. */
+static void print_split(FILE *f, const pascal_cv_result *cv)
+{
+    static const struct { const char *what; unsigned codes; } part[2] = {
+        {"bracketed keys", 1u << PASCAL_DYN_FB_NONE | 1u << PASCAL_DYN_FB_REFERENCE},
+        {"fallback keys", 1u << PASCAL_DYN_FB_COMPUTE | 1u << PASCAL_DYN_FB_DEPTH},
+    };
+    for (int s = 0; s < 2; s++) {
+        double mape[PASCAL_CV_NMETHOD], sle[PASCAL_CV_NMETHOD];
+        char m[PASCAL_CV_NMETHOD][24], l[PASCAL_CV_NMETHOD][24], what[64];
+        int64_t n;
+        pascal_cv_split(cv, part[s].codes, mape, sle, &n);
+        for (int q = 0; q < PASCAL_CV_NMETHOD; q++) {
+            fmt_pct(mape[q], m[q], sizeof m[q]);
+            if (isnan(sle[q]))
+                snprintf(l[q], sizeof l[q], "-");
+            else
+                snprintf(l[q], sizeof l[q], "%.4f", sle[q]);
+        }
+        snprintf(what, sizeof what, "%s (%lld)", part[s].what, (long long)n);
+        fprintf(f, "  %-32s %8s %8s %8s %8s %8s %8s\n", what, m[0], m[1], m[2], m[3], m[4], m[5]);
+        fprintf(f, "  %-32s %8s %8s %8s %8s %8s %8s\n", "  mean |ln(K_hat/K)|", l[0], l[1], l[2], l[3],
+                l[4], l[5]);
+    }
 }
 
 static void print_table(FILE *f, const pascal_cv_result *cv, const pascal_calibrate_opts *o,
@@ -96,8 +126,8 @@ static void print_table(FILE *f, const pascal_cv_result *cv, const pascal_calibr
     char m[PASCAL_CV_NMETHOD][24];
     int best = -1;
     fprintf(f, "\n%s: key-balanced MAPE (eq. 26), %%, runs with W > %g\n", title, o->cv.w_min);
-    fprintf(f, "  %3s %-4s %2s %4s %5s %9s %8s %8s %8s %8s %8s  %s\n", "o", "path", "d", "m", "runs",
-            "K_obs", "pascal", "aligned", "nearest", "knn", "ridge", "rule");
+    fprintf(f, "  %3s %-4s %2s %4s %5s %9s %8s %8s %8s %8s %8s %8s  %s\n", "o", "path", "d", "m", "runs",
+            "K_obs", "pascal", "aligned", "nearest", "knn", "ridge", "family", "rule");
     for (int64_t i = 0; i < cv->nkeys; i++)
         print_row(f, &cv->keys[i]);
     for (int q = 0; q < PASCAL_CV_NMETHOD; q++) {
@@ -105,12 +135,13 @@ static void print_table(FILE *f, const pascal_cv_result *cv, const pascal_calibr
         if (!isnan(cv->mape[q]) && (best < 0 || cv->mape[q] < cv->mape[best]))
             best = q;
     }
-    fprintf(f, "  %-32s %8s %8s %8s %8s %8s\n", "overall, keys PASCAL predicts", m[0], m[1], m[2],
-            m[3], m[4]);
+    fprintf(f, "  %-32s %8s %8s %8s %8s %8s %8s\n", "overall, keys PASCAL predicts", m[0], m[1], m[2],
+            m[3], m[4], m[5]);
     for (int q = 0; q < PASCAL_CV_NMETHOD; q++)
         fmt_pct(cv->mape_all[q], m[q], sizeof m[q]);
-    fprintf(f, "  %-32s %8s %8s %8s %8s %8s\n", "overall, every scored key", m[0], m[1], m[2], m[3],
-            m[4]);
+    fprintf(f, "  %-32s %8s %8s %8s %8s %8s %8s\n", "overall, every scored key", m[0], m[1], m[2], m[3],
+            m[4], m[5]);
+    print_split(f, cv);
     if (best >= 0)
         fprintf(f, "  best: %s (%.2f%% over %lld keys; %lld keys rejected by PASCAL)\n",
                 pascal_cv_method_names[best], cv->mape[best], (long long)cv->keys_predicted,

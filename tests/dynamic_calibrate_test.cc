@@ -308,6 +308,60 @@ TEST(DynamicCalibrate, NearestKeyAndRejectionOnATinySet)
     pascal_dyn_agg_free(agg);
 }
 
+// The family baseline, the symmetric log error and the split by rule, by
+// hand.  One family (1, tma, 3) at m = 0, 8, 16, 32 with K constant over W:
+// 1.2, 2.0, 3.0, 6.0; and a key of another family (2, tma, 3, m = 0, K 4).
+// Held out, each key takes the nearest compute in its family: m = 0 takes
+// 8 (K 2.0); m = 8 takes 0 (1.2; its tie with 16 goes to the smaller m);
+// m = 16 takes 8 (2.0); m = 32 takes 16 (3.0).  The other family's key has
+// no family neighbour.
+TEST(DynamicCalibrate, FamilyBaselineLogErrorAndSplitByHand)
+{
+    const double K[4] = {1.2, 2.0, 3.0, 6.0};
+    const int64_t m[4] = {0, 8, 16, 32};
+    std::vector<pascal_dyn_ref> rows;
+    for (double W : {2.0, 4.0, 8.0}) {
+        for (int k = 0; k < 4; k++)
+            rows.push_back({1, PASCAL_DYN_TMA, 3, m[k], 4096, W, K[k]});
+        rows.push_back({2, PASCAL_DYN_TMA, 3, 0, 4096, W, 4.0});
+    }
+    pascal_dyn_agg *agg = nullptr;
+    pascal_cv_result cv = run_cv(rows, &agg);
+    ASSERT_EQ(cv.nkeys, 5);
+    const double family[4] = {2.0, 1.2, 2.0, 3.0};   // the neighbour each key takes
+    for (int k = 0; k < 4; k++) {
+        const pascal_cv_key &z = cv.keys[k];
+        ASSERT_EQ(z.key.m, m[k]);
+        EXPECT_NEAR(z.mape[PASCAL_CV_FAMILY], 100 * std::fabs(family[k] / K[k] - 1), 1e-9) << k;
+        EXPECT_NEAR(z.sle[PASCAL_CV_FAMILY], std::fabs(std::log(family[k] / K[k])), 1e-12) << k;
+        EXPECT_NEAR(z.sle[PASCAL_CV_ALIGNED], std::log(K[k]), 1e-12) << k;
+    }
+    EXPECT_TRUE(std::isnan(cv.keys[4].mape[PASCAL_CV_FAMILY]));
+    // The split: m = 8 and 16 are bracketed (same-class neighbours on both
+    // sides), m = 0 and 32 fall back to the nearest compute; each part is
+    // the mean of its keys.
+    double mape[PASCAL_CV_NMETHOD], sle[PASCAL_CV_NMETHOD];
+    int64_t nb = 0, nf = 0, nall = 0;
+    double want_b = 0, want_f = 0;
+    for (int k = 0; k < 4; k++) {
+        const pascal_cv_key &z = cv.keys[k];
+        if (z.code == PASCAL_DYN_FB_NONE || z.code == PASCAL_DYN_FB_REFERENCE)
+            want_b += z.sle[PASCAL_CV_PASCAL], nb++;
+        else if (z.code == PASCAL_DYN_FB_COMPUTE || z.code == PASCAL_DYN_FB_DEPTH)
+            want_f += z.mape[PASCAL_CV_FAMILY], nf++;
+    }
+    ASSERT_GT(nb, 0);
+    ASSERT_GT(nf, 0);
+    pascal_cv_split(&cv, 1u << PASCAL_DYN_FB_NONE | 1u << PASCAL_DYN_FB_REFERENCE, mape, sle, &nall);
+    EXPECT_EQ(nall, nb);
+    EXPECT_NEAR(sle[PASCAL_CV_PASCAL], want_b / nb, 1e-12);
+    pascal_cv_split(&cv, 1u << PASCAL_DYN_FB_COMPUTE | 1u << PASCAL_DYN_FB_DEPTH, mape, sle, &nall);
+    EXPECT_EQ(nall, nf);
+    EXPECT_NEAR(mape[PASCAL_CV_FAMILY], want_f / nf, 1e-9);
+    pascal_calibrate_cv_free(&cv);
+    pascal_dyn_agg_free(agg);
+}
+
 TEST(DynamicCalibrate, RidgeRecoversALogLinearLaw)
 {
     // log K = 0.1 + 0.05 m + 0.2 log x exactly, with o, path, d constant
