@@ -133,3 +133,11 @@ void pascal_report_cube_free(rp_cube *c)
         free(c->acc_kept[d]);
     memset(c, 0, sizeof *c);
 }
+
+int pascal_report_cube_has(const rp_cube *c, const rp_file *f, const rp_plan *p, int col)
+{
+    for (int64_t i = 0; col >= 0 && i < c->cells; i++)
+        if (c->cnt[(size_t)(i * c->ncols + col)] && final_index(c, f, p, i) >= 0)
+            return 1;
+    return 0;
+}

@@ -156,8 +156,46 @@ static int dynamic_series(const rp_file *f, const rp_plan *p)
     return -1;
 }
 
-static void plots_json(FILE *o, const rp_file *f, const rp_plan *p)
+int pascal_report_pareto_costs(const rp_run *r, int *out)
 {
+    const rp_plan *p = &r->plan;
+    int n = 0;
+    if (p->area < 0 || !pascal_report_cube_has(&r->cube, &r->file, p, p->area))
+        return 0;
+    for (int j = 0; j < p->ncosts; j++)
+        if (p->costs[j] != p->area && pascal_report_cube_has(&r->cube, &r->file, p, p->costs[j]))
+            out[n++] = p->costs[j];
+    return n;
+}
+
+/* The cost against the area, per scenario (web/pareto.js): the capacity
+ * axis, the area column, the costs with data (the first is the default),
+ * and the capacity plot's lines-by axis. */
+static void pareto_json(FILE *o, const rp_run *r)
+{
+    const rp_plan *p = &r->plan;
+    int costs[RP_MAX_COSTS], n = pascal_report_pareto_costs(r, costs);
+    fputs(",\n\"pareto\":", o);
+    if (!n) {
+        fputs("null", o);
+        return;
+    }
+    fputc('{', o);
+    key_str(o, "x", axis_name(&r->file, p->cap_axis));
+    key_str(o, "area", col_name(p, p->area));
+    key_str(o, "series", axis_name(&r->file, p->series_axis));
+    fputs("\"costs\":[", o);
+    for (int j = 0; j < n; j++) {
+        fputs(j ? "," : "", o);
+        pascal_report_json_str(o, col_name(p, costs[j]));
+    }
+    fputs("]}", o);
+}
+
+static void plots_json(FILE *o, const rp_run *r)
+{
+    const rp_file *f = &r->file;
+    const rp_plan *p = &r->plan;
     fputs("\"plots\":{\"capacity\":", o);
     if (p->cap_axis >= 0 && p->metric >= 0) {
         fputc('{', o);
@@ -200,11 +238,14 @@ static void plots_json(FILE *o, const rp_file *f, const rp_plan *p)
     } else {
         fputs("null", o);
     }
+    pareto_json(o, r);
     fputs("},\n", o);
 }
 
-static void why_not_json(FILE *o, const rp_plan *p)
+static void why_not_json(FILE *o, const rp_run *r)
 {
+    const rp_plan *p = &r->plan;
+    int costs[RP_MAX_COSTS];
     fputs("\"why_not\":{", o);
     key_str(o, "capacity", p->cap_axis < 0 ? "no capacity axis (capacity_bytes, C or block_bytes) "
                                              "is swept"
@@ -212,6 +253,12 @@ static void why_not_json(FILE *o, const rp_plan *p)
                                            : NULL);
     key_str(o, "heatmap", p->heat_x < 0 ? "fewer than two swept axes (random draws, which are "
                                           "averaged, do not count)" : NULL);
+    key_str(o, "pareto", p->cap_axis < 0 || p->cap_proxy
+                             ? "no capacity axis (capacity_bytes or C) is swept"
+                         : pascal_report_pareto_costs(r, costs) ? NULL
+                             : "no area_l2_mm2 beside an energy_j, time_bound_s or time_sim_s "
+                               "with data (workload points with the traffic model and a device "
+                               "profile's costs and rates, docs/workloads.md section 10)");
     pascal_report_json_key(o, "dynamic");
     pascal_report_json_str(o, p->w_axis < 0 ? "no dynamic predictions (a K_dyn or K_sim column "
                                               "with a W axis)" : "");
@@ -257,8 +304,8 @@ void pascal_report_data(FILE *o, void *ctx)
     axes_json(o, &r->file);
     columns_json(o, &r->plan);
     notes_json(o, r);
-    plots_json(o, &r->file, &r->plan);
-    why_not_json(o, &r->plan);
+    plots_json(o, r);
+    why_not_json(o, r);
     fputs("\"sizing\":", o);
     if (r->sizing)
         pascal_report_sizing_json(r->sizing, &r->file, &r->plan, o);

@@ -78,6 +78,7 @@ static void put_marker(FILE *o, const char *marker, const char *title, rp_data_f
     } else if (strcmp(marker, "js") == 0) {
         put_script(o, "lab.js");
         put_script(o, "sizing.js");
+        put_script(o, "pareto.js");
         put_script(o, "report.js");
     }
 }

@@ -145,6 +145,22 @@ static void plan_capacity_plot(const rp_file *f, rp_plan *p)
     }
 }
 
+/* What each capacity costs: its area, then the costs it trades that area
+ * for (docs/workloads.md sections 10 and 10.1), those the file has.  A
+ * block_bytes proxy is one cache size, one area: no trade-off. */
+static void plan_costs(rp_plan *p)
+{
+    static const char *const costs[] = {"area_l2_mm2", "energy_j", "time_bound_s", "time_sim_s", NULL};
+    if (p->cap_axis < 0 || p->cap_proxy)
+        return;
+    p->area = pascal_report_col(p, "area_l2_mm2");
+    for (int i = 0; costs[i]; i++) {
+        int c = pascal_report_col(p, costs[i]);
+        if (c >= 0)
+            p->costs[p->ncosts++] = c;
+    }
+}
+
 /* The prediction against the horizon, and the simulator's K beside it
  * (`simulate` in the same sweep); a sweep with simulated K only plots that. */
 static void plan_dynamic_plot(const rp_file *f, rp_plan *p)
@@ -268,7 +284,7 @@ int pascal_report_plan(rp_file *f, double target, rp_plan *p, pascal_error *err)
     p->m_src = p->c_src = p->lead_src = p->cshare_src = -1;
     p->cap_axis = p->w_axis = p->metric = p->series_axis = p->heat_x = p->heat_y = -1;
     p->dyn_metric = p->dyn_lo = p->dyn_hi = p->dyn_sim = -1;
-    p->band_lo = p->band_hi = p->bound = p->che = p->blocks = -1;
+    p->band_lo = p->band_hi = p->bound = p->che = p->blocks = p->area = -1;
     for (int i = 0; i < f->naxes; i++) {
         rp_axis *a = &f->axes[i];
         a->role = strcmp(a->name, "seed") == 0 && a->count > 1 ? RP_AGG : RP_DIM;
@@ -294,6 +310,7 @@ int pascal_report_plan(rp_file *f, double target, rp_plan *p, pascal_error *err)
                                 f->path, RP_MAX_COLUMNS / 2);
     plan_dynamic_plot(f, p);
     plan_capacity_plot(f, p);
+    plan_costs(p);
     if (isnan(p->target))   /* the metric's default */
         p->target = pascal_report_default_target(p->metric >= 0 ? p->cols[p->metric].name : "");
     plan_heatmap(f, p);

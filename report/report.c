@@ -148,12 +148,13 @@ static int finish_output(FILE *o, const char *tmp, const char *dest, int64_t *by
 static void fill_stats(const rp_run *r, pascal_report_stats *st)
 {
     const rp_file *f = &r->file;
+    int costs[RP_MAX_COSTS];
     st->rows = f->rows;
     st->cells = r->cells;
     st->ncolumns = r->plan.ncols;
     st->scenarios = pascal_report_sizing_rows(r->sizing);
     st->plots = (r->plan.cap_axis >= 0 && r->plan.metric >= 0) + (r->plan.heat_x >= 0) +
-                (r->plan.w_axis >= 0);
+                (r->plan.w_axis >= 0) + (pascal_report_pareto_costs(r, costs) > 0);
     for (int i = 0; i < f->naxes; i++) {
         st->averaged |= f->axes[i].role == RP_AGG;
         st->downsampled |= f->axes[i].role == RP_DIM && f->axes[i].nkeep < f->axes[i].count;

@@ -17,7 +17,7 @@ add_executable(pascal_embed ${CMAKE_SOURCE_DIR}/report/tools/embed.c)
 
 set(embed_args)
 set(embed_deps pascal_embed)
-foreach(f report.html report.css report.js lab.js sizing.js)
+foreach(f report.html report.css report.js lab.js sizing.js pareto.js)
   list(APPEND embed_args ${f}=${PASCAL_WEB_SRC}/${f})
   list(APPEND embed_deps ${PASCAL_WEB_SRC}/${f})
 endforeach()

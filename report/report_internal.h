@@ -34,6 +34,7 @@
 #define RP_MAX_SCENARIOS 2000    /* sizing-table rows */
 #define RP_SCENARIO_CELLS 4000000 /* scenarios x capacities x metrics tracked */
 #define RP_MAX_SIZING_METRICS 12 /* metrics sized (the page's metric menu) */
+#define RP_MAX_COSTS 4           /* area_l2_mm2, energy_j, time_bound_s, time_sim_s */
 
 /* Embedded files (generated source). */
 typedef struct rp_asset {
@@ -157,6 +158,14 @@ typedef struct rp_plan {
     int dyn_sim;                /* simulated K beside the prediction (K_sim or
                                    rho_sim, in its units), or -1 */
     int band_lo, band_hi, bound, che, blocks; /* capacity plot columns, or -1 */
+    /* What a capacity costs (docs/workloads.md section 10.1): area_l2_mm2
+     * first when present, then energy_j, time_bound_s, time_sim_s, those
+     * the file has (cols indices); the Pareto plot and the sizing table's
+     * "there" columns.  Not with a block_bytes proxy (a fixed cache has
+     * one area). */
+    int costs[RP_MAX_COSTS];
+    int ncosts;
+    int area;                   /* cols index of area_l2_mm2, or -1 */
     double target;
 } rp_plan;
 
@@ -199,6 +208,8 @@ int64_t pascal_report_cube_nonempty(const rp_cube *c, const rp_file *f, const rp
  * plotted cells; returns the number of cells written. */
 int64_t pascal_report_cube_json(const rp_cube *c, const rp_file *f, const rp_plan *p, FILE *o);
 void pascal_report_cube_free(rp_cube *c);
+/* Column col has a value in some plotted cell. */
+int pascal_report_cube_has(const rp_cube *c, const rp_file *f, const rp_plan *p, int col);
 
 /* sizing.c: one table per metric of the page's menu (the plan's metric
  * first), as many as RP_SCENARIO_CELLS holds. */
@@ -258,6 +269,9 @@ typedef struct rp_run {
 
 /* data.c: the page's JSON data (ctx is an rp_run). */
 void pascal_report_data(FILE *o, void *ctx);
+/* The Pareto plot's costs (p->costs after the area) with a plotted value,
+ * into out (cols indices); 0 when the plot is not drawn (no area). */
+int pascal_report_pareto_costs(const rp_run *r, int *out);
 
 /* page.c: the whole document around the JSON written by `data`. */
 typedef void (*rp_data_fn)(FILE *o, void *ctx);

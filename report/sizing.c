@@ -13,7 +13,14 @@
  * Theorem 5 are shared.  Each metric costs scenarios x capacities doubles:
  * metrics past what RP_SCENARIO_CELLS holds are not sized (the page names
  * them), but the plan's metric always keeps as many scenarios as it would
- * alone. */
+ * alone.
+ *
+ * Beside each answer, what it buys: the plan's costs (area_l2_mm2,
+ * energy_j, time_bound_s, time_sim_s) at the required capacity, the worst
+ * over the scenario's draws there (unknown when a draw's is).  Every table
+ * shows them, so they are tracked before the other metrics, in the same
+ * RP_SCENARIO_CELLS, and dropped (the page says so) only when they would
+ * not fit beside the plan's metric. */
 #include "report/report_internal.h"
 
 #include "sweeps/workload.h"
@@ -43,6 +50,11 @@ struct rp_sizing {
     double *worst;             /* metrics x slots x ncap: NaN no row, +inf undefined */
     double *blocks;            /* slots x ncap: C there */
     double *cshare;            /* per slot: Theorem 5 capacity, NaN unknown */
+    int ncosts;                /* tracked costs (plan columns) */
+    int cost[RP_MAX_COSTS];
+    int cost_defined[RP_MAX_COSTS];   /* some row has a value */
+    int costs_dropped;         /* the plan had costs the cell bound left out */
+    double *costv;             /* costs x slots x ncap: worst draw; NaN no row, +inf unknown */
     /* The exact answers (sizing_exact.c) for the plan's metric, when exact
      * is set: a search per scenario and draw is too costly to repeat for
      * every metric. */
@@ -56,6 +68,11 @@ static double *worst_at(const rp_sizing *s, int m, int64_t k)
     return &s->worst[((size_t)m * (size_t)s->max_slots + (size_t)k) * (size_t)s->ncap];
 }
 
+static double *cost_at(const rp_sizing *s, int j, int64_t k)
+{
+    return &s->costv[((size_t)j * (size_t)s->max_slots + (size_t)k) * (size_t)s->ncap];
+}
+
 void pascal_report_sizing_free(rp_sizing *s)
 {
     if (!s)
@@ -65,6 +82,7 @@ void pascal_report_sizing_free(rp_sizing *s)
     free(s->worst);
     free(s->blocks);
     free(s->cshare);
+    free(s->costv);
     free(s->exact_C);
     free(s->exact_bytes);
     free(s->exact_value);
@@ -82,8 +100,11 @@ static int alloc_tables(rp_sizing *s)
     s->worst = malloc(cells * (size_t)s->nmetrics * sizeof *s->worst);
     s->blocks = malloc(cells * sizeof *s->blocks);
     s->cshare = malloc((size_t)s->max_slots * sizeof *s->cshare);
-    if (!s->hslot || !s->key || !s->worst || !s->blocks || !s->cshare)
+    s->costv = malloc((cells * (size_t)s->ncosts + 1) * sizeof *s->costv);
+    if (!s->hslot || !s->key || !s->worst || !s->blocks || !s->cshare || !s->costv)
         return -1;
+    for (size_t i = 0; i < cells * (size_t)s->ncosts; i++)
+        s->costv[i] = NAN;
     for (int64_t i = 0; i < s->hsize; i++)
         s->hslot[i] = -1;
     for (size_t i = 0; i < cells * (size_t)s->nmetrics; i++)
@@ -105,16 +126,23 @@ static double target_of(const rp_plan *p, int col)
     return pascal_report_default_target(name);
 }
 
-/* The plan's metric, then the menu's others while the cells allow. */
+/* The plan's metric, its costs, then the menu's others while the cells
+ * allow. */
 static void choose_metrics(rp_sizing *s, const rp_plan *p)
 {
     int64_t fit = RP_SCENARIO_CELLS / (s->max_slots * s->ncap);
     s->metric[0] = p->metric;
     s->nmetrics = 1;
+    if (p->ncosts > 0 && 1 + p->ncosts <= fit) {
+        s->ncosts = p->ncosts;
+        memcpy(s->cost, p->costs, sizeof s->cost);
+    } else {
+        s->costs_dropped = p->ncosts > 0;
+    }
     for (int c = 0; c < p->ncols; c++) {
         if (c == p->metric || !pascal_report_is_metric(p->cols[c].name))
             continue;
-        if (s->nmetrics < RP_MAX_SIZING_METRICS && s->nmetrics < fit)
+        if (s->nmetrics < RP_MAX_SIZING_METRICS && s->nmetrics + s->ncosts < fit)
             s->metric[s->nmetrics++] = c;
         else
             s->unsized[s->nunsized++] = c;
@@ -200,6 +228,14 @@ void pascal_report_sizing_add(rp_sizing *s, const int64_t *idx, const double *va
             *w = v;
         s->defined[m] |= !isnan(v);
     }
+    for (int j = 0; j < s->ncosts; j++) {
+        double v = vals[s->cost[j]], *w = &cost_at(s, j, k)[c];
+        if (isnan(v))
+            *w = INFINITY;
+        else if (isnan(*w) || v > *w)
+            *w = v;
+        s->cost_defined[j] |= !isnan(v);
+    }
     if (!isnan(blocks))
         s->blocks[k * s->ncap + c] = blocks;
     if (!isnan(cshare) && (isnan(s->cshare[k]) || cshare > s->cshare[k]))
@@ -211,6 +247,30 @@ int64_t pascal_report_sizing_rows(const rp_sizing *s)
     return s ? s->nslots : 0;
 }
 
+/* Listed capacity index of slot k's answer for metric m, or -1 (none
+ * swept meets the target); *largest: the largest capacity with rows. */
+static int64_t required_at(const rp_sizing *s, const rp_file *f, int m, int64_t k, int64_t *largest)
+{
+    const rp_axis *cap = &f->axes[s->cap];
+    const double *worst = worst_at(s, m, k);
+    int64_t found = -1;
+    *largest = -1;
+    for (int64_t r = 0; r < cap->count; r++) { /* ascending capacity */
+        int64_t c = cap->order[r];
+        if (isnan(worst[c]))
+            continue;
+        *largest = c;
+        /* The smallest capacity from which every larger one meets the
+         * target, as the run summary sizes: a column that rises with C
+         * somewhere (the simulator's) is not sized below a miss. */
+        if (!(worst[c] <= s->target[m]))
+            found = -1;
+        else if (found < 0)
+            found = c;
+    }
+    return found;
+}
+
 /* One table row of metric m: [[scenario values], capacity, blocks, worst at
  * the largest capacity, Theorem 5 capacity], and for the plan's metric,
  * when exact, [exact C (blocks), its bytes, the metric there]. */
@@ -219,7 +279,7 @@ static void row_json(const rp_sizing *s, const rp_file *f, int m, int64_t k, FIL
     const rp_axis *cap = &f->axes[s->cap];
     const double *worst = worst_at(s, m, k);
     uint64_t id = s->key[k];
-    int64_t idx[RP_MAX_AXES], found = -1, largest = -1;
+    int64_t idx[RP_MAX_AXES], largest, found = required_at(s, f, m, k, &largest);
     for (int j = s->naxes - 1; j >= 0; j--) {
         idx[j] = (int64_t)(id % (uint64_t)s->radix[j]);
         id /= (uint64_t)s->radix[j];
@@ -234,19 +294,6 @@ static void row_json(const rp_sizing *s, const rp_file *f, int m, int64_t k, FIL
             pascal_report_json_num(o, a->values[idx[j]], 17);
     }
     fprintf(o, "],");
-    for (int64_t r = 0; r < cap->count; r++) { /* ascending capacity */
-        int64_t c = cap->order[r];
-        if (isnan(worst[c]))
-            continue;
-        largest = c;
-        /* The smallest capacity from which every larger one meets the
-         * target, as the run summary sizes: a column that rises with C
-         * somewhere (the simulator's) is not sized below a miss. */
-        if (!(worst[c] <= s->target[m]))
-            found = -1;
-        else if (found < 0)
-            found = c;
-    }
     pascal_report_json_num(o, found >= 0 ? cap->values[found] : NAN, 17);
     fprintf(o, ",");
     pascal_report_json_num(o, found >= 0 ? s->blocks[k * s->ncap + found] : NAN, 17);
@@ -266,6 +313,34 @@ static void row_json(const rp_sizing *s, const rp_file *f, int m, int64_t k, FIL
         pascal_report_json_num(o, s->exact_value[k], 6);
     }
     fprintf(o, "]");
+}
+
+/* "costs": the tracked costs with a value in some row, and "costs_at": per
+ * table row, each of them at that row's answer (null: no answer, or a
+ * draw without the cost); "costs_note" when the cell bound dropped them. */
+static void costs_json(const rp_sizing *s, const rp_file *f, const rp_plan *p, int m, FILE *o)
+{
+    fprintf(o, ",\"costs\":[");
+    for (int j = 0, n = 0; j < s->ncosts; j++)
+        if (s->cost_defined[j]) {
+            fprintf(o, n++ ? "," : "");
+            pascal_report_json_str(o, p->cols[s->cost[j]].name);
+        }
+    fprintf(o, "],\"costs_at\":[");
+    for (int64_t k = 0; k < s->nslots; k++) {
+        int64_t largest, found = required_at(s, f, m, k, &largest);
+        fprintf(o, k ? ",[" : "[");
+        for (int j = 0, n = 0; j < s->ncosts; j++)
+            if (s->cost_defined[j]) {
+                fprintf(o, n++ ? "," : "");
+                pascal_report_json_num(o, found >= 0 ? cost_at(s, j, k)[found] : NAN, 17);
+            }
+        fprintf(o, "]");
+    }
+    fprintf(o, "],\"costs_note\":");
+    pascal_report_json_str(o, s->costs_dropped ? "the area and cost columns are not shown: the "
+                           "scenarios x capacities of this sweep leave no room beside the metric"
+                                               : "");
 }
 
 static void names_json(FILE *o, const rp_file *f, const rp_sizing *s, int words)
@@ -317,6 +392,7 @@ static void table_json(const rp_sizing *s, const rp_file *f, const rp_plan *p, i
     fprintf(o, "],\"more\":%s,\"has_cshare\":%s,\"exact\":%s,\"exact_note\":", s->more ? "true" : "false",
             cshare ? "true" : "false", exact ? "true" : "false");
     pascal_report_json_str(o, note);
+    costs_json(s, f, p, m, o);
     fprintf(o, "}");
 }
 

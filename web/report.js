@@ -9,7 +9,8 @@
  * is a slice: its x axis (and lines-by axis) free, the other axes fixed by
  * selectors.  One metric menu drives the page: the capacity plot and the
  * sizing section (web/sizing.js) follow it, and each copy of the menu shows
- * the choice.  window.pascalReport exposes the views for tests. */
+ * the choice.  The cost-vs-area plot is web/pareto.js's.  window.pascalReport
+ * exposes the views for tests. */
 (function () {
   'use strict';
 
@@ -397,6 +398,23 @@
     return redraw();
   }
 
+  /* ---- cost vs area (web/pareto.js) ---------------------------------------- */
+
+  /* What the plot's means stand for, when random draws are averaged. */
+  function averagedText() {
+    var avg = D.axes.filter(function (a) { return a.role === 'averaged'; });
+    return avg.length ? 'Means over ' + avg.map(function (a) {
+      return a.name + ' (' + a.count + ' draws)';
+    }).join(', ') + '. ' : '';
+  }
+
+  function paretoPlot(P) {
+    return PascalPareto.create({ axes: axes, slice: slice, value: value, axisText: axisText,
+                                 liveliest: liveliest, plotAxes: plotAxes, fixedSelectors: fixedSelectors,
+                                 select: select, draw: draw, bytes: bytes, num: num, colLabel: colLabel,
+                                 averagedText: averagedText, data: D, R: R }, P);
+  }
+
   /* ---- heatmap ------------------------------------------------------------ */
 
   function heatmapPlot(P) {
@@ -614,7 +632,8 @@
   summary();
   provenance();
   labPanel();
-  [['capacity', capacityPlot], ['heatmap', heatmapPlot], ['dynamic', dynamicPlot]].forEach(function (p) {
+  [['capacity', capacityPlot], ['pareto', paretoPlot], ['heatmap', heatmapPlot],
+   ['dynamic', dynamicPlot]].forEach(function (p) {
     var P = D.plots[p[0]];
     if (!P) return;
     document.getElementById('sec-' + p[0]).hidden = false;
@@ -628,7 +647,10 @@
     document.getElementById('sec-sizing').hidden = false;
     try {
       var sizing = PascalSizing.create({ axes: axes, el: el, bytes: bytes, num: num, select: select,
-                                         draw: draw, bytesExpr: bytesExpr, metricMenu: metricMenu }, D.sizing);
+                                         draw: draw, bytesExpr: bytesExpr, metricMenu: metricMenu,
+                                         colLabel: colLabel, assumedText: function (names) {
+                                           return PascalPareto.assumedText(D, names);
+                                         } }, D.sizing);
       metric.listeners.push(sizing.show);
       pending.push(sizing.show(metric.name || D.sizing['default']));
       R.sizing = sizing.state;

@@ -7,7 +7,10 @@
  * scenario, [[scenario values], smallest swept capacity meeting the target
  * (null: none swept does), C there, the metric at the largest capacity,
  * Theorem 5 capacity] and, for the default metric only, the exact search's
- * [C, its bytes, the metric there].  The plot and the pivot table reduce
+ * [C, its bytes, the metric there]; .costs names what a capacity costs
+ * (area_l2_mm2, energy_j, time_bound_s, time_sim_s, those the file has)
+ * and .costs_at[i] gives each at row i's answer, the worst over its draws:
+ * what the answer buys.  The plot and the pivot table reduce
  * the scenarios to two axes: each other axis is fixed by a selector or, by
  * default, takes the worst case (the largest required capacity; a scenario
  * that no swept capacity satisfies is worse than any). */
@@ -97,13 +100,14 @@ var PascalSizing = (function () {
   /* ---- the table, every scenario ------------------------------------------ */
 
   Sizing.prototype.tableHead = function (T) {
-    var el = this.kit.el, self = this;
+    var kit = this.kit, el = kit.el, self = this;
     var head = el('tr');
     T.axes.forEach(function (n) { head.appendChild(el('th', {}, self.word(n))); });
     head.appendChild(el('th', {}, T.traffic
       ? 'smallest ' + T.cap_axis + ' for ' + this.targetText(T)
       : 'smallest ' + T.cap_axis + ' with ' + this.targetText(T)));
     if (this.capBytes) head.appendChild(el('th', {}, 'C there (blocks)'));
+    (T.costs || []).forEach(function (c) { head.appendChild(el('th', {}, kit.colLabel(c) + ' there')); });
     head.appendChild(el('th', {}, T.metric + ' at the largest ' + T.cap_axis));
     if (T.has_cshare) head.appendChild(el('th', {}, 'Theorem 5: 2\u03c3 \u2212 1 (blocks)'));
     if (T.exact) {
@@ -122,12 +126,13 @@ var PascalSizing = (function () {
       return;
     }
     t.appendChild(this.tableHead(T));
-    T.rows.forEach(function (r) {
+    T.rows.forEach(function (r, i) {
       var tr = el('tr');
       var td = function (cls, text) { tr.appendChild(el('td', cls ? { 'class': cls } : {}, text)); };
       r[0].forEach(function (v, j) { td(null, self.valueText(T.axes[j], v)); });
       td(r[1] === null ? 'none' : 'num', r[1] === null ? 'none swept' : self.capText(r[1]));
       if (self.capBytes) td('num', kit.num(r[2]));
+      (T.costs || []).forEach(function (_, j) { td('num', kit.num(T.costs_at[i][j], 4)); });
       td('num', typeof r[3] === 'string' ? r[3] : kit.num(r[3], 4));
       if (T.has_cshare) td('num', kit.num(r[4]));
       if (T.exact) {
@@ -165,7 +170,16 @@ var PascalSizing = (function () {
                       'C \u2265 2\u03c3 \u2212 1 blocks keeps all sharing. '
                     : 'Theorem 5 needs \u03c3 (the lead parameter with the sharing model); this sweep does not give it. ') +
       (T.more ? 'Only the first ' + T.rows.length + ' scenarios in row order are listed. ' : '') +
-      this.exactText(T);
+      this.costsText(T) + this.exactText(T);
+  };
+
+  /* What the answer buys, and which figures behind it are assumed. */
+  Sizing.prototype.costsText = function (T) {
+    if (!T.costs || !T.costs.length)
+      return T.costs_note ? 'Not shown: ' + T.costs_note + '. ' : '';
+    return 'Beside each answer, what it buys: ' + T.costs.join(', ') + ' at that ' + T.cap_axis +
+      (T.averaged.length ? ', the worst over ' + T.averaged.join(', ') : '') + '. ' +
+      this.kit.assumedText(T.costs);
   };
 
   /* ---- reduced to two axes -------------------------------------------------- */
