@@ -205,6 +205,168 @@ TEST_F(ReportCli, SizingForEveryOfferedMetric)
     EXPECT_NE(HandSizing(csv, "M", "rho_ttl", target)[5], HandSizing(csv, "M", "rho_lru", target)[5]);
 }
 
+// A decode attention whose cost figures the spec sets (no device profile):
+// 3 random draws x 2 context lengths x 6 capacities.  The figures have high
+// entropy, so a cell made with the wrong one fails; the draws are listed
+// so that neither the first nor the last is the worst everywhere, so a
+// cell of one draw (or of their mean) rather than the worst fails too.
+const double kDramPj = 27.3, kL2Pj = 3.71, kMm2PerMiB = 0.417; // pJ/byte, pJ/byte, mm^2/MiB
+const double kFlops = 6.13e14, kL2Rate = 5.29e12, kDramRate = 3.87e12; // per second
+
+std::string BuysSpec()
+{
+    std::ostringstream s;
+    s.precision(17);
+    s << "name: report-buys\nmodels: [workload, traffic, lru_replay]\nworkload:\n"
+         "  attention: {batch: 2, q_heads: 8, kv_heads: 2, seq_q: 1, seq_kv: 2048, head_dim: 128, "
+         "dtype: bf16, tile_q: 64, tile_kv: 64}\n"
+         "fixed: {occupancy: 1, path: tma, depth: 3, compute: 0, pattern: gaussian, sigma: 2, M: 96, "
+      << "dram_pj_per_byte: " << kDramPj << ", l2_pj_per_byte: " << kL2Pj << ", l2_mm2_per_mib: " << kMm2PerMiB
+      << ", flops_per_s: " << kFlops << ", l2_bytes_per_s: " << kL2Rate << ", dram_bytes_per_s: " << kDramRate
+      << "}\naxes:\n  seed: [1, 3, 2]\n  seq_kv: [2048, 4096]\n"
+         "  capacity_bytes: {from: 64KiB, to: 2MiB, num: 6, scale: log}\n";
+    return s.str();
+}
+
+// What a scenario's answer buys: the capacity, and there the area, the
+// energy and the time floor, each the worst over the draws.
+struct Buys {
+    double cap = NAN, area = NAN, energy = NAN, time = NAN;
+};
+
+// By hand from the CSV's fills, requests, flops and C (docs/workloads.md
+// sections 10 and 10.1), per seq_kv: the smallest capacity_bytes from which
+// every larger one has its worst answer_traffic at or below target.
+std::map<double, Buys> HandBuys(const Csv &csv, double target)
+{
+    int seq = csv.col("seq_kv"), cap = csv.col("capacity_bytes"), C = csv.col("C"), bb = csv.col("block_bytes");
+    int fill = csv.col("answer_fill_bytes"), req = csv.col("requests"), fl = csv.col("flops");
+    int ans = csv.col("answer_traffic");
+    std::map<double, std::map<double, std::pair<double, Buys>>> worst; // seq -> cap -> (answer, costs)
+    for (size_t r = 0; r < csv.rows.size(); r++) {
+        double l2 = csv.num(r, req) * csv.num(r, bb), dram = csv.num(r, fill);
+        auto &[a, b] = worst[csv.num(r, seq)].emplace(csv.num(r, cap), std::pair<double, Buys>{-INFINITY, {}})
+                           .first->second;
+        a = std::max(a, csv.num(r, ans));
+        b.area = csv.num(r, C) * csv.num(r, bb) / 1048576.0 * kMm2PerMiB;
+        b.energy = std::fmax(b.energy, (dram * kDramPj + l2 * kL2Pj) * 1e-12);
+        b.time = std::fmax(b.time, std::max({csv.num(r, fl) / kFlops, l2 / kL2Rate, dram / kDramRate}));
+    }
+    std::map<double, Buys> out;
+    for (auto &[s, byCap] : worst) {
+        Buys found;
+        for (auto &[c, ab] : byCap) // ascending capacity
+            if (!(ab.first <= target))
+                found = Buys{};
+            else if (std::isnan(found.cap))
+                found = ab.second, found.cap = c;
+        out[s] = found;
+    }
+    return out;
+}
+
+// The answer_traffic table's rows in order (scenario, capacity; NaN for
+// null), its "costs" names and its "costs_at" cells.
+struct PageBuys {
+    std::vector<std::pair<double, double>> rows;
+    std::vector<std::string> costs;
+    std::vector<std::vector<double>> at;
+};
+
+PageBuys TableBuys(const std::string &sizing, const std::string &metric)
+{
+    PageBuys b;
+    auto num = [](const std::string &v) { return v == "null" ? NAN : std::stod(v); };
+    size_t a = sizing.find("\"" + metric + "\":{\"metric\":\"" + metric + "\"");
+    size_t r = sizing.find("\"rows\":[", a), e = sizing.find("],\"more\":", r);
+    size_t c = sizing.find("\"costs\":[", e), ca = sizing.find("\"costs_at\":[", c);
+    size_t ce = sizing.find("],\"costs_note\":", ca);
+    if (a == std::string::npos || e == std::string::npos || ce == std::string::npos)
+        return b;
+    std::string rows = sizing.substr(r, e - r), names = sizing.substr(c, ca - c), at = sizing.substr(ca, ce - ca);
+    std::regex row("\\[\\[([-0-9.eE+]+)\\],([-0-9.eE+]+|null),"), quoted("\"([a-z_0-9]+)\""), cells("\\[([^\\[\\]]*)\\]");
+    for (std::sregex_iterator it(rows.begin(), rows.end(), row), end; it != end; ++it)
+        b.rows.emplace_back(std::stod((*it)[1]), num((*it)[2]));
+    for (std::sregex_iterator it(names.begin() + 9, names.end(), quoted), end; it != end; ++it)
+        b.costs.push_back((*it)[1]);
+    for (std::sregex_iterator it(at.begin() + 11, at.end(), cells), end; it != end; ++it) {
+        std::string v = (*it)[1], cell;
+        std::stringstream ss(v);
+        b.at.emplace_back();
+        while (std::getline(ss, cell, ','))
+            b.at.back().push_back(num(cell));
+    }
+    return b;
+}
+
+TEST_F(ReportCli, WhatEachAnswerBuys)
+{
+    if (!pascal_report_has_plot_library())
+        GTEST_SKIP() << "built without the plotting library (no npm at build time)";
+    const double target = 1.32, rel = 1e-12; // 17 significant digits in the page
+    std::string spec = write("b.yaml", BuysSpec());
+    ASSERT_EQ(run("run " + spec + " -o " + dir + "/b.h5 --quiet").status, 0);
+    ASSERT_EQ(run("run " + spec + " -o " + dir + "/b.csv --quiet").status, 0);
+    Result r = run("report " + dir + "/b.h5 -o " + dir + "/b.html --target 1.32");
+    ASSERT_EQ(r.status, 0) << r.err;
+    Csv csv = ReadCsv(dir + "/b.csv");
+    ASSERT_EQ(csv.rows.size(), 36u);
+    std::map<double, Buys> want = HandBuys(csv, target);
+    ASSERT_EQ(want.size(), 2u);
+    // The two scenarios need different capacities, and the worst draw's
+    // energy there is not every draw's: the cells must follow both.
+    ASSERT_NE(want[2048].cap, want[4096].cap);
+    int spread = 0;
+    for (size_t i = 0; i < csv.rows.size(); i++)
+        spread += csv.num(i, csv.col("capacity_bytes")) == want[4096].cap &&
+                  csv.num(i, csv.col("seq_kv")) == 4096 && csv.num(i, csv.col("energy_j")) < want[4096].energy * (1 - 1e-6);
+    ASSERT_GT(spread, 0);
+
+    std::string html = slurp(dir + "/b.html");
+    PageBuys got = TableBuys(SizingJson(html), "answer_traffic");
+    EXPECT_EQ(got.costs, (std::vector<std::string>{"area_l2_mm2", "energy_j", "time_bound_s"}));
+    ASSERT_EQ(got.rows.size(), 2u);
+    ASSERT_EQ(got.at.size(), 2u);
+    for (size_t k = 0; k < got.rows.size(); k++) {
+        const Buys &w = want[got.rows[k].first];
+        ASSERT_EQ(got.at[k].size(), 3u);
+        EXPECT_EQ(got.rows[k].second, w.cap) << "seq_kv " << got.rows[k].first;
+        EXPECT_NEAR(got.at[k][0], w.area, rel * w.area) << "area, seq_kv " << got.rows[k].first;
+        EXPECT_NEAR(got.at[k][1], w.energy, rel * w.energy) << "energy, seq_kv " << got.rows[k].first;
+        EXPECT_NEAR(got.at[k][2], w.time, rel * w.time) << "time, seq_kv " << got.rows[k].first;
+    }
+    // The cost-vs-area plot: the capacity axis, the area, the costs with
+    // data (no simulator: no time_sim_s), lines by the context length.
+    EXPECT_NE(html.find("\"pareto\":{\"x\":\"capacity_bytes\",\"area\":\"area_l2_mm2\",\"series\":\"seq_kv\","
+                        "\"costs\":[\"energy_j\",\"time_bound_s\"]}"), std::string::npos);
+
+    // A target no swept capacity meets: no answer, nothing bought.
+    ASSERT_EQ(run("report " + dir + "/b.h5 -o " + dir + "/none.html --target 1.0").status, 0);
+    got = TableBuys(SizingJson(slurp(dir + "/none.html")), "answer_traffic");
+    ASSERT_EQ(got.at.size(), 2u);
+    for (size_t k = 0; k < got.at.size(); k++) {
+        EXPECT_TRUE(std::isnan(got.rows[k].second));
+        for (double v : got.at[k])
+            EXPECT_TRUE(std::isnan(v)) << "seq_kv " << got.rows[k].first;
+    }
+}
+
+// Without area and costs (no workload), no cost-vs-area plot, and the
+// page says why.
+TEST_F(ReportCli, NoCostsNoParetoPlot)
+{
+    if (!pascal_report_has_plot_library())
+        GTEST_SKIP() << "built without the plotting library (no npm at build time)";
+    std::string spec = write("s.yaml", kSizingSpec);
+    ASSERT_EQ(run("run " + spec + " -o " + dir + "/s.h5 --quiet").status, 0);
+    Result r = run("report " + dir + "/s.h5 -o " + dir + "/s.html");
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::string html = slurp(dir + "/s.html");
+    EXPECT_NE(html.find("\"pareto\":null}"), std::string::npos);
+    EXPECT_NE(html.find("\"pareto\":\"no area_l2_mm2 beside an energy_j"), std::string::npos);
+    EXPECT_TRUE(TableBuys(SizingJson(html), "rho_lru").costs.empty());
+}
+
 TEST_F(ReportCli, BadInputStatus2NoOutput)
 {
     std::string out = dir + "/r.html";

@@ -6,7 +6,10 @@ view whose dataset has rows and a canvas with drawn pixels), operates the
 cache-lab panel (capacity 4, stride 4, Reset, Step: 13 hits; capacity 2:
 0 hits), cross-checks the panel against `pascal lab --json`, checks that the
 sizing table, its plot and its pivot table follow the metric menu (values
-recomputed here from the sweep's CSV), and saves a full-page screenshot.
+recomputed here from the sweep's CSV), checks the cost-vs-area plot (its
+knee per line, its caption's assumed figures) and the sizing table's cost
+cells against the CSV and the device profile, and saves a full-page
+screenshot.
 
 Everything runs on Debian 12's own packages: no node and no npm package is
 needed to test the page (node is only used at build time, by npm, to fetch
@@ -97,9 +100,10 @@ def make_reports(args, out):
     summary = run([args["pascal"], "run", spec, "-o", out / "band.h5"])
     run([args["pascal"], "run", spec, "-o", out / "band.csv", "--quiet"])
     run([args["pascal"], "report", out / "band.h5", "-o", out / "band.html"])
-    made.append({"name": "band", "html": out / "band.html", "plots": ["capacity", "heatmap"],
+    made.append({"name": "band", "html": out / "band.html", "plots": ["capacity", "heatmap", "pareto"],
                  "sizing": True, "heat": None, "workload": True, "band": True, "pivot": (1 + 2, 1 + 1),
                  "csv": out / "band.csv", "summary": summary})
+    made.extend(make_pareto_reports(args, out))
     try:
         run(["/usr/bin/python3", Path(args["source"], "tests/browser/make_dynamic.py"), out / "dynamic.h5"])
     except (OSError, subprocess.CalledProcessError):
@@ -108,6 +112,39 @@ def make_reports(args, out):
     run([args["pascal"], "report", out / "dynamic.h5", "-o", out / "dynamic.html"])
     made.append({"name": "dynamic", "html": out / "dynamic.html", "plots": ["heatmap", "dynamic"],
                  "sizing": False, "heat": ["depth", "occupancy"]})
+    return made
+
+
+PARETO_SPEC = """name: pareto
+device: {device}
+models: [workload, traffic, lru_replay]
+workload:
+  attention: {{batch: 2, q_heads: 8, kv_heads: 2, seq_q: 1, seq_kv: 2048, head_dim: 128, dtype: bf16,
+               tile_q: 64, tile_kv: 64}}
+fixed: {{{fixed}occupancy: 1, path: tma, depth: 3, compute: 0, pattern: gaussian, sigma: 2}}
+axes:
+  seq_kv: [4096, 8192]
+  capacity_bytes: {{from: 256KiB, to: 8MiB, num: 6, scale: log}}
+"""
+
+
+def make_pareto_reports(args, out):
+    """A decode attention on the H200 profile, whose cost figures are all
+    marked assumed: energy, time floors and area per point, no simulator
+    (so no time_sim_s in the cost menu); and the same with the area figure
+    set by the spec.  At 4096 the energy comes within 5% of its lowest at
+    2 MiB and reaches it at 8 MiB: a knee taken as the cheapest point fails."""
+    device = Path(args["source"], "configs/devices/h200.yaml")
+    made = []
+    for name, fixed in (("pareto", ""), ("pareto-spec", "l2_mm2_per_mib: 0.5, ")):
+        spec = out / f"{name}.yaml"
+        spec.write_text(PARETO_SPEC.format(device=device, fixed=fixed))
+        run([args["pascal"], "run", spec, "-o", out / f"{name}.h5", "--quiet"])
+        run([args["pascal"], "run", spec, "-o", out / f"{name}.csv", "--quiet"])
+        run([args["pascal"], "report", out / f"{name}.h5", "-o", out / f"{name}.html"])
+        made.append({"name": name, "html": out / f"{name}.html", "plots": ["capacity", "heatmap", "pareto"],
+                     "sizing": True, "heat": None, "pivot": (1 + 2, 1 + 1), "csv": out / f"{name}.csv",
+                     "pareto": True, "device": device, "area_from_spec": bool(fixed)})
     return made
 
 
@@ -191,7 +228,7 @@ def check_sizing(driver, report):
     if not report["sizing"]:
         return
     check_sizing_plot(driver, report)
-    if report.get("workload"):
+    if report.get("workload") or report.get("pareto"):
         return
     # no lines: one column of sizes, the worst over the patterns
     select_option(labelled_select(driver, "#ctl-sizing", "lines by"), "")
@@ -364,9 +401,153 @@ def check_sizing_follows(driver, report, menu):
     check(got == answer, f"{name}: answer_traffic sizes {got} as recomputed from the CSV {answer}")
 
 
+KNEE_WITHIN = 0.05  # docs/report.md: the knee is within 5% of the line's lowest cost
+COSTS = ("energy_j", "time_bound_s", "time_sim_s")
+
+
+def csv_rows(csv_path):
+    import csv
+    with open(csv_path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def csv_lines(rows, by, cost):
+    """Per value of `by`: [(capacity_bytes, area_l2_mm2, cost)] in capacity order."""
+    lines = {}
+    for r in rows:
+        if r["area_l2_mm2"] and r[cost]:
+            lines.setdefault(float(r[by]), []).append(
+                (float(r["capacity_bytes"]), float(r["area_l2_mm2"]), float(r[cost])))
+    return {k: sorted(v) for k, v in lines.items()}
+
+
+def hand_knee(points):
+    """The smallest capacity whose cost is within KNEE_WITHIN of the lowest."""
+    lowest = min(c for _, _, c in points)
+    return next(cap for cap, _, c in points if c <= (1 + KNEE_WITHIN) * lowest)
+
+
+def hand_front(points):
+    """Capacities no other point beats: area and cost both no larger, one smaller."""
+    return [cap for cap, a, c in points
+            if not any((a2 <= a and c2 <= c) and (a2 < a or c2 < c) for _, a2, c2 in points)]
+
+
+def assumed_figures(device_path, section):
+    """The figures of a profile section whose source says "assumed:", in file order."""
+    names, current = [], None
+    for line in Path(device_path).read_text().splitlines():
+        top = re.match(r"([a-z_]\w*):", line)
+        if top:
+            current = top.group(1)
+            continue
+        m = re.match(r"\s+(\w+): \{.*source: \"(.*)\"\}", line)
+        if current == section and m and m.group(2).startswith("assumed:"):
+            names.append(m.group(1))
+    return names
+
+
+def page_lines(driver):
+    """{scenario value: (knee, [Pareto-optimal capacities])} of the cost plot now."""
+    lines = driver.execute_script("return window.pascalReport.pareto.lines;")
+    return {float(l["series"].replace(",", "")): (l["knee"], [p["cap"] for p in l["points"] if p["front"]])
+            for l in lines}
+
+
+def check_pareto_cost(driver, report, rows, cost):
+    """The plot on `cost`: its knees and fronts are those recomputed from the
+    CSV, a knee is drawn on every line, and the caption names the figures the
+    profile marks assumed (and only those)."""
+    name = report["name"]
+    want = {k: (hand_knee(v), hand_front(v)) for k, v in csv_lines(rows, "seq_kv", cost).items()}
+    got = page_lines(driver)
+    check(got == want, f"{name}: {cost} knees and fronts {got} as recomputed from the CSV {want}")
+    if cost == "energy_j":
+        cheapest = {k: min(v, key=lambda p: (p[2], p[0]))[0] for k, v in csv_lines(rows, "seq_kv", cost).items()}
+        check(any(cheapest[k] != want[k][0] for k in want),
+              f"{name}: some line's knee is not its cheapest point (knees {want}, cheapest {cheapest})")
+    marked = driver.execute_script("""return window.pascalReport.views.pareto.data('table')
+      .filter((r) => r.knee).map((r) => r.series + ' ' + r.cap);""")
+    check(len(marked) == len(want), f"{name}: one knee drawn per line on {cost} ({', '.join(marked)})")
+    check(drawn_pixels(driver, "pareto") > 2000, f"{name}: the {cost} plot drew")
+    caption = driver.execute_script("return document.getElementById('cap-pareto').textContent;")
+    section = {"energy_j": "costs", "time_bound_s": "rates"}[cost]
+    figures = [f for f in assumed_figures(report["device"], section)
+               if section != "costs" or f != "l2_mm2_per_mib"]
+    area = assumed_figures(report["device"], "costs")
+    check("l2_mm2_per_mib" in area and figures, f"{name}: the profile marks {area} and {figures} assumed")
+    said = f"{cost}: {', '.join(figures)}"
+    check(said in caption and "within 5% of the line\u2019s lowest" in caption,
+          f"{name}: the caption names the knee and {said} ({caption[:60]}...)")
+    known = [f for s in ("costs", "rates") for f in re.findall(r"^  (\w+):", section_text(report["device"], s), re.M)]
+    extra = [f for f in known if f in caption and f not in figures + ["l2_mm2_per_mib"]]
+    check(not extra, f"{name}: the caption names no figure the profile does not mark assumed ({extra})")
+    if report["area_from_spec"]:
+        check("l2_mm2_per_mib: from the spec" in caption and "area_l2_mm2: l2_mm2_per_mib" not in caption,
+              f"{name}: the area figure is the spec's, not the profile's ({caption[-160:]})")
+    else:
+        check("area_l2_mm2: l2_mm2_per_mib" in caption and "from the spec" not in caption,
+              f"{name}: the caption says the area figure is assumed")
+
+
+def section_text(device_path, section):
+    text = Path(device_path).read_text()
+    m = re.search(rf"^{section}:\n((?:[ #].*\n|\n)*)", text, re.M)
+    return m.group(1) if m else ""
+
+
+def check_pareto(driver, report):
+    """The cost-vs-area plot and what the sizing table's answers buy."""
+    if not report.get("pareto"):
+        return
+    name, rows = report["name"], csv_rows(report["csv"])
+    menu = labelled_select(driver, "#ctl-pareto", "cost")
+    offered = [o.get_attribute("value") for o in menu.options]
+    with_data = [c for c in COSTS if any(r[c] for r in rows)]
+    check(offered == with_data == ["energy_j", "time_bound_s"],
+          f"{name}: the cost menu offers the costs with data ({', '.join(offered)})")
+    check_pareto_cost(driver, report, rows, "energy_j")
+    knees = {k: v[0] for k, v in page_lines(driver).items()}
+    select_option(menu, "time_bound_s")
+    wait_for(driver, """return window.pascalReport.pareto.cost === 'time_bound_s' &&
+      document.getElementById('cap-pareto').textContent.includes('y = time_bound_s');""",
+             "the cost plot on time_bound_s")
+    check_pareto_cost(driver, report, rows, "time_bound_s")
+    check({k: v[0] for k, v in page_lines(driver).items()} != knees,
+          f"{name}: time_bound_s has other knees than energy_j ({knees})")
+    check_buys(driver, report, rows)
+
+
+def check_buys(driver, report, rows):
+    """Beside each answer_traffic answer, the area, energy_j and time_bound_s
+    at that capacity are the CSV's (shown to 4 digits, held to 17)."""
+    name = report["name"]
+    need = hand_sizing(report["csv"], "seq_kv", "answer_traffic", 1.2)
+    at = {(float(r["seq_kv"]), float(r["capacity_bytes"])): r for r in rows}
+    table = sizing_table(driver)
+    cols = {c: next((i for i, h in enumerate(table[0]) if h.startswith(c + " (") and h.endswith(" there")), None)
+            for c in ("area_l2_mm2", "energy_j", "time_bound_s")}
+    check(all(i is not None for i in cols.values()), f"{name}: sizing header has what each answer buys ({table[0]})")
+    T = driver.execute_script("return window.pascalReport.data.sizing.by_metric.answer_traffic;")
+    shown = held = 0
+    for i, r in enumerate(table[1:]):
+        seq = float(r[0].replace(",", ""))
+        want = at[(seq, need[seq])]
+        for j, (c, k) in enumerate(cols.items()):
+            v = float(want[c])
+            shown += float(r[k].replace(",", "")) == float(f"{v:.4g}")
+            held += abs(T["costs_at"][i][T["costs"].index(c)] - v) <= 1e-12 * abs(v)
+    n = 3 * (len(table) - 1)
+    check(n == 6 and shown == n and held == n,
+          f"{name}: {shown}/{n} cost cells shown and {held}/{n} held as the CSV's at the required capacity")
+    caption = driver.execute_script("return document.getElementById('cap-sizing').textContent;")
+    check("what it buys" in caption and "Marked assumed" in caption,
+          f"{name}: the sizing caption says what the answers buy and what is assumed")
+
+
 def check_selectors(driver, report):
     """Changing a selector redraws with data."""
-    if "capacity" not in report["plots"] or report.get("workload"):
+    if "capacity" not in report["plots"] or report.get("workload") or report.get("pareto"):
         return
     lines = labelled_select(driver, "#ctl-capacity", "lines by")
     select_option(lines, "occupancy")
@@ -544,6 +725,7 @@ def check_report(driver, report, args, out, network):
     check_sizing(driver, report)
     check_selectors(driver, report)
     check_workload(driver, report)
+    check_pareto(driver, report)
     check_lab(driver, report)
     if report["name"] == "default":
         check_lab_against_cli(driver, args["pascal"])
