@@ -142,8 +142,9 @@ var PascalPareto = (function () {
       c.fromSpec.forEach(function (p) { if (spec.indexOf(p) < 0) spec.push(p); });
     });
     if (!profiles.length)
-      return 'No device profile: ' + columns.join(', ') + ' come from the spec\u2019s parameters. ';
-    return (said.length ? 'Marked assumed: in the device profile: ' + said.join('; ') + '. '
+      return 'No device profile: the figures behind ' + columns.join(', ') + ' are the spec\u2019s. ';
+    return (said.length ? 'Marked assumed: in the device profile' + (profiles.length > 1 ? 's' : '') +
+                          ': ' + said.join('; ') + '. '
                         : 'No figure behind ' + columns.join(', ') + ' is marked assumed. ') +
            (spec.length ? spec.join(', ') + ': from the spec. ' : '');
   }
