@@ -58,6 +58,20 @@ typedef struct pascal_refs_facts {
 /* 0, facts filled in; an unreadable file is left to the reader. */
 int pascal_calibrate_refs_facts(const char *path, pascal_refs_facts *facts);
 
+/* A reference set's runs with W > w_min before any fit: how many have K
+ * within PASCAL_REFS_NEAR_ONE of the lock-step answer, the key-balanced
+ * eq. 26 MAPE of assuming K = 1, and over the groups of repeated runs (one
+ * key, N and W, several seeds) the spread max K / min K. */
+#define PASCAL_REFS_NEAR_ONE 1.005
+typedef struct pascal_refs_dist {
+    int64_t runs, keys;
+    int64_t near_one;        /* runs with K <= PASCAL_REFS_NEAR_ONE */
+    double aligned_mape;     /* %, key-balanced (the CV table's aligned column, no fold) */
+    int64_t groups;          /* (key, N, W) with two runs or more */
+    double spread_median, spread_p90, spread_max; /* max K / min K; NaN without groups */
+} pascal_refs_dist;
+int pascal_refs_distribution(const pascal_refs *refs, double w_min, pascal_refs_dist *out);
+
 enum {
     PASCAL_CV_PASCAL = 0,
     PASCAL_CV_ALIGNED,

@@ -164,6 +164,19 @@ static void print_summary(FILE *f, const pascal_calibrate_opts *o, const pascal_
                "%lld keys rejected, %.3f s\n",
             (long long)r->cv.nkeys, (long long)r->cv.runs_scored, o->cv.w_min,
             r->cv.mape[PASCAL_CV_PASCAL], (long long)r->cv.keys_rejected, r->cv.seconds);
+    pascal_refs_dist dist;
+    if (pascal_refs_distribution(&r->refs, o->cv.w_min, &dist) == 0 && dist.runs > 0) {
+        fprintf(f, "  references (W > %g): K <= %g in %.1f%% of %lld runs; assuming K = 1 scores "
+                   "%.2f%% (eq. 26 over %lld keys)\n", o->cv.w_min, PASCAL_REFS_NEAR_ONE,
+                100.0 * (double)dist.near_one / (double)dist.runs, (long long)dist.runs,
+                dist.aligned_mape, (long long)dist.keys);
+        if (dist.groups > 0)
+            fprintf(f, "  repeated runs: %lld (key, N, W) with several seeds; max K / min K: median "
+                       "%.4f, 90th percentile %.4f, largest %.4f\n", (long long)dist.groups,
+                    dist.spread_median, dist.spread_p90, dist.spread_max);
+        else
+            fprintf(f, "  repeated runs: none (one run per key, N and W: no seed spread to show)\n");
+    }
     if (isnan(rb))
         fprintf(f, "  band: none (no scored out-of-fold run)\n");
     else

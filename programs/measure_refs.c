@@ -306,6 +306,9 @@ int cli_measure_refs(int argc, char **argv)
         {"simulate", NULL, "no GPU: simulate the runs on the --device profile's timing "
                            "(docs/simulate.md); without key lists, the paper's key space", 0, 0},
         {"seed", "S", "--simulate: seed of repetition 1 (default 1; repetition r uses S + r - 1)", 0, 0},
+        {"key-seeds", NULL, "--simulate: seeds that differ across keys: key k's repetition r uses "
+                            "S + R k + r - 1 (R = --repeat), so no two keys share the SMs' speed "
+                            "draws", 0, 0},
         {"threads", "T", "--simulate: threads (default all)", 0, 0},
     };
     int nf = (int)(sizeof flags / sizeof flags[0]), npos, rc;

@@ -34,6 +34,7 @@ typedef struct simrefs_cli {
     int nocc[2], ndepth, ncompute, nN, nW;
     int paths[2];                               /* sync, tma wanted */
     int64_t reps, seed;
+    int key_seeds;                              /* seeds differ across keys */
     int threads;
     double block_bytes;
 } simrefs_cli;
@@ -100,6 +101,7 @@ static int read_opts(cli_flag *f, int nf, simrefs_cli *o)
     if (read_lists(f, nf, o) ||
         ((x = cli_find(f, nf, "repeat"))->given && cli_int("measure-refs", x, 1, &o->reps)) ||
         ((x = cli_find(f, nf, "seed"))->given && cli_int("measure-refs", x, 0, &o->seed)) ||
+        ((o->key_seeds = cli_find(f, nf, "key-seeds")->given) && 0) ||
         ((x = cli_find(f, nf, "threads"))->given && cli_threads("measure-refs", x, &o->threads)) ||
         ((x = cli_find(f, nf, "block-bytes"))->given &&
          cli_size("measure-refs", x, &o->block_bytes)))
@@ -112,22 +114,26 @@ static int read_opts(cli_flag *f, int nf, simrefs_cli *o)
 }
 
 /* The runs in the order o, path, d, m, N, W, repetition (last fastest),
- * sync keys first; out may be NULL to count. */
+ * sync keys first; out may be NULL to count.  Repetition r of key k (its
+ * place in that order) runs at seed S + r, or with --key-seeds at
+ * S + R k + r: the same seeds at every N and W of a key, none shared
+ * with another key. */
 static int64_t make_runs(const simrefs_cli *o, pascal_simref *out)
 {
-    int64_t n = 0;
+    int64_t n = 0, key = 0;
     for (int p = 0; p < 2; p++)
         for (int a = 0; o->paths[p] && a < o->nocc[p]; a++)
             for (int d = 0; d < (p ? o->ndepth : 1); d++)
-                for (int m = 0; m < o->ncompute; m++)
+                for (int m = 0; m < o->ncompute; m++, key++)
                     for (int i = 0; i < o->nN; i++)
                         for (int w = 0; w < o->nW; w++)
                             for (int64_t r = 0; r < o->reps; r++, n++)
                                 if (out)
-                                    out[n] = (pascal_simref){o->occ[p][a], p, p ? o->depth[d] : 0,
-                                                             o->compute[m], o->N[i],
-                                                             (double)o->W[w],
-                                                             (uint64_t)(o->seed + r), NAN, NAN};
+                                    out[n] = (pascal_simref){
+                                        o->occ[p][a], p, p ? o->depth[d] : 0, o->compute[m], o->N[i],
+                                        (double)o->W[w],
+                                        (uint64_t)(o->seed + (o->key_seeds ? o->reps * key : 0) + r),
+                                        NAN, NAN};
     return n;
 }
 
@@ -141,14 +147,21 @@ static void provenance(char *buf, size_t len, const pascal_device_facts *dev,
                        const pascal_sim_timing *tm, const simrefs_cli *o, int64_t C,
                        const char *cmdline)
 {
+    char seeds[160];
+    if (o->key_seeds)
+        snprintf(seeds, sizeof seeds, "%lld + %lld k + r for the k-th key (from 0, in file order) and "
+                 "repetition r (from 0): no two keys share one", (long long)o->seed, (long long)o->reps);
+    else
+        snprintf(seeds, sizeof seeds, "%lld..%lld", (long long)o->seed,
+                 (long long)(o->seed + o->reps - 1));
     size_t k = (size_t)snprintf(
         buf, len,
         "SIMULATED reference runs: no GPU measured these numbers (pascal measure-refs --simulate, "
         "docs/simulate.md)\nkind: pascal-measure-refs-simulated\ndevice profile: %s (%s)\n"
-        "sms: %.0f, C: %lld blocks of %.0f bytes, repetitions: %lld, seeds %lld..%lld\n"
+        "sms: %.0f, C: %lld blocks of %.0f bytes, repetitions: %lld, seeds %s\n"
         "command: %s\nsim timing:",
-        dev->path, dev->name, dev->sms, (long long)C, o->block_bytes, (long long)o->reps,
-        (long long)o->seed, (long long)(o->seed + o->reps - 1), cmdline);
+        dev->path, dev->name, dev->sms, (long long)C, o->block_bytes, (long long)o->reps, seeds,
+        cmdline);
     for (int i = 0; i < PASCAL_DEVICE_SIM_NKEYS && k < len; i++)
         k += (size_t)snprintf(buf + k, len - k, "%s %s=%.10g", i ? "," : "",
                               pascal_device_sim_keys[i],

@@ -362,6 +362,34 @@ TEST(DynamicCalibrate, FamilyBaselineLogErrorAndSplitByHand)
     pascal_dyn_agg_free(agg);
 }
 
+// The reference set's distribution by hand: keys A (1, sync, 0, 0) and B
+// (1, tma, 2, 8); A at W 2 three seeds K 1, 1.004, 1.2 and at W 4 one run
+// K 2; B at W 2 two seeds K 3 and 4.5; a W = 1 run is not counted.  Near 1
+// (K <= 1.005): 2 of 6.  Assuming K = 1: A's mean |1/K - 1| = (0 + 0.004/1.004
+// + 0.2/1.2 + 0.5) / 4, B's (2/3 + 3.5/4.5) / 2, then the mean of the two.
+// Spreads: A at W 2 1.2 / 1 = 1.2, B 4.5 / 3 = 1.5: median 1.35.
+TEST(DynamicCalibrate, ReferenceDistributionByHand)
+{
+    std::vector<pascal_dyn_ref> rows = {
+        {1, PASCAL_DYN_SYNC, 0, 0, 4096, 2, 1.2},   {1, PASCAL_DYN_SYNC, 0, 0, 4096, 2, 1.0},
+        {1, PASCAL_DYN_SYNC, 0, 0, 4096, 2, 1.004}, {1, PASCAL_DYN_SYNC, 0, 0, 4096, 4, 2.0},
+        {1, PASCAL_DYN_TMA, 2, 8, 4096, 2, 4.5},    {1, PASCAL_DYN_TMA, 2, 8, 4096, 2, 3.0},
+        {1, PASCAL_DYN_TMA, 2, 8, 4096, 1, 7.0},
+    };
+    pascal_refs refs = {(int64_t)rows.size(), rows.data(), nullptr};
+    pascal_refs_dist d;
+    ASSERT_EQ(pascal_refs_distribution(&refs, 1, &d), 0);
+    EXPECT_EQ(d.runs, 6);
+    EXPECT_EQ(d.keys, 2);
+    EXPECT_EQ(d.near_one, 2);
+    double a = (0 + 0.004 / 1.004 + 0.2 / 1.2 + 0.5) / 4, b = (2.0 / 3 + 3.5 / 4.5) / 2;
+    EXPECT_NEAR(d.aligned_mape, 100 * (a + b) / 2, 1e-9);
+    EXPECT_EQ(d.groups, 2);
+    EXPECT_NEAR(d.spread_median, 1.35, 1e-12);
+    EXPECT_NEAR(d.spread_p90, 1.2 + 0.9 * 0.3, 1e-12);
+    EXPECT_NEAR(d.spread_max, 1.5, 1e-12);
+}
+
 TEST(DynamicCalibrate, RidgeRecoversALogLinearLaw)
 {
     // log K = 0.1 + 0.05 m + 0.2 log x exactly, with o, path, d constant

@@ -4,6 +4,9 @@
 // rejection with its location, and the GB10 profile against the paper's
 // section 3.6 and Figure 4 facts.
 #include <gtest/gtest.h>
+#include <sstream>
+#include <set>
+#include <map>
 
 #include "test_util.h"
 
@@ -290,6 +293,51 @@ TEST_F(SimCli, MeasureRefsSimulated)
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("--meter: expected no GPU option with --simulate"), std::string::npos);
     EXPECT_FALSE(pascal_test::exists(dir + "/x.csv"));
+}
+
+// --key-seeds: repetition r of the k-th key (file order) runs at seed
+// S + R k + r, the same at every N and W of the key, so no two keys share
+// a seed; without it every key repeats seeds S .. S + R - 1.  The header
+// says which.
+TEST_F(SimCli, KeySeedsDifferAcrossKeys)
+{
+    const std::string keys = " --device " + gb10 + " --path sync --occupancy 1 --compute 0,8,16 --N 4096,8192 "
+                             "--W 2 --repeat 3 --seed 5";
+    auto r = run("measure-refs --simulate" + keys + " --key-seeds --dry-run");
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::map<std::string, std::set<long>> seeds;   // key -> seeds
+    std::map<long, std::string> owner;
+    std::istringstream in(r.out);
+    std::string line;
+    int rows = 0;
+    while (std::getline(in, line)) {
+        int o, d, m, N;
+        char path[8];
+        double W;
+        long seed;
+        if (std::sscanf(line.c_str(), " %d,%7[a-z],%d,%d,%d,%lf,%ld", &o, path, &d, &m, &N, &W, &seed) != 7)
+            continue;
+        rows++;
+        std::string key = std::to_string(m);
+        seeds[key].insert(seed);
+        EXPECT_TRUE(!owner.count(seed) || owner[seed] == key) << "seed " << seed << " shared";
+        owner[seed] = key;
+    }
+    ASSERT_EQ(rows, 3 * 2 * 3);
+    const std::map<std::string, std::set<long>> want = {
+        {"0", {5, 6, 7}}, {"8", {8, 9, 10}}, {"16", {11, 12, 13}}};
+    EXPECT_EQ(seeds, want);
+    r = run("measure-refs --simulate" + keys + " --dry-run");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.find(",11\n"), std::string::npos) << r.out;   // every key at 5, 6, 7
+    r = run("measure-refs --simulate" + keys + " --key-seeds -o " + dir + "/k.csv --quiet");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(pascal_test::slurp(dir + "/k.csv").find("repetitions: 3, seeds 5 + 3 k + r for the k-th key"),
+              std::string::npos);
+    // calibrate reports the repeated runs' spread from the file.
+    r = run("calibrate " + dir + "/k.csv --device " + gb10 + " -o " + dir + "/k.h5");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("repeated runs: 6 (key, N, W) with several seeds"), std::string::npos) << r.out;
 }
 
 // Every committed simulated reference set says so in its first line, names
