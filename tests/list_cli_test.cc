@@ -173,18 +173,20 @@ TEST_F(ListCli, ShippedDevicesWithKeyFigures)
     Result r = run_here("list devices");
     ASSERT_EQ(r.status, 0) << r.err;
     std::vector<std::string> l = lines(r.out);
-    ASSERT_EQ(l.size(), 3u) << r.out;
+    ASSERT_EQ(l.size(), 4u) << r.out;
     EXPECT_EQ(l[0], "gb10     NVIDIA GB10: 48 SMs, L2 24MiB, effective L2 20MiB, compute capability 12.1, "
                     "up to 32 CTAs and 228 KiB of shared memory per SM (" + kSrc +
                         "/configs/devices/gb10.yaml)");
     EXPECT_EQ(l[1].rfind("h100     NVIDIA H100: 132 SMs, L2 50MiB, effective L2 not measured,", 0), 0u) << l[1];
     EXPECT_EQ(l[2].rfind("h200     NVIDIA H200: 132 SMs, L2 60MiB,", 0), 0u) << l[2];
+    EXPECT_EQ(l[3].rfind("h200-2x-sms-hypothetical H200 with twice the SMs (hypothetical): 264 SMs, "
+                         "L2 60MiB,", 0), 0u) << l[3];
     // one beside the working folder comes first and hides nothing else
     std::filesystem::create_directories(dir + "/configs/devices");
     write("configs/devices/lab.yaml", "name: Lab card\nsms: 6\nl2_bytes: 2MiB\n");
     r = run_here("list devices");
     l = lines(r.out);
-    ASSERT_EQ(l.size(), 4u) << r.out;
+    ASSERT_EQ(l.size(), 5u) << r.out;
     EXPECT_EQ(l[0], "lab      Lab card: 6 SMs, L2 2MiB, effective L2 not measured, compute capability - "
                     "(configs/devices/lab.yaml)");
 }
