@@ -316,7 +316,8 @@ static void baselines(const fold *fd, const cv_ctx *c, const pascal_dyn_ref *r, 
     pred[PASCAL_CV_NEAREST] = fmin(M, predict_nearest(fd, &z, x));
     pred[PASCAL_CV_KNN] = fmin(M, predict_knn(fd, &z, x, c->o->knn_k));
     pred[PASCAL_CV_RIDGE] = fmin(M, predict_ridge(fd, &z, x));
-    pred[PASCAL_CV_FAMILY] = fmin(M, predict_family(fd, &z, x));
+    double family = predict_family(fd, &z, x);   /* NaN: no key of the family left */
+    pred[PASCAL_CV_FAMILY] = isnan(family) ? NAN : fmin(M, family);
 }
 
 /* Fold e: fit without key e, predict its scored runs. */
