@@ -101,31 +101,35 @@ static int parse_costs(const yml_doc *d, const yaml_node_t *node, pascal_device_
 }
 
 const char *const pascal_device_limit_keys[PASCAL_NLIMITS] = {"ctas_per_sm", "smem_per_sm_bytes",
-                                                              "smem_per_cta_bytes"};
+                                                              "smem_per_cta_bytes", "threads_per_sm"};
 
 static int limit_ok(int k, double v)
 {
-    return k == PASCAL_LIMIT_CTAS ? v >= 1 && v <= 1024 && v == floor(v)
-                                  : v >= 1 && v <= 1e12 && v == floor(v);
+    return k == PASCAL_LIMIT_CTAS      ? v >= 1 && v <= 1024 && v == floor(v)
+           : k == PASCAL_LIMIT_THREADS ? v >= 1 && v <= 65536 && v == floor(v)
+                                       : v >= 1 && v <= 1e12 && v == floor(v);
 }
 
 static const char *limit_accepted(int k)
 {
-    return k == PASCAL_LIMIT_CTAS ? "a whole number of CTAs, 1 to 1024" : "a whole number of bytes >= 1";
+    return k == PASCAL_LIMIT_CTAS      ? "a whole number of CTAs, 1 to 1024"
+           : k == PASCAL_LIMIT_THREADS ? "a whole number of threads, 1 to 65536"
+                                       : "a whole number of bytes >= 1";
 }
 
 int device_parse_limits(const yml_doc *d, const yaml_node_t *node, pascal_device_profile *dev)
 {
-    double value[PASCAL_NLIMITS] = {NAN, NAN, NAN};
+    double value[PASCAL_NLIMITS] = {NAN, NAN, NAN, NAN};
     sourced_section sec = {"limits",
                            "a mapping of what a point must fit in (ctas_per_sm, "
-                           "smem_per_sm_bytes, smem_per_cta_bytes)",
+                           "smem_per_sm_bytes, smem_per_cta_bytes, threads_per_sm)",
                            pascal_device_limit_keys, PASCAL_NLIMITS, limit_accepted, limit_ok,
                            value, &dev->limits.source[0][0], sizeof dev->limits.source[0]};
     int rc = parse_sourced_section(d, node, &sec);
     dev->limits.ctas_per_sm = value[PASCAL_LIMIT_CTAS];
     dev->limits.smem_per_sm_bytes = value[PASCAL_LIMIT_SMEM_SM];
     dev->limits.smem_per_cta_bytes = value[PASCAL_LIMIT_SMEM_CTA];
+    dev->limits.threads_per_sm = value[PASCAL_LIMIT_THREADS];
     return rc;
 }
 
@@ -150,6 +154,7 @@ int device_parse_profile(const yml_doc *d, pascal_device_profile *dev, const yam
     dev->sms = dev->l2_bytes = dev->effective_l2_bytes = NAN;
     dev->title[0] = dev->compute_capability[0] = dev->notes[0] = '\0';
     dev->limits.ctas_per_sm = dev->limits.smem_per_sm_bytes = dev->limits.smem_per_cta_bytes = NAN;
+    dev->limits.threads_per_sm = NAN;
     for (int k = 0; k < PASCAL_NLIMITS; k++)
         dev->limits.source[k][0] = '\0';
     for (int k = 0; k < PASCAL_NRATES; k++) {

@@ -44,7 +44,8 @@ typedef struct pascal_device_profile {
         double ctas_per_sm;       /* resident CTAs per SM */
         double smem_per_sm_bytes; /* shared memory per SM that CTAs can take */
         double smem_per_cta_bytes;/* shared memory one CTA can take */
-        char source[3][256];
+        double threads_per_sm;    /* resident threads per SM */
+        char source[4][256];
     } limits;
     /* Peak rates (the profile's `rates`, NaN when absent; docs/workloads.md
      * section 10): tensor FLOP/s per dtype in pascal_dtype order, then the
@@ -68,7 +69,8 @@ enum { PASCAL_COST_DRAM_PJ, PASCAL_COST_L2_PJ, PASCAL_COST_L2_MM2, PASCAL_NCOSTS
 extern const char *const pascal_device_cost_keys[PASCAL_NCOSTS];
 
 /* The limits' keys, in the struct's order. */
-enum { PASCAL_LIMIT_CTAS, PASCAL_LIMIT_SMEM_SM, PASCAL_LIMIT_SMEM_CTA, PASCAL_NLIMITS };
+enum { PASCAL_LIMIT_CTAS, PASCAL_LIMIT_SMEM_SM, PASCAL_LIMIT_SMEM_CTA, PASCAL_LIMIT_THREADS,
+       PASCAL_NLIMITS };
 extern const char *const pascal_device_limit_keys[PASCAL_NLIMITS];
 
 /* The folders searched for a device name, in order (see above); base is the

@@ -443,7 +443,7 @@ static int parse_top(const spec_ctx *c)
     if (val[K_DESCRIPTION] && !yml_is_null(val[K_DESCRIPTION]) &&
         (rc = yml_string(c->y, val[K_DESCRIPTION], "description", "a string", &spec->description)))
         return rc;
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < PASCAL_NLIMITS; k++)
         spec->limit[k] = NAN;
     spec->device_sms = NAN;
     for (int k = 0; k < 9; k++)

@@ -74,15 +74,18 @@ uint64_t pascal_spec_param_deps(const pascal_spec *spec, uint64_t params)
 /* What the device's limits check reads (spec_point.c, infeasible). */
 static uint64_t limit_params(const pascal_spec *spec)
 {
-    int any = !isnan(spec->limit[0]) || !isnan(spec->limit[1]) || !isnan(spec->limit[2]);
+    int any = 0;
+    for (int j = 0; j < PASCAL_NLIMITS; j++)
+        any |= !isnan(spec->limit[j]);
     for (int k = 0; k < spec->ndevices; k++)
-        for (int j = 0; j < 3; j++)
+        for (int j = 0; j < PASCAL_NLIMITS; j++)
             any |= !isnan(spec->devices[k].limit[j]);
     if (!any)
         return 0;
     /* On a device axis each point has its profile's limits. */
     uint64_t m = BIT(PASCAL_P_OCCUPANCY) | BIT(PASCAL_P_SMS) | BIT(PASCAL_P_M) |
                  BIT(PASCAL_P_DEPTH) | BIT(PASCAL_P_PATH) | BIT(PASCAL_P_BLOCK_BYTES) |
+                 BIT(PASCAL_P_THREADS) |
                  (spec->ndevices ? BIT(PASCAL_P_DEVICE) : 0);
     return is_set(spec, PASCAL_P_WORKLOAD) ? m | workload_fields() : m;
 }

@@ -71,7 +71,7 @@ static int read_profile(const spec_ctx *c, const yaml_node_t *node, const char *
         dv->sms = dev.sms;
         dv->capacity_bytes = !isnan(dev.effective_l2_bytes) ? dev.effective_l2_bytes : dev.l2_bytes;
         double lim[PASCAL_NLIMITS] = {dev.limits.ctas_per_sm, dev.limits.smem_per_sm_bytes,
-                                      dev.limits.smem_per_cta_bytes};
+                                      dev.limits.smem_per_cta_bytes, dev.limits.threads_per_sm};
         for (int k = 0; k < PASCAL_NLIMITS; k++) {
             dv->limit[k] = lim[k];
             snprintf(dv->limit_source[k], sizeof dv->limit_source[k], "%s", dev.limits.source[k]);

@@ -31,8 +31,8 @@ typedef struct spec_device {
     char *path, *text;         /* resolved path, its text */
     char label[64];            /* as the axis names it, without folder and .yaml */
     double sms, capacity_bytes;/* effective L2, else nominal; NaN: none */
-    double limit[3];
-    char limit_source[3][256];
+    double limit[PASCAL_NLIMITS];
+    char limit_source[PASCAL_NLIMITS][256];
     double rate[9];
     double cost[3];            /* devices/profile.h PASCAL_COST_* order, NaN: none */
 } spec_device;
@@ -52,9 +52,9 @@ struct pascal_spec {
     /* The device's limits (its profile's `limits`, NaN when absent) and
      * what an infeasible point does: 0 refused (exit 2), 1 skipped
      * (`infeasible: skip`). */
-    double limit[3];
-    char limit_source[3][256];
-    yml_mark limit_mark[3];
+    double limit[PASCAL_NLIMITS];
+    char limit_source[PASCAL_NLIMITS][256];
+    yml_mark limit_mark[PASCAL_NLIMITS];
     int infeasible_skip;
     double device_sms;         /* the device profile's sms (NaN: none) */
     double rate[9];            /* the profile's rates (devices/profile.h order), NaN: none */

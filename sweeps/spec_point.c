@@ -124,6 +124,13 @@ static int infeasible(const pascal_spec *spec, const double *v, char *what, size
         *limit = 2;
         return 1;
     }
+    double threads = v[PASCAL_P_THREADS];
+    if (!isnan(lim[3]) && !isnan(threads) && !isnan(occ) && occ * threads > lim[3]) {
+        snprintf(what, len, "occupancy %g x %g threads per CTA = %g threads per SM, more than the "
+                 "device's %g", occ, threads, occ * threads, lim[3]);
+        *limit = 3;
+        return 1;
+    }
     if (!isnan(lim[1]) && !isnan(cta) && !isnan(occ) && occ * cta > lim[1]) {
         snprintf(what, len, "occupancy %g x %.0f bytes per CTA = %.0f bytes of shared memory per SM, "
                  "more than the device's %g", occ, cta, occ * cta, lim[1]);
@@ -226,13 +233,17 @@ int pascal_spec_point(const pascal_spec *spec, uint64_t i, pascal_point *p, pasc
     if (infeasible(spec, v, what, sizeof what, &limit)) {
         if (spec->infeasible_skip)
             return 0;
+        int threads = limit == PASCAL_LIMIT_THREADS;
         spec_describe_point(spec, v, i,
-                            BIT(PASCAL_P_OCCUPANCY) | (limit ? BIT(PASCAL_P_DEPTH) : 0), where,
-                            sizeof where);
-        /* At what the spec set: the occupancy, else the depth, else the
-         * workload whose blocks fill the stages. */
+                            BIT(PASCAL_P_OCCUPANCY) |
+                                (threads ? BIT(PASCAL_P_THREADS) : limit ? BIT(PASCAL_P_DEPTH) : 0),
+                            where, sizeof where);
+        /* At what the spec set: the occupancy, else the threads or the
+         * depth, else the workload whose blocks fill the stages. */
         int at = PASCAL_P_OCCUPANCY;
-        if (limit != 0 && spec->source[PASCAL_P_DEPTH] != SRC_NONE)
+        if (threads && spec->source[at] == SRC_NONE)
+            at = PASCAL_P_THREADS;
+        else if (limit != 0 && !threads && spec->source[PASCAL_P_DEPTH] != SRC_NONE)
             at = PASCAL_P_DEPTH;
         else if (spec->source[at] == SRC_NONE && !isnan(v[PASCAL_P_WORKLOAD]))
             at = PASCAL_P_WORKLOAD;

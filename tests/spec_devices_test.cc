@@ -193,7 +193,8 @@ protected:
                      "name: limited\nsms: 2\nl2_bytes: 1MiB\nlimits:\n"
                      "  ctas_per_sm: {value: 4, source: \"assumed: a test\"}\n"
                      "  smem_per_sm_bytes: {value: 100000, source: \"assumed: a test\"}\n"
-                     "  smem_per_cta_bytes: {value: 60000, source: \"assumed: a test\"}\n" + extra);
+                     "  smem_per_cta_bytes: {value: 60000, source: \"assumed: a test\"}\n"
+                     "  threads_per_sm: {value: 1024, source: \"assumed: a test\"}\n" + extra);
     }
     int parse(const std::string &yaml, pascal_spec **s, std::string *msg)
     {
@@ -226,6 +227,10 @@ TEST_F(SpecDevices, LimitsRefuseOrSkipPointsTheDeviceCannotRun)
         {"  occupancy: [2, 4]\n  path: [tma]\n  depth: [2]\n",
          "8:10: axes.depth: expected a point the device can run, got occupancy 4 x 32768 bytes per "
          "CTA = 131072 bytes of shared memory per SM, more than the device's 100000"},
+        // 3 CTAs of 384 threads: 1152 > 1024 threads per SM; 2 of them fit.
+        {"  occupancy: [2, 3]\n  threads: [384]\n",
+         "6:14: axes.occupancy: expected a point the device can run, got occupancy 3 x 384 threads per "
+         "CTA = 1152 threads per SM, more than the device's 1024"},
     };
     for (const Case &c : bad) {
         pascal_spec *s = nullptr;
@@ -277,7 +282,9 @@ TEST_F(SpecDevices, LimitsRefuseOrSkipPointsTheDeviceCannotRun)
                                  &d, &err), 0) << err.msg;
     EXPECT_EQ(d.limits.ctas_per_sm, 32);
     EXPECT_EQ(d.limits.smem_per_sm_bytes, 228 * 1024);
+    EXPECT_EQ(d.limits.threads_per_sm, 2048);
     EXPECT_EQ(std::string(d.limits.source[0]).rfind("datasheet:", 0), 0u);
+    EXPECT_EQ(std::string(d.limits.source[PASCAL_LIMIT_THREADS]).rfind("datasheet:", 0), 0u);
 }
 
 } // namespace

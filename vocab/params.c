@@ -114,6 +114,9 @@ const pascal_param_info pascal_params[PASCAL_NPARAM] = {
                                  "L2 energy per byte read by the SMs (energy columns)"},
     [PASCAL_P_L2_MM2_PER_MIB] = {"l2_mm2_per_mib", PASCAL_T_REAL, POS, "mm2/MiB",
                                  "L2 silicon area per MiB of capacity (area_l2_mm2)"},
+    [PASCAL_P_THREADS] = {"threads", PASCAL_T_INT, POS, "threads",
+                          "threads per CTA, checked with occupancy against the device's "
+                          "limits.threads_per_sm"},
     [PASCAL_P_KERNEL] = {"kernel", PASCAL_T_NAME, 0, "",
                          "the kernel whose launch is modelled (model: pascal's model kernel; "
                          "flash-attn-2: FlashAttention-2's forward grid and GQA decode fold; "
@@ -593,6 +596,7 @@ const char *const pascal_param_refs[PASCAL_NPARAM] = {
     [PASCAL_P_DRAM_PJ_PER_BYTE] = "docs/workloads.md section 10.1 (device costs)",
     [PASCAL_P_L2_PJ_PER_BYTE] = "docs/workloads.md section 10.1 (device costs)",
     [PASCAL_P_L2_MM2_PER_MIB] = "docs/workloads.md section 10.1 (device costs)",
+    [PASCAL_P_THREADS] = "docs/workloads.md section 9 (points the device can run)",
     [PASCAL_P_FLOPS_PER_S] = "docs/workloads.md section 10 (device rates)",
     [PASCAL_P_L2_BYTES_PER_S] = "docs/workloads.md section 10 (device rates)",
     [PASCAL_P_DRAM_BYTES_PER_S] = "docs/workloads.md section 10 (device rates)",
@@ -653,6 +657,7 @@ const char *const pascal_param_defaults[PASCAL_NPARAM] = {
     [PASCAL_P_DRAM_PJ_PER_BYTE] = "the device profile's costs.dram_pj_per_byte",
     [PASCAL_P_L2_PJ_PER_BYTE] = "the device profile's costs.l2_pj_per_byte",
     [PASCAL_P_L2_MM2_PER_MIB] = "the device profile's costs.l2_mm2_per_mib",
+    [PASCAL_P_THREADS] = "none (the threads check is skipped)",
     [PASCAL_P_FLOPS_PER_S] = "the device profile's rate for the point's dtype (rates.flops_DTYPE)",
     [PASCAL_P_L2_BYTES_PER_S] = "the device profile's rates.l2_bytes_per_s",
     [PASCAL_P_DRAM_BYTES_PER_S] = "the device profile's rates.dram_bytes_per_s",
@@ -765,6 +770,7 @@ static const pascal_unit_info unit_table[] = {
     {"mm2", "square millimetres of silicon"},
     {"mm2/MiB", "square millimetres of silicon per MiB of cache"},
     {"seeds", "random seeds, one simulation each"},
+    {"threads", "threads of one CTA"},
     {"blocks", "data blocks of block_bytes bytes (the unit of N, C and phases)"},
     {"bytes", "bytes; a spec writes sizes with B, KiB, MiB, GiB, TiB, kB, KB, MB, GB, TB"},
     {"workers", "concurrent workers (resident CTAs), M"},

@@ -75,6 +75,7 @@ typedef enum pascal_param_id {
     PASCAL_P_DRAM_PJ_PER_BYTE, /* DRAM energy per byte read (device costs) */
     PASCAL_P_L2_PJ_PER_BYTE, /* L2 energy per byte read (device costs) */
     PASCAL_P_L2_MM2_PER_MIB, /* L2 area per MiB (device costs) */
+    PASCAL_P_THREADS,        /* threads per CTA (the device's threads_per_sm limit) */
     PASCAL_NPARAM
 } pascal_param_id;
 
