@@ -51,6 +51,17 @@ static void text_value(const pascal_spec *spec, int id, double v, char *buf, siz
         snprintf(buf, len, "%.10g", v);
 }
 
+/* "C": .., "capacity_bytes": .., "value": .. (null where there is none). */
+static void json_answer(FILE *f, int64_t C, double bytes, double value)
+{
+    fputs("\"C\": ", f);
+    pascal_json_num(f, C >= 0 ? (double)C : NAN, 17);
+    fputs(", \"capacity_bytes\": ", f);
+    pascal_json_num(f, bytes, 17);
+    fputs(", \"value\": ", f);
+    pascal_json_num(f, value, 17);
+}
+
 static void print_json(const printer *pr, const pascal_size_result *r, FILE *f)
 {
     fputc('{', f);
@@ -70,12 +81,7 @@ static void print_json(const printer *pr, const pascal_size_result *r, FILE *f)
         }
         fputs(", ", f);
     }
-    fputs("\"C\": ", f);
-    pascal_json_num(f, r->C >= 0 ? (double)r->C : NAN, 17);
-    fputs(", \"capacity_bytes\": ", f);
-    pascal_json_num(f, r->capacity_bytes, 17);
-    fputs(", \"value\": ", f);
-    pascal_json_num(f, r->value, 17);
+    json_answer(f, r->C, r->capacity_bytes, r->value);
     fprintf(f, ", \"range\": [%lld, %lld]", (long long)r->lo, (long long)r->hi);
     if (r->monotone >= 0) {
         fprintf(f, ", \"probes\": %d, \"monotone\": %s", r->probes, r->monotone ? "true" : "false");
@@ -88,12 +94,8 @@ static void print_json(const printer *pr, const pascal_size_result *r, FILE *f)
         }
     }
     if (r->band_C != -2) {
-        fputs(", \"band_hi\": {\"C\": ", f);
-        pascal_json_num(f, r->band_C >= 0 ? (double)r->band_C : NAN, 17);
-        fputs(", \"capacity_bytes\": ", f);
-        pascal_json_num(f, r->band_bytes, 17);
-        fputs(", \"value\": ", f);
-        pascal_json_num(f, r->band_value, 17);
+        fputs(", \"band_hi\": {", f);
+        json_answer(f, r->band_C, r->band_bytes, r->band_value);
         fprintf(f, ", \"monotone\": %s}", r->band_monotone ? "true" : "false");
     }
     fputs("}\n", f);

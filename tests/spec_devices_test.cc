@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 #include <sys/stat.h>
 
 #include "devices/profile.h"
@@ -196,6 +197,29 @@ protected:
                      "  smem_per_cta_bytes: {value: 60000, source: \"assumed: a test\"}\n"
                      "  threads_per_sm: {value: 1024, source: \"assumed: a test\"}\n" + extra);
     }
+    // The columns cols at every point of the spec text yaml (written as
+    // dir/spec.yaml, so that profiles beside it are found).
+    std::vector<std::vector<double>> eval_points(const std::string &yaml, const std::vector<int> &cols)
+    {
+        std::vector<std::vector<double>> out;
+        pascal_spec *s = nullptr;
+        pascal_error err{};
+        std::string file = dir + "/spec.yaml";
+        EXPECT_EQ(pascal_spec_parse(yaml.data(), yaml.size(), file.c_str(), &s, &err), 0) << err.msg;
+        if (!s)
+            return out;
+        pascal_eval *ev = pascal_eval_create(pascal_spec_models(s));
+        for (uint64_t i = 0; i < pascal_spec_size(s); i++) {
+            pascal_point p;
+            std::vector<double> v(cols.size());
+            EXPECT_EQ(pascal_spec_point(s, i, &p, &err), 1) << err.msg;
+            EXPECT_EQ(pascal_eval_point(ev, &p, cols.data(), (int)cols.size(), v.data()), 0);
+            out.push_back(v);
+        }
+        pascal_eval_free(ev);
+        pascal_spec_free(s);
+        return out;
+    }
     int parse(const std::string &yaml, pascal_spec **s, std::string *msg)
     {
         pascal_error err{};
@@ -341,19 +365,12 @@ TEST_F(SpecDevices, TimeColumnsFromTheProfilesRates)
                            "seq_kv: 8, head_dim: 8, dtype: bf16, tile_q: 4, tile_kv: 4" +
                            (causal ? ", causal: true" : "") +
                            "}\nfixed: {M: 2, C: 64}\naxes:\n  dram_bytes_per_s: [1e8, 1e10]\n";
-        pascal_spec *s = nullptr;
-        pascal_error err{};
-        std::string file = dir + "/spec.yaml";
-        ASSERT_EQ(pascal_spec_parse(yaml.data(), yaml.size(), file.c_str(), &s, &err), 0) << err.msg;
-        pascal_eval *ev = pascal_eval_create(pascal_spec_models(s));
-        const int cols[] = {PASCAL_COL_FLOPS, PASCAL_COL_TIME_COMPUTE_S, PASCAL_COL_TIME_L2_S,
-                            PASCAL_COL_TIME_DRAM_S, PASCAL_COL_TIME_BOUND_S, PASCAL_COL_BOUND_TERM,
-                            PASCAL_COL_REQUESTS};
+        auto rows = eval_points(yaml, {PASCAL_COL_FLOPS, PASCAL_COL_TIME_COMPUTE_S, PASCAL_COL_TIME_L2_S,
+                                       PASCAL_COL_TIME_DRAM_S, PASCAL_COL_TIME_BOUND_S,
+                                       PASCAL_COL_BOUND_TERM, PASCAL_COL_REQUESTS});
+        ASSERT_EQ(rows.size(), 2u);
         for (uint64_t i = 0; i < 2; i++) {
-            pascal_point p;
-            double v[7];
-            ASSERT_EQ(pascal_spec_point(s, i, &p, &err), 1) << err.msg;
-            ASSERT_EQ(pascal_eval_point(ev, &p, cols, 7, v), 0);
+            const std::vector<double> &v = rows[i];
             double flops = causal ? 1664 : 2048, requested = v[6] * 64;
             EXPECT_EQ(v[0], flops);
             EXPECT_DOUBLE_EQ(v[1], flops / 1e12);
@@ -364,8 +381,6 @@ TEST_F(SpecDevices, TimeColumnsFromTheProfilesRates)
             if (!causal)
                 EXPECT_EQ(v[6], 8);
         }
-        pascal_eval_free(ev);
-        pascal_spec_free(s);
     }
 }
 
@@ -385,19 +400,12 @@ TEST_F(SpecDevices, CostColumnsFromTheProfilesCosts)
                        "  attention: {batch: 1, q_heads: 1, kv_heads: 1, seq_q: 4, seq_kv: 8, head_dim: 8, "
                        "dtype: bf16, tile_q: 4, tile_kv: 4}\nfixed: {M: 2, C: 64}\n"
                        "axes:\n  dram_pj_per_byte: [25, 100]\n";
-    pascal_spec *s = nullptr;
-    pascal_error err{};
-    std::string file = dir + "/spec.yaml";
-    ASSERT_EQ(pascal_spec_parse(yaml.data(), yaml.size(), file.c_str(), &s, &err), 0) << err.msg;
-    pascal_eval *ev = pascal_eval_create(pascal_spec_models(s));
-    const int cols[] = {PASCAL_COL_ENERGY_DRAM_J, PASCAL_COL_ENERGY_L2_J, PASCAL_COL_ENERGY_J,
-                        PASCAL_COL_AREA_L2_MM2, PASCAL_COL_TIME_SIM_S, PASCAL_COL_ANSWER_FILL_BYTES,
-                        PASCAL_COL_REQUESTS};
+    auto rows = eval_points(yaml, {PASCAL_COL_ENERGY_DRAM_J, PASCAL_COL_ENERGY_L2_J, PASCAL_COL_ENERGY_J,
+                                   PASCAL_COL_AREA_L2_MM2, PASCAL_COL_TIME_SIM_S,
+                                   PASCAL_COL_ANSWER_FILL_BYTES, PASCAL_COL_REQUESTS});
+    ASSERT_EQ(rows.size(), 2u);
     for (uint64_t i = 0; i < 2; i++) {
-        pascal_point p;
-        double v[7];
-        ASSERT_EQ(pascal_spec_point(s, i, &p, &err), 1) << err.msg;
-        ASSERT_EQ(pascal_eval_point(ev, &p, cols, 7, v), 0);
+        const std::vector<double> &v = rows[i];
         double pj = i ? 100 : 25;
         EXPECT_EQ(v[5], 256);   // every block once
         EXPECT_EQ(v[6], 4);
@@ -407,8 +415,8 @@ TEST_F(SpecDevices, CostColumnsFromTheProfilesCosts)
         EXPECT_DOUBLE_EQ(v[3], 0.5 / 256);
         EXPECT_TRUE(std::isnan(v[4]));   // no simulator
     }
-    pascal_eval_free(ev);
-    pascal_spec_free(s);
+    std::string file = dir + "/spec.yaml";
+    pascal_error err{};
 
     // A cost out of range, and a costs key the profile does not know, name the key.
     write("bad_cost.yaml", "name: bad\nsms: 1\ncosts:\n  dram_pj_per_byte: {value: -1, source: \"assumed: x\"}\n");
