@@ -426,6 +426,8 @@ static int wl_sim_band(pascal_eval *ev, const pascal_point *p, double first, dou
     int n = S > MAX_SEEDS ? MAX_SEEDS : (int)S, rc;
     *hi = NAN;
     t[0] = first;
+    if (isnan(first))   /* the simulator does not take this point: no band to draw */
+        return 0;
     for (int k = 1; k < n; k++) {
         if ((rc = wl_sim_seeded(ev, p, seed + k, sim)) != 0)
             return rc;
