@@ -100,7 +100,7 @@ static int find_at(const pascal_spec *spec, const char *at, const char *path, ui
     pascal_point p;
     size_t off = 0;
     uint64_t n = pascal_spec_size(spec);
-    if (!text || pascal_expr_compile(text, &e, &off, &err) != 0) {
+    if (!text || pascal_expr_compile_for(spec, text, &e, &off, &err) != 0) {
         fprintf(stderr, "pascal simulate: --at: %s (at character %zu of \"%s\")\n",
                 text ? err.msg : "out of memory", off + 1, text ? text : at);
         free(text);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/suggest.h"
+#include "sweeps/spec.h"
 #include "vocab/params.h"
 
 
@@ -69,6 +70,7 @@ typedef struct parser {
     pascal_error *err;
     size_t err_offset;
     int failed;
+    const pascal_spec *spec;   /* the names it gives values (a device axis), or NULL */
 } parser;
 
 static void describe_token(const parser *ps, char *buf, size_t len)
@@ -203,7 +205,8 @@ static int lex_string(parser *ps)
 static int resolve_name(parser *ps, operand name, int param)
 {
     int n;
-    const char *const *names = pascal_param_labels(param, &n);
+    const char *const *names = ps->spec ? pascal_spec_param_labels(ps->spec, param, &n)
+                                         : pascal_param_labels(param, &n);
     const char *s = ps->text + name.pos + 1;
     size_t len = name.len - 2;
     char typed[64], hint[96];
@@ -218,6 +221,15 @@ static int resolve_name(parser *ps, operand name, int param)
         return fail_at(ps, name.pos + 1,
                        "expected a pattern name (aligned, clusters, equal, uniform, gaussian, lag, "
                        "explicit), got \"%.*s\"%s", (int)(len > 40 ? 40 : len), s, hint);
+    if (param == PASCAL_P_DEVICE) {   /* the spec's own names */
+        char list[512];
+        size_t off = 0;
+        list[0] = '\0';
+        for (int k = 0; k < n && off < sizeof list; k++)
+            off += (size_t)snprintf(list + off, sizeof list - off, "%s%s", k ? ", " : "", names[k]);
+        return fail_at(ps, name.pos + 1, "expected a device of the spec's device axis (%s), got \"%.*s\"%s",
+                       n ? list : "none: the spec has no device axis", (int)(len > 40 ? 40 : len), s, hint);
+    }
     if (pascal_params[param].type == PASCAL_T_NAME)
         return fail_at(ps, name.pos + 1, "expected a name of %s (%s), got \"%.*s\"%s",
                        pascal_params[param].name, pascal_params[param].description,
@@ -457,9 +469,16 @@ static int parse_or(parser *ps, operand *out)
 
 int pascal_expr_compile(const char *text, pascal_expr **out, size_t *err_offset, pascal_error *err)
 {
+    return pascal_expr_compile_for(NULL, text, out, err_offset, err);
+}
+
+int pascal_expr_compile_for(const pascal_spec *spec, const char *text, pascal_expr **out,
+                            size_t *err_offset, pascal_error *err)
+{
     parser ps;
     operand top;
     memset(&ps, 0, sizeof ps);
+    ps.spec = spec;
     *out = NULL;
     if (err_offset)
         *err_offset = 0;

@@ -44,6 +44,11 @@ typedef struct pascal_expr pascal_expr;
  * (the caller knows the file, line and key path). */
 int pascal_expr_compile(const char *text, pascal_expr **out, size_t *err_offset,
                         pascal_error *err);
+/* The same, with the names a spec gives its parameters' values: a device
+ * axis's profiles for device (pascal_spec_param_labels). */
+struct pascal_spec;
+int pascal_expr_compile_for(const struct pascal_spec *spec, const char *text, pascal_expr **out,
+                            size_t *err_offset, pascal_error *err);
 void pascal_expr_free(pascal_expr *e);
 
 /* Evaluates with v indexed by pascal_param_id (NaN = unset).  Pure and

@@ -266,7 +266,7 @@ static int add_rule(const spec_ctx *c, const yaml_node_t *node, const char *path
     rule->text = strdup(text);
     if (!rule->text)
         return pascal_error_set(c->y->err, PASCAL_ENOMEM, "out of memory");
-    rc = pascal_expr_compile(text, &rule->expr, &offset, &sub);
+    rc = pascal_expr_compile_for(c->spec, text, &rule->expr, &offset, &sub);
     if (rc == PASCAL_EINPUT) {
         /* Columns count bytes from the scalar's first character; a quoted
          * scalar starts one column after its quote. */

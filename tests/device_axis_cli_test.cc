@@ -97,6 +97,33 @@ TEST_F(DeviceAxisCli, EachPointMeetsItsOwnProfilesLimits)
     }
 }
 
+// A where rule and simulate --at name a device as the axis does.
+TEST_F(DeviceAxisCli, WhereAndAtNameTheAxissDevices)
+{
+    const std::string models = "workload, traffic, simulate";
+    std::string spec = write("w.yaml", "name: w\n" + body(models, "") +
+                                           "axes:\n  device: [h100, gb10]\n" + caps +
+                                           "where: ['device == \"gb10\" || capacity_bytes == 1048576']\n");
+    auto r = run("run " + spec + " -o " + dir + "/w.csv --format csv");
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto rows = pascal_test::read_csv(dir + "/w.csv");
+    ASSERT_EQ(rows.size(), 4u);   // gb10's three capacities and h100's 1 MiB
+    for (auto &row : rows)
+        EXPECT_TRUE(row["device"] == "gb10" || row["capacity_bytes"] == "1048576") << row["device"];
+    auto at = run("simulate --spec " + spec + " --at device=h100");
+    ASSERT_EQ(at.status, 0) << at.err;
+    EXPECT_NE(at.out.find("simulated on NVIDIA H100"), std::string::npos) << at.out;
+    auto bad = run("simulate --spec " + spec + " --at device=h300");
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("expected a device of the spec's device axis (h100, gb10), got \"h300\""),
+              std::string::npos) << bad.err;
+    std::string wrong = write("x.yaml", "name: x\n" + body(models, "") + "axes:\n  device: [h100, gb10]\n" +
+                                            caps + "where: ['device == \"h300\"']\n");
+    auto w = run("run " + wrong + " -o " + dir + "/x.csv");
+    EXPECT_EQ(w.status, 2);
+    EXPECT_NE(w.err.find("expected a device of the spec's device axis (h100, gb10)"), std::string::npos) << w.err;
+}
+
 TEST_F(DeviceAxisCli, MisusesAreRefusedAtTheirKeys)
 {
     const std::string models = "workload, traffic";
