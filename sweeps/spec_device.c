@@ -171,23 +171,31 @@ int spec_device_axis(const spec_ctx *c, const yaml_node_t *node, const char *pat
     if (n < 1 || n > PASCAL_SPEC_MAX_DEVICES)
         return yml_fail(c->y, node, path, PASCAL_EINPUT, "expected 1 to %d device profiles, got %lld",
                         PASCAL_SPEC_MAX_DEVICES, (long long)n);
-    if (!(spec->devices = calloc((size_t)n, sizeof *spec->devices)) ||
-        !(*values = malloc((size_t)n * sizeof **values)))
+    /* The profiles are the spec's from here (freed with it, read or not);
+     * the values are the caller's only once every profile is read. */
+    double *v = malloc((size_t)n * sizeof *v);
+    if (!(spec->devices = calloc((size_t)n, sizeof *spec->devices)) || !v) {
+        free(v);
         return pascal_error_set(c->y->err, PASCAL_ENOMEM, "out of memory");
+    }
     for (int64_t k = 0; k < n; k++) {
         const yaml_node_t *item = yml_node(c->y, node->data.sequence.items.start[k]);
         yml_path_index(sub, path, (long)k);
-        spec->ndevices = (int)k + 1;   /* freed with the spec from here */
-        if ((rc = read_profile(c, item, sub, &spec->devices[k], 0)))
-            return rc;
-        for (int64_t j = 0; j < k; j++)
+        spec->ndevices = (int)k + 1;
+        rc = read_profile(c, item, sub, &spec->devices[k], 0);
+        for (int64_t j = 0; j < k && rc == 0; j++)
             if (strcmp(spec->devices[j].label, spec->devices[k].label) == 0)
-                return yml_fail(c->y, item, sub, PASCAL_EINPUT,
-                                "expected distinct device profiles, got %s again (first at index %lld)",
-                                spec->devices[k].label, (long long)j);
+                rc = yml_fail(c->y, item, sub, PASCAL_EINPUT,
+                              "expected distinct device profiles, got %s again (first at index %lld)",
+                              spec->devices[k].label, (long long)j);
+        if (rc) {
+            free(v);
+            return rc;
+        }
         spec->device_labels[k] = spec->devices[k].label;
-        (*values)[k] = (double)k;
+        v[k] = (double)k;
     }
+    *values = v;
     *count = n;
     /* Every point takes its profile's sms and capacity unless the spec sets them. */
     for (int p = 0; p < 2; p++) {
