@@ -86,7 +86,9 @@ struct pascal_wl_eval {
     int64_t ws_cap;            /* requests ws holds */
     /* The kernel replay (lru_replay): suffix counts of its reuse
      * distances, above[c] = requests with RD >= c, c = 0..nt. */
-    int program;               /* 1: no ring (causal), the replay alone answers */
+    int program;               /* 1: no ring (causal, split-KV), the replay alone answers */
+    int phased;                /* a program point with a pattern other than aligned: its
+                                  replay is NaN (phases rotate ring scans) */
     int64_t nt;
     int64_t rounds;            /* lock-step rounds over the kernel's waves */
     uint64_t seed;             /* the point's seed: the any-order replay's draws */
@@ -317,6 +319,8 @@ static int prepare(pascal_wl_eval *we, const pascal_point *p)
     if (pascal_workload_of_point(p->v, &we->w) != 0 || !(p->v[PASCAL_P_M] >= 1))
         return -1;
     we->program = !we->w.ring;
+    we->phased = we->program && !isnan(p->v[PASCAL_P_PATTERN]) &&
+                 p->v[PASCAL_P_PATTERN] != PASCAL_PATTERN_ALIGNED;
     if (we->program) {
         /* No ring: no classes; the replay runs each CTA's steps. */
         we->M = (int64_t)p->v[PASCAL_P_M];
@@ -621,6 +625,10 @@ static double derived_column(const pascal_workload *w, int col, int64_t M)
     case PASCAL_COL_REQUESTS: return (double)w->requests;
     case PASCAL_COL_IDEAL_BYTES: return (double)w->ideal_bytes;
     case PASCAL_COL_TENSOR_BYTES: return (double)w->tensor_bytes;
+    case PASCAL_COL_KV_SPLITS:
+        return w->shape.kind == PASCAL_WORKLOAD_ATTENTION ? (double)w->splits : NAN;
+    case PASCAL_COL_PARTIAL_BYTES:
+        return w->shape.kind == PASCAL_WORKLOAD_ATTENTION ? (double)w->partial_bytes : NAN;
     default: return NAN;
     }
 }
@@ -662,6 +670,8 @@ static double first_wave_column(const pascal_wl_eval *we, int col, int64_t C, do
 static double replay_column(pascal_wl_eval *we, int col, int64_t C)
 {
     int any = col == PASCAL_COL_FILL_BYTES_REPLAY_ANY || col == PASCAL_COL_TRAFFIC_REPLAY_ANY;
+    if (we->phased)
+        return NAN;
     double f = replay_fills(we, any, C);
     switch (col) {
     case PASCAL_COL_FILL_BYTES_REPLAY: case PASCAL_COL_FILL_BYTES_REPLAY_ANY:

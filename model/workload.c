@@ -2,6 +2,7 @@
  * W1.. refer to docs/workloads.md. */
 #include "model/workload.h"
 
+#include <math.h>
 #include <stdio.h>
 
 const char *const pascal_workload_names[PASCAL_WORKLOAD_COUNT] = {"attention", "gemm"};
@@ -12,10 +13,15 @@ const pascal_kernel_info pascal_kernels[PASCAL_KERNEL_COUNT] = {
      "GEMM tiles in the raster order asked",
      "docs/workloads.md sections 2.1 to 2.3"},
     {"attention", "FlashAttention-2 forward: grid (query tiles, batch, heads), heads outermost; "
-     "one query token of GQA folded into G query rows of each KV head",
+     "one query token of GQA folded into G query rows of each KV head; split-KV (grid (64-row "
+     "tiles, splits, batch x heads), each split a range of KV blocks) when num_splits_heuristic "
+     "on the SM count or num_splits asks for it",
      "Dao-AILab/flash-attention csrc/flash_attn: run_flash_fwd (src/flash_fwd_launch_template.h), "
-     "compute_attn (src/flash_fwd_kernel.h), mha_fwd (flash_api.cpp); read at tag "
-     "fa4-v4.0.0.beta27 (2026-08-15); docs/workloads.md section 2.5"},
+     "compute_attn (src/flash_fwd_kernel.h), mha_fwd (flash_api.cpp); split-KV: "
+     "num_splits_heuristic, set_params_splitkv (flash_api.cpp), run_mha_fwd_splitkv_dispatch, "
+     "run_flash_splitkv_fwd (src/flash_fwd_launch_template.h), compute_attn_splitkv, "
+     "compute_attn_1rowblock_splitkv (src/flash_fwd_kernel.h); read at tag "
+     "fa4-v4.0.0.beta27 (2026-08-15); docs/workloads.md sections 2.5 and 2.6"},
     {"gemm", "CUTLASS 2.x device::Gemm and GemmIdentityThreadblockSwizzle<N>, N = the swizzle "
      "field (1, the library's default: M tiles fastest); split-K slices outermost",
      "NVIDIA/cutlass include/cutlass/gemm: GemmIdentityThreadblockSwizzle get_grid_shape, "
@@ -77,6 +83,88 @@ static int64_t causal_blocks(const pascal_workload_shape *s, int64_t t, int64_t 
     return nb < n_kv ? nb : n_kv;
 }
 
+int64_t pascal_flash2_num_splits(int64_t work, int64_t slots, int64_t n_blocks, int64_t max_splits)
+{
+    /* float arithmetic, as the library's host code has it */
+    if ((float)work >= 0.8f * (float)slots)
+        return 1;
+    if (max_splits > slots)
+        max_splits = slots;
+    if (max_splits > n_blocks)
+        max_splits = n_blocks;
+    float best = 0.f, eff[128];
+    if (max_splits > 128)
+        max_splits = 128;
+    for (int64_t k = 1; k <= max_splits; k++) {
+        eff[k - 1] = 0.f;
+        if (k == 1 || cdiv(n_blocks, k) != cdiv(n_blocks, k - 1)) {   /* eligible */
+            float waves = (float)(work * k) / (float)slots;
+            eff[k - 1] = waves / ceilf(waves);
+            if (eff[k - 1] > best)
+                best = eff[k - 1];
+        }
+    }
+    for (int64_t k = 1; k <= max_splits; k++)
+        if ((k == 1 || cdiv(n_blocks, k) != cdiv(n_blocks, k - 1)) &&
+            (double)eff[k - 1] >= 0.85 * (double)best)
+            return k;
+    return 1;
+}
+
+/* FlashAttention-2's split-KV choice (docs/workloads.md section 2.6):
+ * mha_fwd calls set_params_splitkv with num_splits = 0, which takes the
+ * heuristic on 2 SMs' worth of 128-thread CTAs; a num_splits > 1 forces
+ * that many (flash_attn_with_kvcache's argument).  More than one split
+ * runs run_mha_fwd_splitkv_dispatch: kBlockM = 64 and kBlockN = 256, 128
+ * or 64 by head dim, whatever tiles the spec names.  Sets w->splits,
+ * w->tile_q and w->tile_kv; 0, or the refusal. */
+static int flash2_splits(const pascal_workload_shape *s, int64_t seq_q, pascal_workload *w)
+{
+    w->splits = 1;
+    w->tile_q = s->tile_q;
+    w->tile_kv = s->tile_kv;
+    if (s->num_splits < 0 || s->num_splits > 128)
+        return PASCAL_WL_SPLITS;
+    if (s->kernel != PASCAL_KERNEL_FLASH2)
+        return s->num_splits > 1 ? PASCAL_WL_SPLITS : PASCAL_WL_OK;
+    int64_t block_n = s->head_dim <= 64 ? 256 : s->head_dim <= 128 ? 128 : 64;
+    int64_t n_kv = cdiv(s->seq_kv, block_n), work = mul(mul(s->batch, w->heads), cdiv(seq_q, 64));
+    int64_t splits = s->num_splits;
+    if (splits == 0) {
+        if (s->sms < 1)
+            return PASCAL_WL_SMS;
+        if (work < 0 || work > INT32_MAX)
+            return PASCAL_WL_RANGE;
+        splits = pascal_flash2_num_splits(work, 2 * s->sms, n_kv, 128);
+    }
+    if (splits > 1) {
+        w->splits = splits;
+        w->tile_q = 64;
+        w->tile_kv = block_n;
+    }
+    return PASCAL_WL_OK;
+}
+
+/* KV blocks [*lo, *hi) the split kernel's CTA (query tile t, split k)
+ * reads (compute_attn_1rowblock_splitkv, flash_fwd_kernel.h): its split's
+ * range, under a causal mask cut at ceil(((t + 1) 64 + L_kv - L_q) /
+ * kBlockN); empty when lo >= hi (the CTA exits at once). */
+static void split_range(const pascal_workload *w, int64_t seq_q, int causal, int64_t t, int64_t k,
+                        int64_t *lo, int64_t *hi)
+{
+    int64_t n_kv = w->blocks;
+    *lo = k * w->split_blocks;
+    *hi = (k + 1) * w->split_blocks < n_kv ? (k + 1) * w->split_blocks : n_kv;
+    if (causal) {
+        int64_t keys = (t + 1) * w->tile_q + w->shape.seq_kv - seq_q;
+        int64_t cut = keys <= 0 ? 0 : cdiv(keys, w->tile_kv);
+        if (cut < *hi)
+            *hi = cut;
+    }
+    if (*hi < *lo)
+        *hi = *lo;
+}
+
 /* W1-W6: attention. */
 static int derive_attention(const pascal_workload_shape *s, pascal_workload *w)
 {
@@ -99,8 +187,11 @@ static int derive_attention(const pascal_workload_shape *s, pascal_workload *w)
     int causal = s->causal && !(s->kernel == PASCAL_KERNEL_FLASH2 && s->seq_q == 1);
     int64_t seq_q = w->folded ? s->q_heads / s->kv_heads : s->seq_q;
     w->heads = w->folded ? s->kv_heads : s->q_heads;
-    int64_t n_kv = cdiv(s->seq_kv, s->tile_kv), n_q = cdiv(seq_q, s->tile_q);
-    int64_t tile = mul(s->tile_kv, s->head_dim);
+    int rc = flash2_splits(s, seq_q, w);
+    if (rc != PASCAL_WL_OK)
+        return rc;
+    int64_t n_kv = cdiv(s->seq_kv, w->tile_kv), n_q = cdiv(seq_q, w->tile_q);
+    int64_t tile = mul(w->tile_kv, s->head_dim);
     w->block_bytes = tile < 0 ? -1 : bytes_of(tile, s->dtype);
     if (w->block_bytes < 0)
         return tile < 0 ? PASCAL_WL_RANGE : PASCAL_WL_BYTES;
@@ -111,20 +202,47 @@ static int derive_attention(const pascal_workload_shape *s, pascal_workload *w)
     w->units = 2;                                           /* W3: K, then V */
     w->streams = mul(2, mul(s->batch, s->kv_heads));        /* W1 */
     w->blocks = n_kv;                                       /* W2 */
-    w->ctas = mul(mul(s->batch, w->heads), n_q);            /* W4 */
-    w->sharers_a = w->sharers_b = mul(w->group, n_q);       /* W5 */
-    w->ring = !causal;
+    w->split_blocks = cdiv(n_kv, w->splits);
+    w->ctas = mul(mul(mul(s->batch, w->heads), n_q), w->splits);  /* W4 */
+    w->sharers_a = w->sharers_b = mul(w->group, n_q);       /* W5, readers of each block */
+    w->ring = !causal && w->splits == 1;
     int64_t per_head = 0;                                   /* blocks over one head's CTAs */
-    if (causal)
+    if (w->splits > 1) {
+        for (int64_t t = 0; t < n_q; t++)
+            for (int64_t k = 0; k < w->splits; k++) {
+                int64_t lo, hi;
+                split_range(w, seq_q, causal, t, k, &lo, &hi);
+                per_head += hi - lo;
+            }
+    } else if (causal) {
         for (int64_t t = 0; t < n_q; t++)
             per_head += causal_blocks(s, t, n_kv);
-    else
+    } else {
         per_head = mul(n_q, n_kv);
+    }
     w->requests = mul(2, mul(mul(s->batch, w->heads), per_head));  /* W6 */
     w->ideal_bytes = mul(mul(w->streams, n_kv), w->block_bytes);     /* W7 */
     w->tensor_bytes = storage_bytes(mul(mul(w->streams, s->seq_kv), s->head_dim), s->dtype);
+    /* out_accum (splits, B, H, L_q, d_rounded) and softmax_lse_accum
+     * (splits, B, H, L_q), fp32 (set_params_splitkv); d_rounded rounds d
+     * up to 32 (d <= 128) or 64 (mha_fwd). */
+    int64_t d_r = s->head_dim <= 128 ? cdiv(s->head_dim, 32) * 32 : cdiv(s->head_dim, 64) * 64;
+    /* Flash_fwd_kernel_traits::kSmemSize without Share_Q_K_smem: a Q tile
+     * and one K and one V tile of kHeadDim columns (d rounded up to 32,
+     * 64, 96, 128, 192 or 256 by HEADDIM_SWITCH, static_switch.h). */
+    if (s->kernel == PASCAL_KERNEL_FLASH2) {
+        int64_t kd = s->head_dim <= 32 ? 32 : s->head_dim <= 64 ? 64 : s->head_dim <= 96 ? 96
+                     : s->head_dim <= 128 ? 128 : s->head_dim <= 192 ? 192 : cdiv(s->head_dim, 64) * 64;
+        int64_t tiles = mul(w->tile_q + 2 * w->tile_kv, kd);
+        w->smem_bytes = tiles < 0 ? -1 : storage_bytes(tiles, s->dtype);
+        if (w->smem_bytes < 0)
+            return PASCAL_WL_RANGE;
+    }
+    w->partial_bytes = w->splits == 1 ? 0
+                       : mul(mul(mul(mul(w->splits, s->batch), w->heads), seq_q), mul(d_r + 1, 4));
     return w->streams < 0 || w->ctas < 0 || w->sharers_a < 0 || w->requests < 0 ||
-                   w->ideal_bytes < 0 || w->tensor_bytes < 0 || per_head < 0
+                   w->ideal_bytes < 0 || w->tensor_bytes < 0 || per_head < 0 ||
+                   w->partial_bytes < 0
                ? PASCAL_WL_RANGE : PASCAL_WL_OK;
 }
 
@@ -163,6 +281,7 @@ static int derive_gemm(const pascal_workload_shape *s, pascal_workload *w)
     w->tiles_n = n_t;
     w->group = 1;
     w->heads = 1;
+    w->splits = 1;
     w->ua = s->tile_m / u;
     w->ub = s->tile_n / u;
     w->units = w->ua + w->ub;                               /* W9 */
@@ -223,6 +342,20 @@ void pascal_workload_explain(const pascal_workload_shape *s, int error, char *bu
         break;
     case PASCAL_WL_RANGE:
         snprintf(buf, (size_t)len, "a field below 1 or a derived count past 2^53");
+        break;
+    case PASCAL_WL_SMS:
+        snprintf(buf, (size_t)len, "kernel flash-attn-2 with num_splits 0 and no sms (mha_fwd "
+                 "picks its KV splits from the SM count, num_splits_heuristic in flash_api.cpp): "
+                 "give sms, a device, or num_splits");
+        break;
+    case PASCAL_WL_SPLITS:
+        if (s->num_splits > 128 || s->num_splits < 0)
+            snprintf(buf, (size_t)len, "num_splits = %lld, outside 0 .. 128 (set_params_splitkv "
+                     "refuses more than 128)", (long long)s->num_splits);
+        else
+            snprintf(buf, (size_t)len, "num_splits = %lld with kernel %s, whose launch has no KV "
+                     "split (kernel flash-attn-2 has)", (long long)s->num_splits,
+                     s->kernel >= 0 && s->kernel < PASCAL_KERNEL_COUNT ? pascal_kernel_names[s->kernel] : "?");
         break;
     case PASCAL_WL_KERNEL:
         if (s->kind == PASCAL_WORKLOAD_GEMM && s->kernel == PASCAL_KERNEL_CUTLASS)
@@ -286,17 +419,37 @@ void pascal_workload_gemm_tile(const pascal_workload *w, int64_t c, int64_t *i, 
     }
 }
 
+/* Attention: the (batch, launched head, query tile, split) of CTA c. */
+static void attention_cta(const pascal_workload *w, int64_t c, int64_t *b, int64_t *h, int64_t *t,
+                          int64_t *k)
+{
+    int64_t rest = c / w->tiles_q;
+    *t = c % w->tiles_q;
+    *k = 0;
+    if (w->splits > 1) {
+        /* run_flash_splitkv_fwd: grid(n_m, splits, B H), blockIdx.z = b H + h
+         * (compute_attn_splitkv: bidb = z / h) */
+        *k = rest % w->splits;
+        rest /= w->splits;
+        *b = rest / w->heads;
+        *h = rest % w->heads;
+    } else if (w->shape.kernel == PASCAL_KERNEL_FLASH2) {
+        /* FlashAttention-2's grid(n_q, B, H): query tile fastest, then
+         * batch, then head (flash_fwd_launch_template.h) */
+        *b = rest % w->shape.batch;
+        *h = rest / w->shape.batch;
+    } else {
+        /* the model kernel: query tile fastest, then query head, then batch */
+        *h = rest % w->heads;
+        *b = rest / w->heads;
+    }
+}
+
 void pascal_workload_cta(const pascal_workload *w, int64_t c, int64_t *streams)
 {
     if (w->shape.kind == PASCAL_WORKLOAD_ATTENTION) {
-        /* Launch order: query tile fastest, then query head, then batch
-         * (the model kernel); FlashAttention-2's grid(n_q, B, H): query
-         * tile fastest, then batch, then head (flash_fwd_launch_template.h). */
-        int64_t rest = c / w->tiles_q, h, b;
-        if (w->shape.kernel == PASCAL_KERNEL_FLASH2)
-            b = rest % w->shape.batch, h = rest / w->shape.batch;
-        else
-            h = rest % w->heads, b = rest / w->heads;
+        int64_t b, h, t, k;
+        attention_cta(w, c, &b, &h, &t, &k);
         int64_t kv = b * w->shape.kv_heads + h / w->group;
         streams[0] = 2 * kv;       /* K */
         streams[1] = 2 * kv + 1;   /* V */
@@ -311,18 +464,42 @@ void pascal_workload_cta(const pascal_workload *w, int64_t c, int64_t *streams)
         streams[u++] = b0 + (z * w->tiles_n + j) * w->ub + b;
 }
 
+/* The query rows the attention kernel launches (G when folded). */
+static int64_t launched_seq_q(const pascal_workload *w)
+{
+    return w->folded ? w->shape.q_heads / w->shape.kv_heads : w->shape.seq_q;
+}
+
+static int launched_causal(const pascal_workload *w)
+{
+    return w->shape.causal && !(w->shape.kernel == PASCAL_KERNEL_FLASH2 && w->shape.seq_q == 1);
+}
+
 int64_t pascal_workload_cta_steps(const pascal_workload *w, int64_t c)
 {
     if (w->ring)
         return w->blocks;
+    if (w->splits > 1) {
+        int64_t b, h, t, k, lo, hi;
+        attention_cta(w, c, &b, &h, &t, &k);
+        split_range(w, launched_seq_q(w), launched_causal(w), t, k, &lo, &hi);
+        return hi - lo;
+    }
     return causal_blocks(&w->shape, c % w->tiles_q, w->blocks);
 }
 
 int64_t pascal_workload_cta_block(const pascal_workload *w, int64_t c, int64_t j)
 {
-    /* FlashAttention-2 walks n_block from n_block_max - 1 down to 0
-     * (flash_fwd_kernel.h, compute_attn_1rowblock); on a ring that is the
-     * forward scan with the blocks numbered backwards. */
+    /* FlashAttention-2 walks n_block from n_block_max - 1 down to
+     * n_block_min (flash_fwd_kernel.h, compute_attn_1rowblock and
+     * compute_attn_1rowblock_splitkv); on a ring that is the forward scan
+     * with the blocks numbered backwards. */
+    if (w->splits > 1) {
+        int64_t b, h, t, k, lo, hi;
+        attention_cta(w, c, &b, &h, &t, &k);
+        split_range(w, launched_seq_q(w), launched_causal(w), t, k, &lo, &hi);
+        return hi - 1 - j;
+    }
     if (!w->ring && w->shape.kernel == PASCAL_KERNEL_FLASH2)
         return pascal_workload_cta_steps(w, c) - 1 - j;
     return j;

@@ -91,6 +91,9 @@ typedef struct pascal_workload_shape {
     int64_t m, n, k, tile_m, tile_n, tile_k, split_k, swizzle;
     int raster;             /* pascal_raster */
     int kernel;             /* pascal_kernel */
+    /* attention, kernel flash-attn-2 (docs/workloads.md section 2.6) */
+    int64_t num_splits;     /* KV splits; 0: num_splits_heuristic on sms, as mha_fwd */
+    int64_t sms;            /* the device's SMs (the heuristic's input; 0: none given) */
 } pascal_workload_shape;
 
 /* What the model needs, derived (docs/workloads.md, equations W1-W12). */
@@ -108,7 +111,8 @@ typedef struct pascal_workload {
     int64_t ideal_bytes;    /* every block of every stream fetched once */
     int64_t tensor_bytes;   /* the shared operands' exact bytes (no tile padding) */
     int ring;               /* 1 when every CTA scans all N blocks of its
-                               streams (the model applies); 0 for causal */
+                               streams (the model applies); 0 for causal
+                               and split-KV */
     /* Grid geometry. */
     int64_t tiles_q;        /* attention: query tiles ceil(L_q / T_q); GEMM: m_t */
     int64_t tiles_n;        /* GEMM: n_t (attention: 1) */
@@ -118,6 +122,14 @@ typedef struct pascal_workload {
     int64_t ua, ub;         /* GEMM: units per A panel and per B panel
                                (attention: 1 K, 1 V) */
     int log_tile;           /* GEMM, kernel cutlass: the swizzle's log2 width */
+    /* attention: the tiles launched (the shape's, but for FlashAttention-2's
+     * split-KV kernel: 64 x kBlockN of run_mha_fwd_splitkv_dispatch) */
+    int64_t tile_q, tile_kv;
+    int64_t splits;         /* attention: KV splits launched (1: none) */
+    int64_t split_blocks;   /* ... KV blocks per split, n_blocks_per_split */
+    int64_t partial_bytes;  /* ... fp32 O and LSE partials written (0 without splits) */
+    int64_t smem_bytes;     /* a named kernel's shared memory per CTA (flash-attn-2: its Q,
+                               K and V tiles, kSmemSize); 0: pascal's stages (spec_point.c) */
 } pascal_workload;
 
 /* Reasons a shape is refused (pascal_workload_derive's return value). */
@@ -129,7 +141,9 @@ typedef enum pascal_workload_error {
     PASCAL_WL_RANGE,        /* a field < 1, or a derived count past 2^53 */
     PASCAL_WL_UNITS,        /* more than 64 unit requests per CTA per round */
     PASCAL_WL_KIND,         /* unknown kind, dtype or raster */
-    PASCAL_WL_KERNEL        /* a kernel of the other workload kind */
+    PASCAL_WL_KERNEL,       /* a kernel of the other workload kind */
+    PASCAL_WL_SMS,          /* flash-attn-2's split heuristic without sms */
+    PASCAL_WL_SPLITS        /* num_splits past the library's 128, or on a kernel without splits */
 } pascal_workload_error;
 
 /* Derives *out from *in; returns PASCAL_WL_OK or the reason for refusing
@@ -153,6 +167,13 @@ int64_t pascal_workload_cta_steps(const pascal_workload *w, int64_t c);
  * j, or for FlashAttention-2 under a causal mask steps - 1 - j (its KV
  * loop runs from the last block down). */
 int64_t pascal_workload_cta_block(const pascal_workload *w, int64_t c, int64_t j);
+
+/* FlashAttention-2's num_splits_heuristic (flash_api.cpp): the fewest
+ * eligible splits whose wave efficiency n / ceil(n), n = work x splits /
+ * slots, is within 85 % of the best, 1 when work fills 80 % of the slots.
+ * mha_fwd passes work = B H ceil(L_q / 64), slots = 2 sms, the KV blocks
+ * of the split kernel's kBlockN and max_splits = 128. */
+int64_t pascal_flash2_num_splits(int64_t work, int64_t slots, int64_t n_blocks, int64_t max_splits);
 
 /* The kernel's useful FLOPs (a multiply-add is two): GEMM 2 M N K;
  * attention 4 B H_q d times the (query, key) pairs the mask lets through

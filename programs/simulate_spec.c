@@ -197,7 +197,12 @@ static int unrunnable(const spec_run *s)
                     (unsigned long long)s->index);
             return CLI_USAGE;
         }
-    if (s->workload && !s->w.ring)
+    if (s->workload && !s->w.ring && s->w.splits > 1)
+        fprintf(stderr, "pascal simulate: --spec: expected a kernel without KV splits at point "
+                        "%llu (a split CTA reads a sub-range of its KV head's blocks, not a ring; "
+                        "num_splits: 1 takes the standard kernel), got %lld splits\n",
+                (unsigned long long)s->index, (long long)s->w.splits);
+    else if (s->workload && !s->w.ring)
         fprintf(stderr, "pascal simulate: --spec: expected causal: false at point %llu (causal "
                         "attention is not a ring scan: query tile t reads KV blocks 0..last(t) "
                         "only, so its CTAs scan different lengths), got causal: true\n",

@@ -133,6 +133,8 @@ const pascal_monotone_info pascal_search_monotone[] = {
     {PASCAL_COL_ENERGY_J, NONE, "a sum with energy_dram_j: see it"},
     {PASCAL_COL_AREA_L2_MM2, NONE, "the capacity's area: it grows with C by definition; size on the "
                                    "traffic and read the area there"},
+    {PASCAL_COL_KV_SPLITS, NONE, "the kernel's launch: it does not depend on C"},
+    {PASCAL_COL_PARTIAL_BYTES, NONE, "the split kernel's partial outputs: they do not depend on C"},
     {PASCAL_COL_ANSWER_TRAFFIC_HI, DOWN, "a percentile of free-running simulations (with simulate): "
                                          "not shown monotone in C, probed"},
 };

@@ -20,10 +20,11 @@ static int is_set(const pascal_spec *spec, int param)
     return spec->source[param] != SRC_NONE;
 }
 
-/* The workload kind and every field of either kind (sweeps/workload.h). */
+/* The workload kind and every field of either kind (sweeps/workload.h),
+ * and sms: flash-attn-2 takes its KV splits from the SM count. */
 static uint64_t workload_fields(void)
 {
-    uint64_t m = 0;
+    uint64_t m = BIT(PASCAL_P_SMS);
     for (int p = PASCAL_P_WORKLOAD; p <= PASCAL_P_WORKLOAD_LAST; p++)
         m |= BIT(p);
     return m;
@@ -115,7 +116,7 @@ int pascal_spec_check_deps(const pascal_spec *spec, uint64_t *masks, int max)
     /* A workload's shape is refused, or its waves bounded, from its fields
      * and the models (spec_workload_point). */
     if (is_set(spec, PASCAL_P_WORKLOAD))
-        masks[n++] = workload_fields();
+        masks[n++] = pascal_spec_param_deps(spec, workload_fields());
     if (limit_params(spec) && !spec->infeasible_skip)
         masks[n++] = pascal_spec_param_deps(spec, limit_params(spec));
     for (int k = 0; k < spec->nrequire; k++) {

@@ -97,13 +97,13 @@ static int infeasible(const pascal_spec *spec, const double *v, char *what, size
 {
     const spec_device *dv = spec_point_device(spec, v);
     const double *lim = dv ? dv->limit : spec->limit;
-    double occ = v[PASCAL_P_OCCUPANCY], units = 1;
+    double occ = v[PASCAL_P_OCCUPANCY], units = 1, kernel_smem = 0;
     if (isnan(occ) && !isnan(v[PASCAL_P_SMS]) && !isnan(v[PASCAL_P_M]) && v[PASCAL_P_SMS] >= 1)
         occ = ceil(v[PASCAL_P_M] / v[PASCAL_P_SMS]);
     if (!isnan(v[PASCAL_P_WORKLOAD])) {
         pascal_workload w;
         if (pascal_workload_of_point(v, &w) == 0)
-            units = (double)w.units;
+            units = (double)w.units, kernel_smem = (double)w.smem_bytes;
     }
     /* The sync path loads through registers (__ldcg): no stage; the TMA
      * path holds depth stages; a tiled kernel with neither given holds at
@@ -111,6 +111,10 @@ static int infeasible(const pascal_spec *spec, const double *v, char *what, size
     double stages = v[PASCAL_P_PATH] == 0 ? 0
                     : !isnan(v[PASCAL_P_DEPTH]) && v[PASCAL_P_DEPTH] >= 1 ? v[PASCAL_P_DEPTH] : 1;
     double cta = stages * units * v[PASCAL_P_BLOCK_BYTES];
+    /* A named kernel holds what its library allocates (flash-attn-2: a Q,
+     * a K and a V tile), whatever the path and depth. */
+    if (kernel_smem > 0)
+        cta = kernel_smem;
     if (!isnan(lim[0]) && !isnan(occ) && occ > lim[0]) {
         snprintf(what, len, "occupancy %g, more than the device's %g resident CTAs per SM", occ,
                  lim[0]);
@@ -118,9 +122,13 @@ static int infeasible(const pascal_spec *spec, const double *v, char *what, size
         return 1;
     }
     if (!isnan(lim[2]) && !isnan(cta) && cta > lim[2]) {
-        snprintf(what, len, "%g stage%s of %g x %g bytes = %.0f bytes of shared memory per CTA, more "
-                 "than the device's %g", stages, stages == 1 ? "" : "s", units,
-                 v[PASCAL_P_BLOCK_BYTES], cta, lim[2]);
+        if (kernel_smem > 0)
+            snprintf(what, len, "%.0f bytes of shared memory per CTA (the kernel's Q, K and V "
+                     "tiles), more than the device's %g", cta, lim[2]);
+        else
+            snprintf(what, len, "%g stage%s of %g x %g bytes = %.0f bytes of shared memory per CTA, "
+                     "more than the device's %g", stages, stages == 1 ? "" : "s", units,
+                     v[PASCAL_P_BLOCK_BYTES], cta, lim[2]);
         *limit = 2;
         return 1;
     }

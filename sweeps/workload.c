@@ -21,7 +21,7 @@ static const wl_field attention_fields[] = {
     {PASCAL_P_BATCH, 0, 1}, {PASCAL_P_Q_HEADS, 1, 0}, {PASCAL_P_KV_HEADS, 0, NAN},
     {PASCAL_P_SEQ_Q, 1, 0}, {PASCAL_P_SEQ_KV, 1, 0},  {PASCAL_P_HEAD_DIM, 1, 0},
     {PASCAL_P_DTYPE, 1, 0}, {PASCAL_P_TILE_Q, 1, 0},  {PASCAL_P_TILE_KV, 1, 0},
-    {PASCAL_P_CAUSAL, 0, 0}, {PASCAL_P_KERNEL, 0, PASCAL_KERNEL_MODEL},
+    {PASCAL_P_CAUSAL, 0, 0}, {PASCAL_P_KERNEL, 0, PASCAL_KERNEL_MODEL}, {PASCAL_P_NUM_SPLITS, 0, 0},
 };
 static const wl_field gemm_fields[] = {
     {PASCAL_P_GEMM_M, 1, 0}, {PASCAL_P_GEMM_N, 1, 0}, {PASCAL_P_GEMM_K, 1, 0},
@@ -252,6 +252,8 @@ int pascal_workload_of_point(const double *v, pascal_workload *w)
     s.swizzle = i64(v[PASCAL_P_SWIZZLE]);
     s.raster = (int)i64(v[PASCAL_P_RASTER]);
     s.kernel = (int)i64(v[PASCAL_P_KERNEL]);
+    s.num_splits = i64(v[PASCAL_P_NUM_SPLITS]);
+    s.sms = v[PASCAL_P_SMS] >= 1 ? i64(v[PASCAL_P_SMS]) : 0;
     return pascal_workload_derive(&s, w);
 }
 
@@ -263,6 +265,8 @@ static int culprit(int error, int kind)
     case PASCAL_WL_BYTES: return PASCAL_P_DTYPE;
     case PASCAL_WL_SPLIT: return PASCAL_P_SPLIT_K;
     case PASCAL_WL_KERNEL: return PASCAL_P_KERNEL;
+    case PASCAL_WL_SMS: return PASCAL_P_KERNEL;
+    case PASCAL_WL_SPLITS: return PASCAL_P_NUM_SPLITS;
     case PASCAL_WL_UNITS: return kind == PASCAL_WORKLOAD_GEMM ? PASCAL_P_TILE_N : PASCAL_P_WORKLOAD;
     default: return PASCAL_P_WORKLOAD;
     }
@@ -318,6 +322,7 @@ const char *pascal_workload_phrase(int param)
     case PASCAL_P_SWIZZLE: return "swizzle group";
     case PASCAL_P_DTYPE: return "dtype";
     case PASCAL_P_KERNEL: return "kernel";
+    case PASCAL_P_NUM_SPLITS: return "KV splits";
     default: return NULL;
     }
 }

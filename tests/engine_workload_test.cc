@@ -387,9 +387,9 @@ TEST(EngineWorkload, TheFloorHoldsAgainstBeladyOnEverySmallKernel)
         {"attention: {batch: 2, q_heads: 4, kv_heads: 2, seq_q: 3, seq_kv: 5, head_dim: 1, "
          "dtype: int8, tile_q: 1, tile_kv: 1}", 3},
         {"attention: {batch: 2, q_heads: 4, kv_heads: 2, seq_q: 2, seq_kv: 4, head_dim: 1, "
-         "dtype: int8, tile_q: 1, tile_kv: 1, kernel: flash-attn-2}", 3},
+         "dtype: int8, tile_q: 1, tile_kv: 1, kernel: flash-attn-2, num_splits: 1}", 3},
         {"attention: {batch: 3, q_heads: 4, kv_heads: 1, seq_q: 1, seq_kv: 6, head_dim: 1, "
-         "dtype: int8, tile_q: 1, tile_kv: 1, kernel: flash-attn-2}", 2},
+         "dtype: int8, tile_q: 1, tile_kv: 1, kernel: flash-attn-2, num_splits: 1}", 2},
         {"attention: {batch: 1, q_heads: 6, kv_heads: 3, seq_q: 4, seq_kv: 3, head_dim: 1, "
          "dtype: int8, tile_q: 2, tile_kv: 1}", 5},
     };
@@ -411,7 +411,7 @@ TEST(EngineWorkload, TheFloorHoldsAgainstBeladyOnEverySmallKernel)
                           "kernel: %s}",
                           (long long)draw(1, 2), (long long)(kv * draw(1, 3)), (long long)kv,
                           (long long)draw(1, 4), (long long)draw(1, 5), (long long)draw(1, 2),
-                          i % 4 == 1 ? "model" : "flash-attn-2");
+                          i % 4 == 1 ? "model" : "flash-attn-2, num_splits: 1");
         } else if (i % 4 == 0) {
             std::snprintf(buf, sizeof buf,
                           "gemm: {gemm_m: %lld, gemm_n: %lld, gemm_k: %lld, dtype: int8, tile_m: 1, "
@@ -537,7 +537,7 @@ TEST(EngineWorkload, CausalReplayMatchesTheLaunchCode)
                 std::string field = "tile_kv: " + std::to_string(a.Tk) + "}";
                 text.replace(text.find(field), field.size(),
                              "tile_kv: " + std::to_string(a.Tk) + ", causal: true, kernel: " +
-                                 (flash ? "flash-attn-2" : "model") + "}");
+                                 (flash ? "flash-attn-2, num_splits: 1" : "model") + "}");
                 for (const Row &r : model_rows(text)) {
                     ASSERT_EQ(r.replay, (double)lru_misses(trace, r.C))
                         << (flash ? "flash " : "model ") << a.Lq << "x" << a.Lkv << " M " << M
@@ -548,6 +548,92 @@ TEST(EngineWorkload, CausalReplayMatchesTheLaunchCode)
                 }
             }
     EXPECT_GT(checked, 0);
+}
+
+
+// The split-KV kernel's trace as its launch code has it (model test
+// Flash2SplitKvGridCtaByCta gives the sources): grid(n_m, splits, B H)
+// in linear order, lock-step waves of M, round r serving step r of each
+// CTA that has one, K then V of block hi - 1 - r.  head_dim 4: kBlockN 256.
+std::vector<int64_t> split_trace(const Attn &a, int64_t M, int64_t splits, int causal)
+{
+    const int64_t bn = 256;
+    int64_t H = a.Hq, lq = a.Lq, G = H / a.Hkv;   // head_dim 4 is no multiple of 8: no fold
+    int64_t nkv = (a.Lkv + bn - 1) / bn, per = (nkv + splits - 1) / splits, gx = (lq + 63) / 64;
+    int64_t ctas = gx * splits * a.B * H;
+    auto range = [&](int64_t c, int64_t *lo, int64_t *hi) {
+        int64_t x = c % gx, y = (c / gx) % splits;
+        *lo = y * per;
+        *hi = std::min(nkv, (y + 1) * per);
+        if (causal) {
+            int64_t keys = (x + 1) * 64 + a.Lkv - lq;
+            *hi = std::min(*hi, keys <= 0 ? 0 : (keys + bn - 1) / bn);
+        }
+        *hi = std::max(*hi, *lo);
+    };
+    std::vector<int64_t> out;
+    for (int64_t c0 = 0; c0 < ctas; c0 += M) {
+        int64_t c1 = std::min(c0 + M, ctas), longest = 0, lo, hi;
+        for (int64_t c = c0; c < c1; c++) {
+            range(c, &lo, &hi);
+            longest = std::max(longest, hi - lo);
+        }
+        for (int64_t r = 0; r < longest; r++)
+            for (int64_t c = c0; c < c1; c++) {
+                range(c, &lo, &hi);
+                if (r >= hi - lo)
+                    continue;
+                int64_t z = c / (gx * splits), b = z / H, h = z % H, kv = b * a.Hkv + h / G;
+                out.push_back((2 * kv) * nkv + hi - 1 - r);
+                out.push_back((2 * kv + 1) * nkv + hi - 1 - r);
+            }
+    }
+    return out;
+}
+
+// FlashAttention-2's split-KV kernel runs through the exact replay:
+// fill_bytes_replay is the LRU count of the trace above at every capacity
+// (decode and causal chunks, splits that divide the blocks and splits that
+// do not, several slot counts); the ring closed forms say nothing (NaN).
+// A phase pattern other than aligned has no ring to rotate: NaN too.
+TEST(EngineWorkload, SplitKvReplayMatchesTheLaunchCode)
+{
+    struct Case {
+        Attn a;
+        int64_t splits;
+        int causal;
+    } cases[] = {{{2, 4, 2, 1, 2000, 16, 16}, 3, 0},
+                 {{1, 6, 3, 1, 1500, 16, 16}, 4, 0},
+                 {{1, 2, 1, 130, 900, 16, 16}, 2, 1},
+                 {{2, 2, 2, 70, 1100, 16, 16}, 5, 1}};
+    int64_t checked = 0;
+    for (const Case &k : cases)
+        for (int64_t M : {1, 4, 9}) {
+            auto trace = split_trace(k.a, M, k.splits, k.causal);
+            int64_t nkv = (k.a.Lkv + 255) / 256;
+            std::string text = attention_spec(k.a, M, "", 2 * k.a.B * k.a.Hkv * nkv + 2);
+            std::string field = "tile_kv: " + std::to_string(k.a.Tk) + "}";
+            text.replace(text.find(field), field.size(),
+                         "tile_kv: " + std::to_string(k.a.Tk) + ", kernel: flash-attn-2, " +
+                             "num_splits: " + std::to_string(k.splits) +
+                             (k.causal ? ", causal: true}" : "}"));
+            for (const Row &r : model_rows(text)) {
+                ASSERT_EQ(r.replay, (double)lru_misses(trace, r.C))
+                    << k.a.Lq << "x" << k.a.Lkv << " splits " << k.splits << " M " << M
+                    << " C " << r.C;
+                EXPECT_EQ(r.ideal, (double)(2 * k.a.B * k.a.Hkv * nkv));
+                EXPECT_TRUE(std::isnan(r.lru));
+                EXPECT_TRUE(std::isnan(r.bound));
+                checked++;
+            }
+        }
+    EXPECT_GT(checked, 0);
+    // a gaussian pattern on a split point: no ring to rotate, the replay is NaN
+    std::string text = attention_spec(cases[0].a, 4, ", pattern: gaussian, sigma: 2", 4);
+    std::string field = "tile_kv: 16}";
+    text.replace(text.find(field), field.size(), "tile_kv: 16, kernel: flash-attn-2, num_splits: 3}");
+    for (const Row &r : model_rows(text))
+        EXPECT_TRUE(std::isnan(r.replay)) << "C " << r.C;
 }
 
 } // namespace

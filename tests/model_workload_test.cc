@@ -230,6 +230,7 @@ TEST(ModelWorkload, FlashAttention2GridCtaByCta)
     for (const Case &c : cases) {
         auto s = attention(c.b, c.hq, c.hkv, c.lq, 64, c.d, PASCAL_DTYPE_BF16, c.tq, 16);
         s.kernel = PASCAL_KERNEL_FLASH2;
+        s.num_splits = 1;   // the standard kernel (section 2.6 has the split one)
         pascal_workload w;
         ASSERT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
         EXPECT_EQ(w.folded, c.folded ? 1 : 0) << c.hq << "/" << c.hkv << " d " << c.d;
@@ -375,6 +376,135 @@ TEST(ModelWorkload, WaveInstances)
     EXPECT_EQ(inst.R, 4);
     EXPECT_EQ(pascal_workload_wave(&w, 5, 3, ph.data(), st.data(), pp.data(), ow.data(), N.data(),
                                    gl.data(), scr.data(), &inst), -1);
+}
+
+
+// FlashAttention-2's num_splits_heuristic (flash_api.cpp), worked by hand:
+// the comment's own example, 48 units of work on 108 slots: 1 split is
+// 0.44 of a wave, 2 are 0.89, within 85 % of any best (at most 1), so 2.  Llama 3.1 70B decode, batch 1
+// (8 folded KV heads, one 64-row tile each) at 8k on an H200 (2 x 132
+// slots), 64 KV blocks of 128: k splits are 8 k / 264 of a wave up to 33;
+// the best eligible is 32 (and 64), 0.97, and every k from 28 to 31 is
+// ineligible (ceil(64 / k) = 3 as for k - 1), so 32.  Work that fills 80 %
+// of the slots is one split; max_splits caps the search.
+TEST(ModelWorkload, Flash2SplitHeuristicByHand)
+{
+    EXPECT_EQ(pascal_flash2_num_splits(48, 108, 64, 128), 2);
+    EXPECT_EQ(pascal_flash2_num_splits(8, 264, 64, 128), 32);
+    EXPECT_EQ(pascal_flash2_num_splits(212, 264, 64, 128), 1);   // 212 >= 0.8 x 264
+    // 211 k / 264 is 0.80 of k waves for k <= 4; 5 splits are 0.999 of 4 waves
+    EXPECT_EQ(pascal_flash2_num_splits(211, 264, 64, 128), 5);
+    EXPECT_EQ(pascal_flash2_num_splits(8, 264, 1, 128), 1);      // one block: nothing to split
+    EXPECT_EQ(pascal_flash2_num_splits(8, 264, 64, 4), 4);       // capped at max_splits
+}
+
+// The split-KV kernel as its launch code has it, written out here
+// independently: run_flash_splitkv_fwd launches grid(n_m, splits, B H)
+// with n_m = ceil(L_q / 64) (kBlockM = 64, and kBlockN = 256, 128 or 64
+// for d <= 64, <= 128, above: run_mha_fwd_splitkv_dispatch);
+// compute_attn_splitkv takes m_block = x, split = y, b = z / H, h = z % H;
+// compute_attn_1rowblock_splitkv reads n_block from
+// min(n_kv, (y + 1) per, causal cut) - 1 down to y per, per =
+// ceil(n_kv / splits).  Every CTA's streams, steps and blocks against that
+// enumeration; the request count, the tiles, the partial bytes.
+TEST(ModelWorkload, Flash2SplitKvGridCtaByCta)
+{
+    struct Case {
+        int64_t b, hq, hkv, lq, lkv, d, splits;
+        int causal;
+    } cases[] = {
+        {2, 6, 3, 1, 1000, 8, 3, 0},      // GQA decode, folded: 2 rows of 3 heads, 256-row blocks
+        {1, 4, 4, 1, 900, 96, 5, 0},      // MHA decode, d 96: 128-row blocks, 8 blocks in 5 splits
+        {2, 4, 2, 130, 700, 160, 2, 1},   // causal chunk, d 160: 64-row blocks, 3 query tiles
+        {1, 2, 1, 70, 300, 64, 4, 1},     // causal, splits past the cut exit at once
+        {3, 2, 2, 1, 40, 128, 7, 0},      // one block: 6 of 7 splits read nothing
+    };
+    for (const Case &c : cases) {
+        auto s = attention(c.b, c.hq, c.hkv, c.lq, c.lkv, c.d, PASCAL_DTYPE_BF16, 16, 16, c.causal);
+        s.kernel = PASCAL_KERNEL_FLASH2;
+        s.num_splits = c.splits;
+        pascal_workload w;
+        ASSERT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
+        bool fold = c.lq == 1 && c.hq > c.hkv && c.d % 8 == 0;
+        int64_t H = fold ? c.hkv : c.hq, lq = fold ? c.hq / c.hkv : c.lq, ratio = H / c.hkv;
+        int64_t bn = c.d <= 64 ? 256 : c.d <= 128 ? 128 : 64;
+        int64_t nkv = (c.lkv + bn - 1) / bn, per = (nkv + c.splits - 1) / c.splits;
+        int64_t gx = (lq + 63) / 64, gy = c.splits, gz = c.b * H;
+        ASSERT_EQ(w.splits, c.splits);
+        ASSERT_EQ(w.ctas, gx * gy * gz);
+        EXPECT_EQ(w.ring, 0);
+        EXPECT_EQ(w.blocks, nkv);
+        EXPECT_EQ(w.block_bytes, bn * c.d * 2);
+        EXPECT_EQ(w.ideal_bytes, 2 * c.b * c.hkv * nkv * bn * c.d * 2);
+        int64_t dr = c.d <= 128 ? (c.d + 31) / 32 * 32 : (c.d + 63) / 64 * 64;
+        EXPECT_EQ(w.partial_bytes, c.splits * c.b * H * lq * (dr + 1) * 4);
+        int64_t ids[2], requests = 0, empty = 0;
+        for (int64_t z = 0; z < gz; z++)
+            for (int64_t y = 0; y < gy; y++)
+                for (int64_t x = 0; x < gx; x++) {
+                    int64_t linear = x + y * gx + z * gx * gy, bidb = z / H, bidh = z % H;
+                    int64_t lo = y * per, hi = std::min(nkv, (y + 1) * per);
+                    if (c.causal) {
+                        int64_t keys = (x + 1) * 64 + c.lkv - lq;
+                        hi = std::min(hi, keys <= 0 ? 0 : (keys + bn - 1) / bn);
+                    }
+                    int64_t n = std::max<int64_t>(0, hi - lo);
+                    empty += n == 0;
+                    pascal_workload_cta(&w, linear, ids);
+                    EXPECT_EQ(ids[0], 2 * (bidb * c.hkv + bidh / ratio)) << "CTA " << linear;
+                    EXPECT_EQ(ids[1], ids[0] + 1);
+                    ASSERT_EQ(pascal_workload_cta_steps(&w, linear), n) << "CTA " << linear;
+                    for (int64_t j = 0; j < n; j++)
+                        EXPECT_EQ(pascal_workload_cta_block(&w, linear, j), hi - 1 - j)
+                            << "CTA " << linear << " step " << j;
+                    requests += 2 * n;
+                }
+        EXPECT_EQ(w.requests, requests);
+        if (c.lkv == 40 || c.lq == 70)
+            EXPECT_GT(empty, 0);   // the early exit is exercised
+    }
+}
+
+// The split choice on a point: num_splits 0 takes the heuristic on 2 sms
+// slots, 1 the standard kernel with the spec's tiles; the standard kernel
+// keeps them when the heuristic says 1; refusals.
+TEST(ModelWorkload, Flash2SplitChoiceAndRefusals)
+{
+    // Llama 3.1 70B decode, batch 1, 8k, on 132 SMs: 32 splits (above)
+    auto s = attention(1, 64, 8, 1, 8192, 128, PASCAL_DTYPE_BF16, 16, 64);
+    s.kernel = PASCAL_KERNEL_FLASH2;
+    s.sms = 132;
+    pascal_workload w;
+    ASSERT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
+    EXPECT_EQ(w.splits, 32);
+    EXPECT_EQ(w.tile_kv, 128);
+    EXPECT_EQ(w.ctas, 8 * 32);
+    EXPECT_EQ(w.split_blocks, 2);
+    // batch 32: 256 CTAs fill 80 % of 264 slots: the standard kernel, spec tiles
+    s.batch = 32;
+    ASSERT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
+    EXPECT_EQ(w.splits, 1);
+    EXPECT_EQ(w.tile_kv, 64);
+    EXPECT_EQ(w.ring, 1);
+    EXPECT_EQ(w.partial_bytes, 0);
+    // num_splits 1: the standard kernel whatever the SM count
+    s.batch = 1, s.num_splits = 1;
+    ASSERT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
+    EXPECT_EQ(w.splits, 1);
+    // the heuristic needs the SM count
+    s.num_splits = 0, s.sms = 0;
+    EXPECT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_SMS);
+    s.num_splits = 129;
+    EXPECT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_SPLITS);
+    // the model kernel has no split: 0 and 1 are no split, 2 is refused
+    s.kernel = PASCAL_KERNEL_MODEL, s.num_splits = 0;
+    ASSERT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
+    EXPECT_EQ(w.splits, 1);
+    s.num_splits = 2;
+    EXPECT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_SPLITS);
+    char why[320];
+    pascal_workload_explain(&s, PASCAL_WL_SPLITS, why, sizeof why);
+    EXPECT_NE(std::string(why).find("kernel model"), std::string::npos) << why;
 }
 
 } // namespace

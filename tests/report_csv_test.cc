@@ -98,8 +98,8 @@ TEST_F(ReportCsv, SameReportAsTheHdf5FileOfTheSameSpec)
               kProvenance);
     EXPECT_EQ(Compare("attn", "name: attn\nmodels: [workload, traffic, lru]\nworkload:\n"
                               "  attention: {batch: 2, q_heads: 8, kv_heads: 2, seq_q: 2, "
-                              "seq_kv: 512, head_dim: 64, dtype: bf16, tile_q: 64, tile_kv: 64}\n"
-                              "fixed: {M: 8}\naxes:\n  kernel: [model, flash-attn-2]\n"
+                              "seq_kv: 512, head_dim: 64, dtype: bf16, tile_q: 64, tile_kv: 64, "
+                              "num_splits: 1}\nfixed: {M: 8}\naxes:\n  kernel: [model, flash-attn-2]\n"
                               "  capacity_bytes: [64KiB, 256KiB]\n"),
               kProvenance);
 }

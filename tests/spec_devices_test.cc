@@ -230,6 +230,39 @@ protected:
     }
 };
 
+// A named kernel holds what its library allocates, not pascal's stages:
+// FlashAttention-2's Q tile and one K and one V tile of kHeadDim = 64
+// columns, bf16.  The standard kernel with 64 x 64 tiles: (64 + 2 x 64) x
+// 64 x 2 = 24576 bytes per CTA, and 4 of them (98304) fit in 100000 per SM
+// even at depth 4 on the TMA path (pascal's stages would be 4 x 2 x 8192 =
+// 65536 > 60000).  Split in two, the split kernel's 64 x 256 tiles:
+// (64 + 2 x 256) x 64 x 2 = 73728 > 60000 per CTA, refused by that name.
+TEST_F(SpecDevices, NamedKernelsHoldTheirOwnTiles)
+{
+    limited();
+    auto spec = [](const char *splits) {
+        return std::string("name: d\ndevice: lim.yaml\nmodels: [workload]\nworkload:\n"
+                           "  attention: {q_heads: 4, seq_q: 1, seq_kv: 1024, head_dim: 64, "
+                           "dtype: bf16, tile_q: 64, tile_kv: 64, kernel: flash-attn-2, "
+                           "num_splits: ") + splits + "}\nfixed: {occupancy: 4, path: tma}\n"
+                           "axes:\n  depth: [4]\n";
+    };
+    pascal_spec *s = nullptr;
+    std::string msg;
+    pascal_point p;
+    pascal_error err{};
+    ASSERT_EQ(parse(spec("1"), &s, &msg), 0) << msg;
+    EXPECT_EQ(pascal_spec_point(s, 0, &p, &err), 1) << err.msg;
+    pascal_spec_free(s);
+    s = nullptr;
+    ASSERT_EQ(parse(spec("2"), &s, &msg), 0) << msg;
+    EXPECT_EQ(pascal_spec_point(s, 0, &p, &err), PASCAL_EINPUT);
+    EXPECT_NE(std::string(err.msg).find("got 73728 bytes of shared memory per CTA (the kernel's Q, "
+                                        "K and V tiles), more than the device's 60000"),
+              std::string::npos) << err.msg;
+    pascal_spec_free(s);
+}
+
 // Hand-computed points: occupancy 5 > 4 CTAs; 4 stages x 16384 = 65536 >
 // 60000 bytes per CTA; occupancy 4 x 2 stages x 16384 = 131072 > 100000
 // per SM; the sync path holds no stage.  refuse names the point, the limit

@@ -119,8 +119,8 @@ TEST(SpecWorkload, KernelFieldAndAxis)
 {
     Spec a;
     parse_ok("name: t\nmodels: [workload]\nworkload:\n  attention: {q_heads: 8, kv_heads: 2, "
-             "seq_q: 1, seq_kv: 64, head_dim: 16, dtype: fp16, tile_q: 16, tile_kv: 16}\n"
-             "fixed: {M: 8, C: 10}\naxes:\n  kernel: [model, flash-attn-2]\n", &a);
+             "seq_q: 1, seq_kv: 64, head_dim: 16, dtype: fp16, tile_q: 16, tile_kv: 16, "
+             "num_splits: 1}\nfixed: {M: 8, C: 10}\naxes:\n  kernel: [model, flash-attn-2]\n", &a);
     pascal_point p;
     pascal_error err{};
     ASSERT_EQ(pascal_spec_point(a.s, 1, &p, &err), 1) << err.msg;

@@ -257,7 +257,7 @@ TEST_F(WorkloadCli, SizeBisectsTheKernelReplay)
     const std::string head = "name: sz\nmodels: [workload, traffic, lru_replay]\nworkload:\n"
                              "  attention: {batch: 4, q_heads: 8, kv_heads: 2, seq_q: 2, "
                              "seq_kv: 2048, head_dim: 64, dtype: bf16, tile_q: 64, tile_kv: 64, "
-                             "kernel: flash-attn-2}\nfixed: {M: 16}\naxes:\n";
+                             "kernel: flash-attn-2, num_splits: 1}\nfixed: {M: 16}\naxes:\n";
     std::string spec = write("sz.yaml", head + "  capacity_bytes: [8KiB, 4MiB]\n");
     auto r = run("size " + spec + " --target 'traffic_replay <= 1.2'");
     ASSERT_EQ(r.status, 0) << r.err;

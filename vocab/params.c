@@ -122,6 +122,9 @@ const pascal_param_info pascal_params[PASCAL_NPARAM] = {
                          "flash-attn-2: FlashAttention-2's forward grid and GQA decode fold; "
                          "cutlass: CUTLASS's GemmIdentityThreadblockSwizzle<swizzle>)",
                          pascal_kernel_names, PASCAL_KERNEL_COUNT},
+    [PASCAL_P_NUM_SPLITS] = {"num_splits", PASCAL_T_INT, NONNEG, "splits",
+                             "attention, kernel flash-attn-2: KV splits; 0 takes the library's "
+                             "num_splits_heuristic on the point's sms, as mha_fwd does"},
 };
 
 #define END -1
@@ -311,6 +314,13 @@ const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
                              "energy_dram_j + energy_l2_j: the memory reads' energy (no compute)"},
     [PASCAL_COL_AREA_L2_MM2] = {"area_l2_mm2", PASCAL_MODEL_TRAFFIC, "mm2",
                                 "the capacity's silicon area: C x block_bytes / MiB x l2_mm2_per_mib"},
+    [PASCAL_COL_KV_SPLITS] = {"kv_splits", PASCAL_MODEL_WORKLOAD, "splits",
+                              "attention: KV splits the kernel launches (flash-attn-2's num_splits; "
+                              "1 without a split)"},
+    [PASCAL_COL_PARTIAL_BYTES] = {"partial_bytes", PASCAL_MODEL_WORKLOAD, "bytes",
+                                  "attention, split-KV: fp32 partial outputs and log-sum-exps the "
+                                  "split kernel writes and its combine kernel reads back; 0 "
+                                  "without a split"},
 };
 
 const char *const pascal_answer_names[PASCAL_ANSWER_COUNT] = {"", "simulate", "lru_replay",
@@ -591,6 +601,7 @@ const char *const pascal_param_refs[PASCAL_NPARAM] = {
     [PASCAL_P_SWIZZLE] = "",
     [PASCAL_P_SPLIT_K] = "",
     [PASCAL_P_KERNEL] = "docs/workloads.md section 2.5",
+    [PASCAL_P_NUM_SPLITS] = "docs/workloads.md section 2.6",
     [PASCAL_P_BAND_SEEDS] = "docs/workloads.md section 3.1 (the band)",
     [PASCAL_P_DEVICE] = "docs/workloads.md section 9 (devices as data)",
     [PASCAL_P_DRAM_PJ_PER_BYTE] = "docs/workloads.md section 10.1 (device costs)",
@@ -652,6 +663,7 @@ const char *const pascal_param_defaults[PASCAL_NPARAM] = {
     [PASCAL_P_SWIZZLE] = "8",
     [PASCAL_P_SPLIT_K] = "1",
     [PASCAL_P_KERNEL] = "model",
+    [PASCAL_P_NUM_SPLITS] = "0 (flash-attn-2: the library's heuristic)",
     [PASCAL_P_BAND_SEEDS] = "5",
     [PASCAL_P_DEVICE] = "none (the top-level device: key names one profile for every point)",
     [PASCAL_P_DRAM_PJ_PER_BYTE] = "the device profile's costs.dram_pj_per_byte",
@@ -758,6 +770,8 @@ const char *const pascal_column_refs[PASCAL_NCOLUMN] = {
     [PASCAL_COL_ENERGY_L2_J] = "docs/workloads.md section 10.1",
     [PASCAL_COL_ENERGY_J] = "docs/workloads.md section 10.1",
     [PASCAL_COL_AREA_L2_MM2] = "docs/workloads.md section 10.1",
+    [PASCAL_COL_KV_SPLITS] = "docs/workloads.md section 2.6",
+    [PASCAL_COL_PARTIAL_BYTES] = "docs/workloads.md section 2.6",
 };
 
 static const pascal_unit_info unit_table[] = {
@@ -801,6 +815,7 @@ static const pascal_unit_info unit_table[] = {
     {"columns", "matrix columns"},
     {"tile rows", "rows of output tiles"},
     {"slices", "split-K slices of the reduction"},
+    {"splits", "KV splits of a split-KV attention kernel"},
     {"streams", "disjoint block streams sharing the cache"},
     {"requests/CTA", "block requests per CTA per round"},
     {"CTAs", "thread blocks (cooperative thread arrays)"},

@@ -67,6 +67,7 @@ typedef enum pascal_param_id {
     PASCAL_P_SWIZZLE,        /* gemm: tile rows per swizzled group */
     PASCAL_P_SPLIT_K,        /* gemm: split-K slices */
     PASCAL_P_KERNEL,         /* the kernel's launch (pascal_kernel): model, flash-attn-2 */
+    PASCAL_P_NUM_SPLITS,     /* attention, flash-attn-2: KV splits (0: the library's heuristic) */
     PASCAL_P_FLOPS_PER_S,    /* tensor FLOP/s at the point's dtype (device rates) */
     PASCAL_P_L2_BYTES_PER_S, /* L2 read bandwidth, bytes/s */
     PASCAL_P_DRAM_BYTES_PER_S, /* DRAM read bandwidth, bytes/s */
@@ -80,7 +81,7 @@ typedef enum pascal_param_id {
 } pascal_param_id;
 
 /* The last of the workload's fields (PASCAL_P_WORKLOAD + 1 .. this). */
-#define PASCAL_P_WORKLOAD_LAST PASCAL_P_KERNEL
+#define PASCAL_P_WORKLOAD_LAST PASCAL_P_NUM_SPLITS
 
 typedef enum pascal_param_type {
     PASCAL_T_INT,     /* integer */
@@ -222,6 +223,8 @@ typedef enum pascal_column_id {
     PASCAL_COL_ENERGY_L2_J,       /* energy: requested bytes x l2_pj_per_byte */
     PASCAL_COL_ENERGY_J,          /* energy: the two */
     PASCAL_COL_AREA_L2_MM2,       /* area: capacity x l2_mm2_per_mib */
+    PASCAL_COL_KV_SPLITS,         /* workload: KV splits the attention kernel launches */
+    PASCAL_COL_PARTIAL_BYTES,     /* workload: split-KV partial outputs written and read back */
     PASCAL_NCOLUMN
 } pascal_column_id;
 
