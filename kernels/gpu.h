@@ -98,6 +98,8 @@ int pascal_gpu_run_open(pascal_gpu *g, const pascal_gpu_open_job *job,
                         pascal_spot_measure *m, pascal_error *err);
 int pascal_gpu_run_capacity(pascal_gpu *g, const pascal_gpu_capacity_job *job,
                             pascal_spot_measure *m, pascal_error *err);
+int pascal_gpu_run_play(pascal_gpu *g, const pascal_gpu_play_job *job, pascal_spot_measure *m,
+                        pascal_error *err);
 
 #ifdef __cplusplus
 }

@@ -56,6 +56,26 @@ typedef struct pascal_spot_device {
     char metric[128];          /* counter used for fill bytes */
 } pascal_spot_device;
 
+/* A request program (docs/kernels.md, the program player): a grid of
+ * `ctas` CTAs in launch order, CTA c running steps cta_step[c] ..
+ * cta_step[c + 1] - 1 in order, step s reading requests step_req[s] ..
+ * step_req[s + 1] - 1 in order, request r the req_bytes[r] bytes at byte
+ * offset req_offset[r] of one data buffer (both multiples of 16), then
+ * `compute` WMMA operations per warp.  No grid barrier: the CTAs run as
+ * the hardware schedules them, `occupancy` of them per SM (pinned through
+ * shared memory), each one's loads through __ldcg. */
+typedef struct pascal_gpu_play_job {
+    int64_t ctas, steps, requests;
+    const int64_t *cta_step;     /* ctas + 1 */
+    const int64_t *step_req;     /* steps + 1 */
+    const int64_t *req_offset;   /* requests */
+    const int32_t *req_bytes;    /* requests */
+    int64_t data_bytes;          /* the buffer the offsets point into */
+    int occupancy;
+    int compute;
+    pascal_spot_start start;
+} pascal_gpu_play_job;
+
 /* Deepest TMA pipeline of the open scan (mbarriers per CTA). */
 #define PASCAL_SPOT_MAX_DEPTH 16
 

@@ -67,6 +67,7 @@ int cli_predict(int argc, char **argv);        /* programs/predict.c */
 int cli_validate(int argc, char **argv);       /* programs/validate.c */
 int cli_capacity_scan(int argc, char **argv);  /* programs/capacity_scan.c */
 int cli_spotcheck(int argc, char **argv);      /* programs/spotcheck.c */
+int cli_play(int argc, char **argv);           /* programs/play.c */
 int cli_measure_refs(int argc, char **argv);   /* programs/measure_refs.c */
 int cli_list(int argc, char **argv);           /* programs/list.c */
 int cli_info(int argc, char **argv);           /* programs/info.c */

@@ -25,6 +25,7 @@ static const struct {
     {"capacity-scan", cli_capacity_scan, "measure a GPU's effective L2 capacity (Figure 2)"},
     {"spotcheck", cli_spotcheck, "measure chosen sweep points on a GPU beside the model"},
     {"measure-refs", cli_measure_refs, "measure dynamic-model reference runs on a GPU"},
+    {"play", cli_play, "run workload kernels' request programs on a GPU beside the replay"},
     {"list", cli_list, "what pascal knows: models, columns, axes, patterns, devices, units"},
     {"info", cli_info, "what a sweep, shard, partial, calibration or reference file holds"},
     {"simulate", cli_simulate, "simulate the open scan on a device profile's timing"},

@@ -90,7 +90,7 @@ protected:
 
 TEST_F(KernelsCompile, EveryKernelFileIsTested)
 {
-    std::vector<std::string> want = {"flush.cu", "scan_capacity.cu", "scan_open.cu",
+    std::vector<std::string> want = {"flush.cu", "play.cu", "scan_capacity.cu", "scan_open.cu",
                                      "scan_static.cu"};
     EXPECT_EQ(kernel_files(), want) << "a new kernel file needs its compile test here";
 }
@@ -138,6 +138,19 @@ TEST_F(KernelsCompile, FlushReadsThroughL2)
         EXPECT_NE(p.find(".entry pascal_k_scrub("), std::string::npos);
         EXPECT_NE(p.find(".entry pascal_k_fill("), std::string::npos);
         EXPECT_NE(p.find("ld.global.cg"), std::string::npos);
+    }
+}
+
+// The program player: its loads are ld.global.cg, with the WMMA work
+// between steps, and no barrier across CTAs (no grid sync: .gpu scope).
+TEST_F(KernelsCompile, PlayerLoadsThroughL2WithoutGridBarriers)
+{
+    for (const std::string &p : build("play.cu")) {
+        EXPECT_NE(p.find(".entry pascal_k_play("), std::string::npos);
+        EXPECT_NE(p.find("ld.global.cg"), std::string::npos);
+        EXPECT_NE(p.find("wmma.mma.sync"), std::string::npos);
+        EXPECT_EQ(p.find("ld.global.ca"), std::string::npos);
+        EXPECT_EQ(p.find("atom.global"), std::string::npos);
     }
 }
 

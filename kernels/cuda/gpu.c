@@ -423,3 +423,80 @@ int pascal_gpu_run_capacity(pascal_gpu *g, const pascal_gpu_capacity_job *j,
         return err->code;
     return measure(g, launch_capacity, &c, c.grid, j->start, m, err);
 }
+
+/* ---- the program player ---------------------------------------------------- */
+
+typedef struct play_launch {
+    const pascal_gpu_play_job *job;
+    size_t smem;
+    long long *cta_step, *step_req, *req_lane;
+    int *req_lanes;
+} play_launch;
+
+static int launch_play(pascal_gpu *g, const void *p)
+{
+    const play_launch *l = p;
+    return pascal_cu_play(g->data, l->cta_step, l->step_req, l->req_lane, l->req_lanes,
+                          l->job->ctas, l->job->compute, l->smem, g->out, g->stream);
+}
+
+/* Copies the program to the device (offsets and sizes in 16-byte lanes). */
+static int play_upload(const pascal_gpu_play_job *j, play_launch *l, pascal_error *err)
+{
+    size_t n = (size_t)j->requests;
+    long long *lane = malloc((n ? n : 1) * sizeof *lane);
+    int *lanes = malloc((n ? n : 1) * sizeof *lanes);
+    if (!lane || !lanes) {
+        free(lane), free(lanes);
+        return pascal_error_set(err, PASCAL_ENOMEM, "out of memory");
+    }
+    for (size_t r = 0; r < n; r++)
+        lane[r] = j->req_offset[r] / 16, lanes[r] = j->req_bytes[r] / 16;
+    cudaError_t e = cudaMalloc((void **)&l->cta_step, (size_t)(j->ctas + 1) * sizeof(long long));
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&l->step_req, (size_t)(j->steps + 1) * sizeof(long long));
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&l->req_lane, (n ? n : 1) * sizeof(long long));
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&l->req_lanes, (n ? n : 1) * sizeof(int));
+    if (e == cudaSuccess)
+        e = cudaMemcpy(l->cta_step, j->cta_step, (size_t)(j->ctas + 1) * sizeof(long long),
+                       cudaMemcpyHostToDevice);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(l->step_req, j->step_req, (size_t)(j->steps + 1) * sizeof(long long),
+                       cudaMemcpyHostToDevice);
+    if (e == cudaSuccess && n)
+        e = cudaMemcpy(l->req_lane, lane, n * sizeof(long long), cudaMemcpyHostToDevice);
+    if (e == cudaSuccess && n)
+        e = cudaMemcpy(l->req_lanes, lanes, n * sizeof(int), cudaMemcpyHostToDevice);
+    free(lane), free(lanes);
+    return e == cudaSuccess ? 0 : cuda_fail(err, e, "copying the program");
+}
+
+int pascal_gpu_run_play(pascal_gpu *g, const pascal_gpu_play_job *j, pascal_spot_measure *m,
+                        pascal_error *err)
+{
+    char why[256] = "";
+    play_launch l = {j, 0, NULL, NULL, NULL, NULL};
+    if (j->ctas < 1 || j->ctas > 0x7fffffff)
+        return pascal_error_set(err, PASCAL_EINPUT, "a program of %lld CTAs: expected 1 to 2^31 - 1",
+                                (long long)j->ctas);
+    for (int64_t r = 0; r < j->requests; r++)
+        if (j->req_offset[r] % 16 || j->req_bytes[r] % 16 || j->req_bytes[r] < 16 ||
+            j->req_offset[r] + j->req_bytes[r] > j->data_bytes)
+            return pascal_error_set(err, PASCAL_EINPUT, "request %lld: expected whole 16-byte lanes "
+                                    "inside the %lld-byte buffer, got %d bytes at %lld",
+                                    (long long)r, (long long)j->data_bytes, (int)j->req_bytes[r],
+                                    (long long)j->req_offset[r]);
+    int rc = pascal_cu_play_config(g->dev, j->occupancy, &l.smem, why, sizeof why);
+    if (rc < 0)
+        return pascal_error_set(err, PASCAL_EINPUT, "%s", why);
+    CU((cudaError_t)rc, "occupancy");
+    if (ensure_data(g, j->data_bytes, err) != 0 || ensure_out(g, j->ctas, err) != 0)
+        return err->code;
+    rc = play_upload(j, &l, err);
+    if (rc == 0)
+        rc = measure(g, launch_play, &l, j->ctas, j->start, m, err);
+    cudaFree(l.cta_step), cudaFree(l.step_req), cudaFree(l.req_lane), cudaFree(l.req_lanes);
+    return rc;
+}

@@ -47,6 +47,14 @@ int pascal_cu_open_scan(int tma, const void *data, int64_t N, int64_t block_byte
                         int compute, int64_t ctas, size_t smem, unsigned long long *out,
                         long long *t_start, long long *t_end, int *sm, cudaStream_t s);
 
+/* The program player (kernels/gpu.h, pascal_gpu_play_job): shared memory
+ * per CTA that pins `occupancy` CTAs per SM, then the launch.  Offsets and
+ * sizes are in 16-byte lanes. */
+int pascal_cu_play_config(int device, int occupancy, size_t *smem, char *why, size_t whylen);
+int pascal_cu_play(const void *data, const long long *cta_step, const long long *step_req,
+                   const long long *req_lane, const int *req_lanes, int64_t ctas, int compute,
+                   size_t smem, unsigned long long *out, cudaStream_t s);
+
 /* Figure 2: `passes` grid-synchronised sweeps over the first `bytes` of
  * data.  *grid receives the cooperative grid size used (CTAs). */
 int pascal_cu_capacity_grid(int device, int *grid);

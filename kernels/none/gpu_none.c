@@ -63,3 +63,10 @@ int pascal_gpu_run_capacity(pascal_gpu *g, const pascal_gpu_capacity_job *job,
     (void)g, (void)job, (void)m;
     return pascal_error_set(err, PASCAL_GPU_UNAVAILABLE, NO_CUDA);
 }
+
+int pascal_gpu_run_play(pascal_gpu *g, const pascal_gpu_play_job *job, pascal_spot_measure *m,
+                        pascal_error *err)
+{
+    (void)g, (void)job, (void)m;
+    return pascal_error_set(err, PASCAL_GPU_UNAVAILABLE, NO_CUDA);
+}
