@@ -1,0 +1,148 @@
+/* Request-program replay speed (docs/workloads.md section 2.6).  Prints:
+ *   1. the exact kernel replay (lock-step waves, one stack-distance pass
+ *      that answers every capacity) of three named kernels' programs, block
+ *      requests per second on one core, against a baseline in the same
+ *      process: generating the same requests (every CTA's streams, steps
+ *      and blocks) without replaying them;
+ *   2. a Llama 3.1 70B decode sizing study of 10^4 points (context x batch
+ *      x kernel x 250 capacities, FlashAttention-2 with its split-KV choice
+ *      and the model kernel, H200) through `pascal run`'s engine on 2
+ *      threads, no output.
+ * Medians of REPS runs.  Figures only: nothing here passes or fails. */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_util.h"
+#include "common/clock.h"
+#include "engine/eval.h"
+#include "engine/run.h"
+#include "model/workload.h"
+#include "sweeps/spec.h"
+#include "sweeps/workload.h"
+#include "vocab/params.h"
+
+#define REPS 5
+
+static pascal_spec *parse(const char *text)
+{
+    pascal_spec *spec = NULL;
+    pascal_error err = {0};
+    char path[1024];
+    snprintf(path, sizeof path, "%s/configs/bench-program.yaml", PASCAL_SOURCE_DIR);
+    if (pascal_spec_parse(text, strlen(text), path, &spec, &err) != 0) {
+        fprintf(stderr, "bench: %s\n", err.msg);
+        exit(1);
+    }
+    return spec;
+}
+
+/* Generates every request of w's program; returns a checksum. */
+static int64_t generate(const pascal_workload *w)
+{
+    int64_t sum = 0, st[64];
+    for (int64_t c = 0; c < w->ctas; c++) {
+        int64_t n = pascal_workload_cta_steps(w, c);
+        pascal_workload_cta(w, c, st);
+        for (int64_t j = 0; j < n; j++) {
+            int64_t b = pascal_workload_cta_block(w, c, j);
+            for (int64_t u = 0; u < w->units; u++)
+                sum += st[u] * w->blocks + b;
+        }
+    }
+    return sum;
+}
+
+static void program_rate(const char *what, const char *text)
+{
+    pascal_spec *spec = parse(text);
+    pascal_error err = {0};
+    pascal_point p;
+    pascal_workload w;
+    double replay[REPS], gen[REPS], fills = 0;
+    int64_t check = 0;
+    if (pascal_spec_point(spec, 0, &p, &err) != 1 || pascal_workload_of_point(p.v, &w) != 0) {
+        fprintf(stderr, "bench: %s: %s\n", what, err.msg);
+        exit(1);
+    }
+    const int col = PASCAL_COL_FILL_BYTES_REPLAY;
+    for (int r = 0; r < REPS; r++) {
+        pascal_eval *ev = pascal_eval_create(pascal_spec_models(spec));
+        double t0 = pascal_now();
+        if (!ev || pascal_eval_point(ev, &p, &col, 1, &fills) != 0) {
+            fprintf(stderr, "bench: %s: the replay failed\n", what);
+            exit(1);
+        }
+        double t1 = pascal_now();
+        check += generate(&w);
+        double t2 = pascal_now();
+        replay[r] = t1 - t0, gen[r] = t2 - t1;
+        pascal_eval_free(ev);
+    }
+    double rp = median(replay, REPS), g = median(gen, REPS), n = (double)w.requests;
+    printf("%s: %lld CTAs, %.3g block requests; replay %.1f M requests/s, generation alone "
+           "%.1f M/s (replay / generation time %.2f), %.4gx ideal (check %lld)\n",
+           what, (long long)w.ctas, n, n / rp / 1e6, n / g / 1e6, rp / g,
+           fills / (double)w.ideal_bytes, (long long)(check % 1000));
+    pascal_spec_free(spec);
+}
+
+static const char *split_decode =
+    "name: b\ndevice: h200\nmodels: [workload, traffic, lru_replay]\nworkload:\n"
+    "  attention: {batch: 1, q_heads: 64, kv_heads: 8, seq_q: 1, seq_kv: 131072, head_dim: 128,\n"
+    "              dtype: bf16, tile_q: 64, tile_kv: 128, kernel: flash-attn-2}\n"
+    "fixed: {occupancy: 2}\naxes:\n  capacity_bytes: [16MiB]\n";
+static const char *two_token =
+    "name: b\ndevice: h200\nmodels: [workload, traffic, lru_replay]\nworkload:\n"
+    "  attention: {batch: 16, q_heads: 64, kv_heads: 8, seq_q: 2, seq_kv: 131072, head_dim: 128,\n"
+    "              dtype: bf16, tile_q: 64, tile_kv: 128, kernel: flash-attn-2}\n"
+    "fixed: {occupancy: 2}\naxes:\n  capacity_bytes: [16MiB]\n";
+static const char *causal =
+    "name: b\ndevice: h200\nmodels: [workload, traffic, lru_replay]\nworkload:\n"
+    "  attention: {batch: 1, q_heads: 64, kv_heads: 8, seq_q: 32768, seq_kv: 32768, head_dim: 128,\n"
+    "              dtype: bf16, tile_q: 128, tile_kv: 64, causal: true, kernel: flash-attn-2}\n"
+    "fixed: {occupancy: 1}\naxes:\n  capacity_bytes: [16MiB]\n";
+static const char *gemm =
+    "name: b\ndevice: h200\nmodels: [workload, traffic, lru_replay]\nworkload:\n"
+    "  gemm: {gemm_m: 8192, gemm_n: 28672, gemm_k: 8192, dtype: bf16, tile_m: 128, tile_n: 256,\n"
+    "         tile_k: 64, kernel: cutlass, swizzle: 8}\n"
+    "fixed: {occupancy: 1}\naxes:\n  capacity_bytes: [16MiB]\n";
+
+/* 5 contexts x 4 batches x 2 kernels x 250 capacities = 10^4 points. */
+static const char *study =
+    "name: b\ndevice: h200\nmodels: [workload, traffic, lru_replay]\nworkload:\n"
+    "  attention: {batch: 1, q_heads: 64, kv_heads: 8, seq_q: 1, seq_kv: 8192, head_dim: 128,\n"
+    "              dtype: bf16, tile_q: 64, tile_kv: 128}\n"
+    "fixed: {occupancy: 2}\naxes:\n  seq_kv: [4096, 8192, 16384, 32768, 65536]\n"
+    "  batch: [1, 4, 16, 64]\n  kernel: [flash-attn-2, model]\n"
+    "  capacity_bytes: {from: 1MiB, to: 256MiB, num: 250, scale: log}\n";
+
+int main(void)
+{
+    program_rate("flash-attn-2 split-KV decode, 70B, 128k, batch 1", split_decode);
+    program_rate("flash-attn-2 two-token decode, 70B, 128k, batch 16", two_token);
+    program_rate("flash-attn-2 causal prefill, 70B, 32k", causal);
+    program_rate("cutlass swizzle 8, 70B MLP up, M 8192", gemm);
+    pascal_spec *spec = parse(study);
+    double t[REPS];
+    uint64_t rows = 0;
+    for (int r = 0; r < REPS; r++) {
+        pascal_run_opts o = {0};
+        pascal_run_stats st;
+        pascal_error err = {0};
+        o.threads = 2;
+        o.compression = -1;
+        if (pascal_run(spec, &o, &st, &err) != 0) {
+            fprintf(stderr, "bench: %s\n", err.msg);
+            exit(1);
+        }
+        t[r] = st.total_seconds;
+        rows = st.rows;
+    }
+    double m = median(t, REPS);
+    printf("70B decode sizing study: %llu points in %.2f s on 2 threads (%.0f points/s)\n",
+           (unsigned long long)rows, m, (double)rows / m);
+    pascal_spec_free(spec);
+    return 0;
+}
