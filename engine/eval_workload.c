@@ -13,6 +13,7 @@
 #include "engine/eval_phases.h"
 #include "model/phases.h"
 #include "model/replay.h"
+#include "model/replay_bytes.h"
 #include "model/static_multi.h"
 #include "model/workload.h"
 #include "sweeps/workload.h"
@@ -96,6 +97,17 @@ struct pascal_wl_eval {
         int state;             /* 1 done, -1 not possible for this point, 0 not yet */
         int64_t cold, *above;
     } hist[2];                 /* [0] CTAs in slot order, [1] in a random order per round */
+    /* The sector-exact replay (section 2.7): cold and written bytes, and a
+     * map from each hit-or-miss request's need (bytes) to the bytes of
+     * such requests; after the replay, needs ascending with suffix sums. */
+    struct {
+        int state;             /* as hist[].state */
+        int64_t cold, writes;
+        int64_t n, cap;        /* entries, slots (a power of two; key 0: empty) */
+        int64_t *key, *val;
+    } ex;
+    pascal_blru *blru;
+    int64_t blru_blocks;
     pascal_lru *lru;
     int64_t lru_blocks;
     pascal_lru *slru;          /* stream-level recency across waves */
@@ -138,6 +150,9 @@ void pascal_wl_eval_free(pascal_wl_eval *we)
     free(we->hist[1].above);
     pascal_lru_free(we->lru);
     pascal_lru_free(we->slru);
+    pascal_blru_free(we->blru);
+    free(we->ex.key);
+    free(we->ex.val);
     arena_free(&we->arena);
     pascal_static_free(we->ws);
     free(we);
@@ -332,6 +347,7 @@ static int prepare(pascal_wl_eval *we, const pascal_point *p)
         return -1;
     }
     we->hist[0].state = we->hist[1].state = 0;
+    we->ex.state = 0;
     we->seed = isnan(p->v[PASCAL_P_SEED]) ? 1 : (uint64_t)p->v[PASCAL_P_SEED];
     memcpy(we->key, p->v, sizeof we->key);
     we->key_list = p->phases;
@@ -382,7 +398,8 @@ double pascal_wl_eval_bytes(unsigned models, const double *v)
     if (models & (1u << PASCAL_MODEL_LRU_REPLAY)) {
         double nt = (double)w.streams * (double)w.blocks;
         if (w.requests <= REPLAY_MAX_REQUESTS && nt <= (double)REPLAY_MAX_BLOCKS)
-            bytes += pascal_lru_bytes((int64_t)nt) + 2 * 8 * (nt + 2);   /* both orders */
+            bytes += pascal_lru_bytes((int64_t)nt) + 2 * 8 * (nt + 2) +   /* both orders */
+                     pascal_blru_bytes((int64_t)nt + 2 * w.ctas) + 32.0 * (double)nt; /* exact */
     }
     return bytes;
 }
@@ -506,6 +523,170 @@ static int kernel_replay(pascal_wl_eval *we, int any)
     for (int64_t c = nt; c-- > 0;)   /* suffix sums: above[c] = requests with RD >= c */
         above[c] += above[c + 1];
     return 0;
+}
+
+/* ---- the sector-exact replay (docs/workloads.md section 2.7) ------------------- */
+
+#define SECTOR 32   /* bytes: the L2 sector of every shipped device */
+
+static uint64_t need_hash(int64_t k) { return (uint64_t)k * 0x9E3779B97F4A7C15ull; }
+
+/* Adds bytes to the need's entry; -1 when memory runs out. */
+static int need_add(pascal_wl_eval *we, int64_t need, int64_t bytes)
+{
+    if (2 * (we->ex.n + 1) > we->ex.cap) {
+        int64_t cap = we->ex.cap ? 2 * we->ex.cap : 1024, *k = calloc((size_t)cap, sizeof *k),
+                *v = malloc((size_t)cap * sizeof *v);
+        if (!k || !v) {
+            free(k), free(v);
+            return -1;
+        }
+        for (int64_t i = 0; i < we->ex.cap; i++)
+            if (we->ex.key[i]) {
+                int64_t at = (int64_t)(need_hash(we->ex.key[i]) >> 20) & (cap - 1);
+                while (k[at])
+                    at = (at + 1) & (cap - 1);
+                k[at] = we->ex.key[i], v[at] = we->ex.val[i];
+            }
+        free(we->ex.key), free(we->ex.val);
+        we->ex.key = k, we->ex.val = v, we->ex.cap = cap;
+    }
+    int64_t at = (int64_t)(need_hash(need) >> 20) & (we->ex.cap - 1);
+    while (we->ex.key[at] && we->ex.key[at] != need)
+        at = (at + 1) & (we->ex.cap - 1);
+    if (!we->ex.key[at]) {
+        we->ex.key[at] = need, we->ex.val[at] = 0;
+        we->ex.n++;
+    }
+    we->ex.val[at] += bytes;
+    return 0;
+}
+
+/* One read (counted) or write (it occupies the cache; not a fill). */
+static int ex_access(pascal_wl_eval *we, int64_t id, int64_t bytes, int write)
+{
+    if (bytes <= 0)
+        return 0;   /* a tile wholly past the tensor's edge: no load */
+    int64_t need = pascal_blru_access(we->blru, id, bytes);
+    if (need < 0)
+        return -1;
+    if (write)
+        we->ex.writes += bytes;
+    else if (need == 0)
+        we->ex.cold += bytes;
+    else if (need_add(we, need, bytes) != 0)
+        return -1;
+    return 0;
+}
+
+/* CTA c's Q read (before its first step) or output write (after its last). */
+static int ex_io(pascal_wl_eval *we, int64_t c, int write, int64_t nt, int64_t nq)
+{
+    int64_t q, qid, o, oid;
+    pascal_workload_cta_io(&we->w, c, SECTOR, &q, &qid, &o, &oid);
+    return write ? ex_access(we, nt + nq + oid, o, 1) : ex_access(we, nt + qid, q, 0);
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+    int64_t x = ((const int64_t *)a)[0], y = ((const int64_t *)b)[0];
+    return (x > y) - (x < y);
+}
+
+/* Needs ascending in key[0 .. n-1], val[i] = bytes of requests with need >= key[i]. */
+static int ex_finish(pascal_wl_eval *we)
+{
+    int64_t n = we->ex.n, *pairs = malloc((size_t)(n ? 2 * n : 2) * sizeof *pairs), k = 0;
+    if (!pairs)
+        return -1;
+    for (int64_t i = 0; i < we->ex.cap; i++)
+        if (we->ex.key[i])
+            pairs[2 * k] = we->ex.key[i], pairs[2 * k + 1] = we->ex.val[i], k++;
+    qsort(pairs, (size_t)n, 2 * sizeof *pairs, cmp_pair);
+    int64_t run = 0;
+    for (int64_t i = n; i-- > 0;) {
+        run += pairs[2 * i + 1];
+        we->ex.key[i] = pairs[2 * i], we->ex.val[i] = run;
+    }
+    free(pairs);
+    return 0;
+}
+
+/* The kernel's requests in the lock-step order of the replay above, each
+ * at its stored bytes, with each CTA's Q read before its first step and
+ * its output written after its last, through an LRU cache in bytes. */
+static int exact_replay(pascal_wl_eval *we)
+{
+    const pascal_workload *w = &we->w;
+    int64_t N = w->blocks, nt = w->streams * N, nq, no, st[64];
+    pascal_workload_io_tiles(w, &nq, &no);
+    int64_t nb = nt + nq + no;
+    if (w->requests > REPLAY_MAX_REQUESTS || nb > REPLAY_MAX_BLOCKS)
+        return -1;
+    if (!we->blru || we->blru_blocks < nb) {
+        pascal_blru_free(we->blru);
+        we->blru = pascal_blru_create(nb);
+        we->blru_blocks = we->blru ? nb : 0;
+        if (!we->blru)
+            return -1;
+    }
+    pascal_blru_reset(we->blru);
+    if (we->ex.key)
+        memset(we->ex.key, 0, (size_t)we->ex.cap * sizeof *we->ex.key);
+    we->ex.n = we->ex.cold = we->ex.writes = 0;
+    for (int64_t wave = 0; wave < we->waves; wave++) {
+        int64_t c0 = wave * we->M, c1 = c0 + we->M < w->ctas ? c0 + we->M : w->ctas, longest = N;
+        pascal_streams inst;
+        if (we->program) {
+            longest = 0;
+            for (int64_t c = c0; c < c1; c++) {
+                int64_t n = pascal_workload_cta_steps(w, c);
+                longest = n > longest ? n : longest;
+            }
+        } else if (pascal_workload_wave(w, we->M, wave, we->phases, we->stream, we->phase,
+                                        we->owner, we->N, we->global, we->scratch, &inst) < 0) {
+            return -1;
+        }
+        for (int64_t t = 0; t < (longest > 0 ? longest : 1); t++)
+            for (int64_t c = c0; c < c1; c++) {
+                int64_t n = we->program ? pascal_workload_cta_steps(w, c) : N;
+                if (t == 0 && n > 0 && ex_io(we, c, 0, nt, nq) != 0)
+                    return -1;
+                if (t < n) {
+                    int64_t b = we->program ? pascal_workload_cta_block(w, c, t) : 0;
+                    pascal_workload_cta(w, c, st);
+                    for (int64_t u = 0; u < w->units; u++) {
+                        int64_t s = st[u], g = (c - c0) * w->units + u;
+                        if (!we->program)
+                            s = we->global[we->stream[g]], b = (t + we->phase[g]) % N;
+                        if (ex_access(we, s * N + b, pascal_workload_stored_bytes(w, s, b, SECTOR),
+                                      0) != 0)
+                            return -1;
+                    }
+                }
+                if (t == (n > 0 ? n - 1 : 0) && ex_io(we, c, 1, nt, nq) != 0)
+                    return -1;
+            }
+    }
+    return ex_finish(we);
+}
+
+/* Sector-exact fills with a cache of C bytes, or NaN. */
+static double exact_fills(pascal_wl_eval *we, double C)
+{
+    if (we->ex.state == 0)
+        we->ex.state = exact_replay(we) == 0 ? 1 : -1;
+    if (we->ex.state < 0)
+        return NAN;
+    int64_t lo = 0, hi = we->ex.n;   /* the first need above C */
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if ((double)we->ex.key[mid] <= C)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (double)we->ex.cold + (lo < we->ex.n ? (double)we->ex.val[lo] : 0.0);
 }
 
 /* Kernel replay misses with C blocks (cold ones included), or NaN. */
@@ -683,10 +864,31 @@ static double replay_column(pascal_wl_eval *we, int col, int64_t C)
     }
 }
 
+/* The sector-exact columns: at the point's capacity in bytes (C blocks of
+ * block_bytes when the spec gives C). */
+static double exact_column(pascal_wl_eval *we, int col, const double *pv)
+{
+    if (we->phased)
+        return NAN;
+    double C = !isnan(pv[PASCAL_P_CAPACITY_BYTES]) ? pv[PASCAL_P_CAPACITY_BYTES]
+                                                    : pv[PASCAL_P_C] * (double)we->w.block_bytes;
+    double f = exact_fills(we, C);
+    if (isnan(f))
+        return NAN;
+    switch (col) {
+    case PASCAL_COL_FILL_BYTES_EXACT: return f;
+    case PASCAL_COL_TRAFFIC_EXACT: return f / (double)we->ex.cold;
+    case PASCAL_COL_IDEAL_BYTES_EXACT: return (double)we->ex.cold;
+    default: return (double)we->ex.writes;
+    }
+}
+
 static double wave_column(pascal_wl_eval *we, int col, const double *pv, unsigned models)
 {
     int64_t C = (int64_t)pv[PASCAL_P_C];
     int kind = fill_kind(col);
+    if (col >= PASCAL_COL_FILL_BYTES_EXACT && col <= PASCAL_COL_WRITE_BYTES_EXACT)
+        return models & (1u << PASCAL_MODEL_LRU_REPLAY) ? exact_column(we, col, pv) : NAN;
     if (col == PASCAL_COL_FILL_BYTES_REPLAY || col == PASCAL_COL_TRAFFIC_REPLAY ||
         col == PASCAL_COL_K_LRU_REPLAY || col == PASCAL_COL_RHO_LRU_REPLAY ||
         col == PASCAL_COL_FILL_BYTES_REPLAY_ANY || col == PASCAL_COL_TRAFFIC_REPLAY_ANY)

@@ -24,7 +24,8 @@ static unsigned column_models(const pascal_spec *spec, int column)
 {
     unsigned m = 1u << pascal_columns[column].model;
     if (column == PASCAL_COL_FILL_BYTES_REPLAY || column == PASCAL_COL_TRAFFIC_REPLAY ||
-        column == PASCAL_COL_FILL_BYTES_REPLAY_ANY || column == PASCAL_COL_TRAFFIC_REPLAY_ANY)
+        column == PASCAL_COL_FILL_BYTES_REPLAY_ANY || column == PASCAL_COL_TRAFFIC_REPLAY_ANY ||
+        (column >= PASCAL_COL_FILL_BYTES_EXACT && column <= PASCAL_COL_WRITE_BYTES_EXACT))
         m |= 1u << PASCAL_MODEL_LRU_REPLAY;
     if (column == PASCAL_COL_ANSWER_FILL_BYTES || column == PASCAL_COL_ANSWER_TRAFFIC ||
         column == PASCAL_COL_ANSWER_SOURCE || column == PASCAL_COL_ANSWER_TRAFFIC_LO ||

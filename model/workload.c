@@ -505,6 +505,85 @@ int64_t pascal_workload_cta_block(const pascal_workload *w, int64_t c, int64_t j
     return j;
 }
 
+/* ---- sector-exact bytes (docs/workloads.md section 2.7) --------------------------- */
+
+/* rows rows of cols elements, each row in whole sectors. */
+static int64_t rows_bytes(int64_t rows, int64_t cols, int dtype, int64_t sector)
+{
+    if (rows <= 0 || cols <= 0)
+        return 0;
+    int64_t bits = cols * pascal_dtype_bits[dtype], row = bits / 8 + (bits % 8 != 0);
+    return rows * ((row + sector - 1) / sector * sector);
+}
+
+static int64_t clamp_len(int64_t total, int64_t start, int64_t len)
+{
+    int64_t n = total - start;
+    return n < 0 ? 0 : n < len ? n : len;
+}
+
+int64_t pascal_workload_stored_bytes(const pascal_workload *w, int64_t s, int64_t b,
+                                     int64_t sector)
+{
+    const pascal_workload_shape *sh = &w->shape;
+    if (sh->kind == PASCAL_WORKLOAD_ATTENTION)
+        return rows_bytes(clamp_len(sh->seq_kv, b * w->tile_kv, w->tile_kv), sh->head_dim,
+                          sh->dtype, sector);
+    int64_t u = sh->tile_m / w->ua, b0 = sh->split_k * w->tiles_q * w->ua;
+    if (s < b0) {   /* A: unit a of row panel i of slice z, K step z N + b */
+        int64_t per = w->tiles_q * w->ua, z = s / per, i = s % per / w->ua, a = s % w->ua;
+        int64_t rows = clamp_len(sh->m, i * sh->tile_m + a * u, u);
+        int64_t cols = clamp_len(sh->k, (z * w->blocks + b) * sh->tile_k, sh->tile_k);
+        return rows_bytes(rows, cols, sh->dtype, sector);
+    }
+    s -= b0;        /* B: unit bb of column panel j of slice z */
+    int64_t per = w->tiles_n * w->ub, z = s / per, j = s % per / w->ub, bb = s % w->ub;
+    int64_t rows = clamp_len(sh->k, (z * w->blocks + b) * sh->tile_k, sh->tile_k);
+    int64_t cols = clamp_len(sh->n, j * sh->tile_n + bb * u, u);
+    return rows_bytes(rows, cols, sh->dtype, sector);
+}
+
+void pascal_workload_io_tiles(const pascal_workload *w, int64_t *q_tiles, int64_t *o_tiles)
+{
+    if (w->shape.kind == PASCAL_WORKLOAD_ATTENTION) {
+        *q_tiles = w->shape.batch * w->heads * w->tiles_q;
+        *o_tiles = w->ctas;
+    } else {
+        *q_tiles = 0;
+        *o_tiles = w->tiles_q * w->tiles_n;
+    }
+}
+
+void pascal_workload_cta_io(const pascal_workload *w, int64_t c, int64_t sector, int64_t *q,
+                            int64_t *q_id, int64_t *o, int64_t *o_id)
+{
+    const pascal_workload_shape *sh = &w->shape;
+    if (sh->kind == PASCAL_WORKLOAD_ATTENTION) {
+        int64_t b, h, t, k;
+        attention_cta(w, c, &b, &h, &t, &k);
+        int64_t rows = clamp_len(launched_seq_q(w), t * w->tile_q, w->tile_q);
+        *q_id = (b * w->heads + h) * w->tiles_q + t;
+        *o_id = c;
+        /* the split kernel's early exit reads no Q */
+        *q = pascal_workload_cta_steps(w, c) > 0 ? rows_bytes(rows, sh->head_dim, sh->dtype, sector)
+                                                  : 0;
+        if (w->splits > 1) {   /* fp32 partial rows of d_rounded, and one LSE per row */
+            int64_t d_r = sh->head_dim <= 128 ? cdiv(sh->head_dim, 32) * 32 : cdiv(sh->head_dim, 64) * 64;
+            *o = rows_bytes(rows, d_r, PASCAL_DTYPE_FP32, sector) +
+                 rows_bytes(1, rows, PASCAL_DTYPE_FP32, sector);
+        } else {
+            *o = rows_bytes(rows, sh->head_dim, sh->dtype, sector);
+        }
+        return;
+    }
+    int64_t i, j, z;
+    pascal_workload_gemm_tile(w, c, &i, &j, &z);
+    *q = 0, *q_id = 0;
+    *o_id = i * w->tiles_n + j;
+    *o = rows_bytes(clamp_len(sh->m, i * sh->tile_m, sh->tile_m),
+                    clamp_len(sh->n, j * sh->tile_n, sh->tile_n), sh->dtype, sector);
+}
+
 double pascal_workload_flops(const pascal_workload *w)
 {
     const pascal_workload_shape *s = &w->shape;

@@ -168,6 +168,26 @@ int64_t pascal_workload_cta_steps(const pascal_workload *w, int64_t c);
  * loop runs from the last block down). */
 int64_t pascal_workload_cta_block(const pascal_workload *w, int64_t c, int64_t j);
 
+/* Sector-exact bytes (docs/workloads.md section 2.7).  Every tile is rows
+ * of contiguous elements (a K or V row of one head, an A row segment of
+ * tile_k, a B row segment of u columns), each row counted in whole sectors
+ * of `sector` bytes; a tile past the tensor's edge holds only its rows
+ * inside it (0 for a unit wholly outside). */
+/* What block b of unit stream s stores. */
+int64_t pascal_workload_stored_bytes(const pascal_workload *w, int64_t s, int64_t b,
+                                     int64_t sector);
+/* What CTA c reads before its first step and writes after its last:
+ * attention the Q tile of its (sequence, head, query tile) and the O tile
+ * (the split kernel: its fp32 partial rows of d_rounded, and their
+ * log-sum-exps); GEMM no Q, and the C tile of its (i, j), at the operands'
+ * dtype.  *q_id and *o_id number the tiles (0 .. q_tiles - 1 and 0 ..
+ * o_tiles - 1): split CTAs of one query tile share their Q, split-K slices
+ * their C tile. */
+void pascal_workload_cta_io(const pascal_workload *w, int64_t c, int64_t sector, int64_t *q,
+                            int64_t *q_id, int64_t *o, int64_t *o_id);
+/* The counts of Q and output tiles those ids run over. */
+void pascal_workload_io_tiles(const pascal_workload *w, int64_t *q_tiles, int64_t *o_tiles);
+
 /* FlashAttention-2's num_splits_heuristic (flash_api.cpp): the fewest
  * eligible splits whose wave efficiency n / ceil(n), n = work x splits /
  * slots, is within 85 % of the best, 1 when work fills 80 % of the slots.

@@ -135,6 +135,13 @@ const pascal_monotone_info pascal_search_monotone[] = {
                                    "traffic and read the area there"},
     {PASCAL_COL_KV_SPLITS, NONE, "the kernel's launch: it does not depend on C"},
     {PASCAL_COL_PARTIAL_BYTES, NONE, "the split kernel's partial outputs: they do not depend on C"},
+    {PASCAL_COL_FILL_BYTES_EXACT, DOWN, "an exact LRU replay in bytes of the kernel's one trace: a "
+                                        "request hits iff its need (its bytes and those of the "
+                                        "distinct blocks since) <= capacity_bytes (the stack property)"},
+    {PASCAL_COL_TRAFFIC_EXACT, DOWN, "fill_bytes_exact / ideal_bytes_exact, ideal fixed (the stack "
+                                     "property)"},
+    {PASCAL_COL_IDEAL_BYTES_EXACT, NONE, "the bytes read once: they do not depend on C"},
+    {PASCAL_COL_WRITE_BYTES_EXACT, NONE, "the bytes written: they do not depend on C"},
     {PASCAL_COL_ANSWER_TRAFFIC_HI, DOWN, "a percentile of free-running simulations (with simulate): "
                                          "not shown monotone in C, probed"},
 };
@@ -333,10 +340,12 @@ int pascal_search_check(const pascal_spec *spec, const pascal_target *t, pascal_
     if (!isnan(spec->fixed.v[PASCAL_P_WORKLOAD]) && !answer && !sim &&
         !(t && (t->column == PASCAL_COL_FILL_BYTES_REPLAY || t->column == PASCAL_COL_TRAFFIC_REPLAY ||
                 t->column == PASCAL_COL_FILL_BYTES_REPLAY_ANY ||
-                t->column == PASCAL_COL_TRAFFIC_REPLAY_ANY)))
+                t->column == PASCAL_COL_TRAFFIC_REPLAY_ANY ||
+                t->column == PASCAL_COL_FILL_BYTES_EXACT || t->column == PASCAL_COL_TRAFFIC_EXACT)))
         return yml_fail_mark(err, &spec->src[PASCAL_P_WORKLOAD], PASCAL_EINPUT,
                               "expected a target on answer_traffic, answer_traffic_lo, "
-                              "answer_traffic_hi, traffic_replay, traffic_replay_any or traffic_sim "
+                              "answer_traffic_hi, traffic_replay, traffic_replay_any, traffic_exact "
+                              "or traffic_sim "
                               "for a search of a workload, got one on %s: a workload's other columns "
                               "sum its waves and are not shown monotone in C, so bisection could "
                               "miss (the exact replay is monotone: the stack property; the "

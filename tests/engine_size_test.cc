@@ -377,7 +377,7 @@ TEST(SizeSearchErrors, WorkloadSpecsAreRefused)
                            "fixed: {sms: 8, occupancy: 2}\naxes:\n  capacity_bytes: [256KiB, 4MiB]\n";
     std::string msg = parse_bad(wl + "search: {target: 'rho_lru <= 0.05'}\n");
     EXPECT_EQ(msg.rfind("size.yaml:4:3: workload.attention: expected a target on answer_traffic, answer_traffic_lo, "
-                        "answer_traffic_hi, traffic_replay, traffic_replay_any or traffic_sim for a search "
+                        "answer_traffic_hi, traffic_replay, traffic_replay_any, traffic_exact or traffic_sim for a search "
                         "of a workload, got one on rho_lru", 0), 0u) << msg;
     Spec spec(wl);
     ASSERT_NE(spec.s, nullptr);
@@ -387,8 +387,8 @@ TEST(SizeSearchErrors, WorkloadSpecsAreRefused)
     o.target = pascal_target{PASCAL_COL_RHO_LRU, PASCAL_TARGET_LE, 0.05};
     EXPECT_EQ(pascal_size_run(spec.s, &o, &st, &err), PASCAL_EINPUT);
     EXPECT_NE(std::string(err.msg).find("workload.attention: expected a target on answer_traffic, answer_traffic_lo, "
-                                        "answer_traffic_hi, traffic_replay, traffic_replay_any or "
-                                        "traffic_sim for a search of a workload"),
+                                        "answer_traffic_hi, traffic_replay, traffic_replay_any, "
+                                        "traffic_exact or traffic_sim for a search of a workload"),
               std::string::npos) << err.msg;
     EXPECT_EQ(st.scenarios, 0u);
 }

@@ -703,3 +703,225 @@ TEST(EngineWorkloadAny, AnyOrderReplayIsTheShuffledTrace)
 }
 
 } // namespace
+
+namespace {
+
+// One request of the sector-exact trace: a tile id, its bytes, a write?
+struct XReq {
+    int64_t id, bytes;
+    bool write;
+};
+
+// Bytes of `rows` rows of `row_bytes` each, every row in whole 32-byte sectors.
+int64_t sectors(int64_t rows, int64_t row_bytes)
+{
+    return rows <= 0 || row_bytes <= 0 ? 0 : rows * ((row_bytes + 31) / 32 * 32);
+}
+
+// An LRU cache of C bytes from empty, written plainly: a hit moves its tile
+// to the front; a miss puts it there, then the least recent tiles leave
+// until the rest fit.  A write occupies the cache as a read does but is no
+// fill.  Returns the bytes filled by reads; *ideal the distinct ones.
+int64_t byte_lru_fills(const std::vector<XReq> &trace, int64_t C, int64_t *ideal)
+{
+    std::list<std::pair<int64_t, int64_t>> order;   // (id, bytes), front: most recent
+    std::unordered_map<int64_t, std::list<std::pair<int64_t, int64_t>>::iterator> where;
+    std::unordered_map<int64_t, int> seen;
+    int64_t held = 0, fills = 0;
+    *ideal = 0;
+    for (const XReq &r : trace) {
+        if (r.bytes == 0)
+            continue;
+        auto it = where.find(r.id);
+        if (it != where.end()) {
+            held -= it->second->second;
+            order.erase(it->second);
+        } else if (!r.write) {
+            fills += r.bytes;
+        }
+        if (!r.write && !seen[r.id]++)
+            *ideal += r.bytes;
+        order.push_front({r.id, r.bytes});
+        where[r.id] = order.begin();
+        held += r.bytes;
+        while (held > C) {
+            held -= order.back().second;
+            where.erase(order.back().first);
+            order.pop_back();
+        }
+    }
+    return fills;
+}
+
+// The attention kernels' sector-exact traces on M lock-step slots, written
+// from the launch code: kind 0 the model kernel (c = (b H + h) n_q + t, KV
+// blocks forward), 1 FlashAttention-2's standard grid under a causal mask
+// (c = (h B + b) n_q + t, its prefix from the last block down), 2 its
+// split-KV grid (c = ((b H + h) S + s) n_m + t, 64-row query tiles and
+// 256-row KV blocks at head_dim 4, each split's range from its last block
+// down).  A CTA reads its Q tile before its first step (a split CTA with
+// no range reads nothing) and writes its output after its last (a split
+// CTA: fp32 partial rows of 32 columns and one fp32 LSE per row).
+// head_dim 4 in bf16: 8-byte rows, one sector each.
+std::vector<XReq> exact_attention_trace(const Attn &a, int64_t M, int kind, int64_t S)
+{
+    const int64_t row = 8;
+    int64_t tq = kind == 2 ? 64 : a.Tq, tk = kind == 2 ? 256 : a.Tk;
+    int64_t nq = (a.Lq + tq - 1) / tq, N = (a.Lkv + tk - 1) / tk, G = a.Hq / a.Hkv;
+    int64_t splits = kind == 2 ? S : 1, per = (N + splits - 1) / splits;
+    int64_t ctas = a.B * a.Hq * nq * splits, nt = 2 * a.B * a.Hkv * N, nqt = a.B * a.Hq * nq;
+    struct Cta {
+        int64_t b, h, t, lo, hi;
+    };
+    auto cta = [&](int64_t c) {
+        Cta x{};
+        x.t = c % nq;
+        int64_t rest = c / nq, s = 0;
+        if (kind == 2)
+            s = rest % splits, rest /= splits, x.b = rest / a.Hq, x.h = rest % a.Hq;
+        else if (kind == 1)
+            x.b = rest % a.B, x.h = rest / a.B;
+        else
+            x.h = rest % a.Hq, x.b = rest / a.Hq;
+        x.lo = s * per, x.hi = kind == 2 ? std::min(N, (s + 1) * per) : N;
+        if (kind >= 1) {   // bottom-right causal cut
+            int64_t keys = std::min((x.t + 1) * tq, kind == 2 ? (x.t + 1) * tq : a.Lq) + a.Lkv - a.Lq;
+            x.hi = std::min(x.hi, keys <= 0 ? 0 : (keys + tk - 1) / tk);
+        }
+        x.hi = std::max(x.hi, x.lo);
+        return x;
+    };
+    std::vector<XReq> out;
+    for (int64_t c0 = 0; c0 < ctas; c0 += M) {
+        int64_t c1 = std::min(c0 + M, ctas), longest = 0;
+        for (int64_t c = c0; c < c1; c++)
+            longest = std::max(longest, cta(c).hi - cta(c).lo);
+        for (int64_t r = 0; r < std::max<int64_t>(longest, 1); r++)
+            for (int64_t c = c0; c < c1; c++) {
+                Cta x = cta(c);
+                int64_t n = x.hi - x.lo, qrows = std::min(tq, a.Lq - x.t * tq);
+                if (r == 0 && n > 0)
+                    out.push_back({nt + (x.b * a.Hq + x.h) * nq + x.t, sectors(qrows, row), false});
+                if (r < n) {
+                    int64_t blk = kind == 0 ? r : x.hi - 1 - r, kv = x.b * a.Hkv + x.h / G;
+                    int64_t bytes = sectors(std::min(tk, a.Lkv - blk * tk), row);
+                    out.push_back({(2 * kv) * N + blk, bytes, false});
+                    out.push_back({(2 * kv + 1) * N + blk, bytes, false});
+                }
+                if (r == std::max<int64_t>(n - 1, 0)) {
+                    int64_t o = kind == 2 ? sectors(qrows, 32 * 4) + sectors(1, qrows * 4)
+                                          : sectors(qrows, row);
+                    out.push_back({nt + nqt + c, o, true});
+                }
+            }
+    }
+    return out;
+}
+
+// The sector-exact replay is that trace through that cache at every
+// capacity: padded KV tails (rows of 8 bytes in 32-byte sectors), Q read
+// and O written by each CTA; the model kernel on a ring, FlashAttention-2
+// causal and split-KV.  ideal_bytes_exact is every byte read once and
+// write_bytes_exact the outputs; a padded shape moves the exact answer off
+// the whole-block one.
+TEST(EngineWorkload, ExactReplayIsTheSectorTraceInBytes)
+{
+    struct Case {
+        Attn a;
+        int kind;
+        int64_t splits;
+    } cases[] = {{{2, 4, 2, 6, 10, 4, 4}, 0, 1},
+                 {{1, 4, 1, 12, 30, 8, 4}, 0, 1},
+                 {{2, 4, 2, 10, 10, 4, 4}, 1, 1},
+                 {{1, 2, 2, 9, 21, 4, 8}, 1, 1},
+                 {{2, 4, 2, 1, 600, 16, 16}, 2, 3},
+                 {{1, 2, 1, 70, 1100, 16, 16}, 2, 4}};
+    int64_t checked = 0, differs = 0;
+    for (const Case &k : cases)
+        for (int64_t M : {1, 3, 8}) {
+            auto trace = exact_attention_trace(k.a, M, k.kind, k.splits);
+            int64_t writes = 0;
+            for (const XReq &r : trace)
+                writes += r.write ? r.bytes : 0;
+            std::string text = attention_spec(k.a, M, "", 64);
+            std::string field = "tile_kv: " + std::to_string(k.a.Tk) + "}";
+            const char *kernel = k.kind == 0 ? "}" : k.kind == 1 ? ", kernel: flash-attn-2, "
+                                                                   "num_splits: 1, causal: true}"
+                                                                 : nullptr;
+            std::string tail = kernel ? kernel
+                                      : ", kernel: flash-attn-2, num_splits: " +
+                                            std::to_string(k.splits) + ", causal: true}";
+            text.replace(text.find(field), field.size(), "tile_kv: " + std::to_string(k.a.Tk) + tail);
+            Eval e;
+            pascal_error err = {};
+            ASSERT_EQ(pascal_spec_parse(text.data(), text.size(), nullptr, &e.spec, &err), 0) << err.msg;
+            e.ev = pascal_eval_create(pascal_spec_models(e.spec));
+            const int cols[] = {PASCAL_COL_FILL_BYTES_EXACT, PASCAL_COL_IDEAL_BYTES_EXACT,
+                                PASCAL_COL_WRITE_BYTES_EXACT, PASCAL_COL_TRAFFIC_EXACT,
+                                PASCAL_COL_TRAFFIC_REPLAY};
+            for (uint64_t i = 0; i < pascal_spec_size(e.spec); i++) {
+                pascal_point p;
+                double v[5];
+                ASSERT_EQ(pascal_spec_point(e.spec, i, &p, &err), 1) << err.msg;
+                ASSERT_EQ(pascal_eval_point(e.ev, &p, cols, 5, v), 0);
+                int64_t C = (int64_t)(p.v[PASCAL_P_C] * p.v[PASCAL_P_BLOCK_BYTES]), ideal = 0;
+                int64_t want = byte_lru_fills(trace, C, &ideal);
+                ASSERT_EQ(v[0], (double)want) << "kind " << k.kind << " M " << M << " C " << C;
+                ASSERT_EQ(v[1], (double)ideal);
+                ASSERT_EQ(v[2], (double)writes);
+                ASSERT_DOUBLE_EQ(v[3], (double)want / (double)ideal);
+                differs += v[3] != v[4];
+                checked++;
+            }
+        }
+    EXPECT_GT(checked, 0);
+    EXPECT_GT(differs, 0);
+}
+
+// A padded GEMM (fp8, M 7 x N 5 x K 9, tiles 2 x 4 x 4: units of 2 rows or
+// columns, row raster): every A unit of 2 rows (1 at the edge) and K step of
+// 4 columns (1 at the end) is rows x one 32-byte sector, every B unit of 2
+// columns (1 at the edge, none past it) rows x one sector, and each CTA
+// writes its C tile after its last K step; lock-step waves of M slots.
+TEST(EngineWorkload, ExactReplayOfAPaddedGemm)
+{
+    const int64_t Mg = 7, Ng = 5, Kg = 9, tm = 2, tn = 4, tk = 4, mt = 4, nt = 2, kt = 3;
+    const int64_t ua = 1, ub = 2, b0 = mt * ua, streams = mt * ua + nt * ub;
+    for (int64_t M : {1, 3, 8}) {
+        std::vector<XReq> trace;
+        for (int64_t c0 = 0; c0 < mt * nt; c0 += M) {
+            int64_t c1 = std::min(c0 + M, mt * nt);
+            for (int64_t r = 0; r < kt; r++)
+                for (int64_t c = c0; c < c1; c++) {
+                    int64_t i = c / nt, j = c % nt, krows = std::min(tk, Kg - r * tk);
+                    trace.push_back({i * kt + r, sectors(std::min(tm, Mg - i * tm), krows), false});
+                    for (int64_t bb = 0; bb < ub; bb++) {
+                        int64_t cols = std::max<int64_t>(0, std::min<int64_t>(2, Ng - (j * tn + bb * 2)));
+                        trace.push_back({(b0 + j * ub + bb) * kt + r, sectors(krows, cols), false});
+                    }
+                    if (r == kt - 1)
+                        trace.push_back({streams * kt + c,
+                                         sectors(std::min(tm, Mg - i * tm), std::min(tn, Ng - j * tn)),
+                                         true});
+                }
+        }
+        Gemm g{Mg, Ng, Kg, tm, tn, tk, 0, 8, 1};
+        std::string text = gemm_spec(g, M, "", 40);
+        Eval e;
+        pascal_error err = {};
+        ASSERT_EQ(pascal_spec_parse(text.data(), text.size(), nullptr, &e.spec, &err), 0) << err.msg;
+        e.ev = pascal_eval_create(pascal_spec_models(e.spec));
+        const int cols[] = {PASCAL_COL_FILL_BYTES_EXACT, PASCAL_COL_IDEAL_BYTES_EXACT};
+        for (uint64_t i = 0; i < pascal_spec_size(e.spec); i++) {
+            pascal_point p;
+            double v[2];
+            ASSERT_EQ(pascal_spec_point(e.spec, i, &p, &err), 1) << err.msg;
+            ASSERT_EQ(pascal_eval_point(e.ev, &p, cols, 2, v), 0);
+            int64_t C = (int64_t)(p.v[PASCAL_P_C] * p.v[PASCAL_P_BLOCK_BYTES]), ideal = 0;
+            ASSERT_EQ(v[0], (double)byte_lru_fills(trace, C, &ideal)) << "M " << M << " C " << C;
+            ASSERT_EQ(v[1], (double)ideal);
+        }
+    }
+}
+
+} // namespace

@@ -321,6 +321,18 @@ const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
                                   "attention, split-KV: fp32 partial outputs and log-sum-exps the "
                                   "split kernel writes and its combine kernel reads back; 0 "
                                   "without a split"},
+    [PASCAL_COL_FILL_BYTES_EXACT] = {"fill_bytes_exact", PASCAL_MODEL_TRAFFIC, "bytes",
+                                     "DRAM fills of the sector-exact replay: every tile at its stored "
+                                     "bytes (partial tiles too), each CTA's Q read and output written, "
+                                     "through LRU of capacity_bytes (with model lru_replay)"},
+    [PASCAL_COL_TRAFFIC_EXACT] = {"traffic_exact", PASCAL_MODEL_TRAFFIC, "x ideal",
+                                  "fill_bytes_exact / ideal_bytes_exact"},
+    [PASCAL_COL_IDEAL_BYTES_EXACT] = {"ideal_bytes_exact", PASCAL_MODEL_TRAFFIC, "bytes",
+                                      "every byte the kernel reads (K, V and Q; A and B), once, in "
+                                      "whole sectors (with model lru_replay)"},
+    [PASCAL_COL_WRITE_BYTES_EXACT] = {"write_bytes_exact", PASCAL_MODEL_TRAFFIC, "bytes",
+                                      "the output tiles the CTAs write (O, split-KV partials, C), in "
+                                      "whole sectors (with model lru_replay)"},
 };
 
 const char *const pascal_answer_names[PASCAL_ANSWER_COUNT] = {"", "simulate", "lru_replay",
@@ -772,6 +784,10 @@ const char *const pascal_column_refs[PASCAL_NCOLUMN] = {
     [PASCAL_COL_AREA_L2_MM2] = "docs/workloads.md section 10.1",
     [PASCAL_COL_KV_SPLITS] = "docs/workloads.md section 2.6",
     [PASCAL_COL_PARTIAL_BYTES] = "docs/workloads.md section 2.6",
+    [PASCAL_COL_FILL_BYTES_EXACT] = "docs/workloads.md section 2.7",
+    [PASCAL_COL_TRAFFIC_EXACT] = "docs/workloads.md section 2.7",
+    [PASCAL_COL_IDEAL_BYTES_EXACT] = "docs/workloads.md section 2.7",
+    [PASCAL_COL_WRITE_BYTES_EXACT] = "docs/workloads.md section 2.7",
 };
 
 static const pascal_unit_info unit_table[] = {

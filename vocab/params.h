@@ -225,6 +225,10 @@ typedef enum pascal_column_id {
     PASCAL_COL_AREA_L2_MM2,       /* area: capacity x l2_mm2_per_mib */
     PASCAL_COL_KV_SPLITS,         /* workload: KV splits the attention kernel launches */
     PASCAL_COL_PARTIAL_BYTES,     /* workload: split-KV partial outputs written and read back */
+    PASCAL_COL_FILL_BYTES_EXACT,  /* traffic: sector-exact replay, Q and outputs (lru_replay) */
+    PASCAL_COL_TRAFFIC_EXACT,     /* traffic: / ideal_bytes_exact */
+    PASCAL_COL_IDEAL_BYTES_EXACT, /* traffic: every byte read once, sector-exact */
+    PASCAL_COL_WRITE_BYTES_EXACT, /* traffic: output bytes written, sector-exact */
     PASCAL_NCOLUMN
 } pascal_column_id;
 
