@@ -106,6 +106,7 @@ struct pascal_wl_eval {
         int64_t n, cap;        /* entries, slots (a power of two; key 0: empty) */
         int64_t *key, *val;
     } ex;
+    int64_t ex_nt, ex_nq;      /* the exact replay's id ranges: blocks, Q tiles */
     pascal_blru *blru;
     int64_t blru_blocks;
     pascal_lru *lru;
@@ -338,7 +339,7 @@ static int prepare(pascal_wl_eval *we, const pascal_point *p)
                  p->v[PASCAL_P_PATTERN] != PASCAL_PATTERN_ALIGNED;
     if (we->program) {
         /* No ring: no classes; the replay runs each CTA's steps. */
-        we->M = (int64_t)p->v[PASCAL_P_M];
+        we->M = we->w.persistent ? we->w.grid : (int64_t)p->v[PASCAL_P_M];
         we->waves = pascal_workload_waves(&we->w, we->M);
         we->ncls = 0;
         if (grow(we, we->M, we->M * we->w.units, pascal_workload_wave_scratch(&we->w, we->M)) != 0)
@@ -444,10 +445,104 @@ static int replay_round(pascal_wl_eval *we, int any, int64_t wave, int64_t t, co
  * has one (pascal_workload_cta_steps), each step one block of each of the
  * CTA's streams in request order.  A wave lasts as long as its longest
  * CTA. */
+/* A persistent kernel's lock-step schedule (docs/workloads.md section
+ * 2.8): G slots, slot q starting on tile q; the round after a slot runs
+ * its tile's last step it takes its next: its own tile + G (static) or the
+ * next tile nobody has taken (dynamic; slots in index order within a
+ * round).  A tile without steps is taken and left at once. */
+typedef struct psched {
+    const pascal_workload *w;
+    int64_t G, next, *tile, *step;   /* per slot; tile -1: done */
+} psched;
+
+static int psched_init(psched *ps, const pascal_workload *w)
+{
+    ps->w = w;
+    ps->G = w->grid;
+    ps->tile = malloc((size_t)ps->G * sizeof *ps->tile);
+    ps->step = calloc((size_t)ps->G, sizeof *ps->step);
+    ps->next = ps->G;
+    if (!ps->tile || !ps->step) {
+        free(ps->tile), free(ps->step);
+        return -1;
+    }
+    for (int64_t q = 0; q < ps->G; q++)
+        ps->tile[q] = q < w->ctas ? q : -1;
+    return 0;
+}
+
+static void psched_free(psched *ps)
+{
+    free(ps->tile), free(ps->step);
+}
+
+/* Moves slot q on from a finished (or stepless) tile; with skip, each
+ * stepless tile passed over is handed to skip(we, tile) (its output). */
+static int psched_take(psched *ps, int64_t q, int first, pascal_wl_eval *we,
+                       int (*skip)(pascal_wl_eval *, int64_t))
+{
+    for (;;) {
+        if (!first) {
+            if (ps->w->persistent == 1)
+                ps->tile[q] = ps->tile[q] + ps->G < ps->w->ctas ? ps->tile[q] + ps->G : -1;
+            else
+                ps->tile[q] = ps->next < ps->w->ctas ? ps->next++ : -1;
+        }
+        first = 0;
+        ps->step[q] = 0;
+        if (ps->tile[q] < 0 || pascal_workload_cta_steps(ps->w, ps->tile[q]) > 0)
+            return 0;
+        if (skip && skip(we, ps->tile[q]) != 0)
+            return -1;
+    }
+}
+
+/* The persistent kernel's replay in blocks: round after round, the
+ * running slots' current steps. */
+static int persistent_replay(pascal_wl_eval *we, int any)
+{
+    const pascal_workload *w = &we->w;
+    int64_t N = w->blocks, *req = we->stream, st[64];
+    psched ps;
+    if (psched_init(&ps, w) != 0)
+        return -1;
+    int rc = 0;
+    for (int64_t q = 0; q < ps.G; q++)
+        psched_take(&ps, q, 1, NULL, NULL);
+    we->rounds = 0;
+    for (int live = 1; live && rc == 0; we->rounds++) {
+        int64_t g = 0, slots = 0;
+        live = 0;
+        for (int64_t q = 0; q < ps.G; q++) {
+            int64_t c = ps.tile[q];
+            if (c < 0)
+                continue;
+            int64_t b = pascal_workload_cta_block(w, c, ps.step[q]);
+            pascal_workload_cta(w, c, st);
+            for (int64_t u = 0; u < w->units; u++)
+                req[g++] = st[u] * N + b;
+            slots++;
+        }
+        if (slots && replay_round(we, any, 0, we->rounds, req, slots, w->units) < 0)
+            rc = -1;
+        for (int64_t q = 0; q < ps.G; q++)
+            if (ps.tile[q] >= 0 && ++ps.step[q] == pascal_workload_cta_steps(w, ps.tile[q]))
+                psched_take(&ps, q, 0, NULL, NULL);
+        for (int64_t q = 0; q < ps.G; q++)
+            live |= ps.tile[q] >= 0;
+        if (!slots)
+            break;
+    }
+    psched_free(&ps);
+    return rc;
+}
+
 static int program_replay(pascal_wl_eval *we, int any)
 {
     const pascal_workload *w = &we->w;
     int64_t N = w->blocks, M = we->M, *req = we->stream, st[64];
+    if (w->persistent)
+        return persistent_replay(we, any);
     we->rounds = 0;
     for (int64_t wave = 0; wave < we->waves; wave++) {
         int64_t c0 = wave * M, c1 = c0 + M < w->ctas ? c0 + M : w->ctas, longest = 0;
@@ -612,6 +707,49 @@ static int ex_finish(pascal_wl_eval *we)
     return 0;
 }
 
+/* A stepless tile's output (the persistent schedule's skip). */
+static int ex_skip(pascal_wl_eval *we, int64_t tile)
+{
+    return ex_io(we, tile, 1, we->ex_nt, we->ex_nq);
+}
+
+/* The persistent schedule in bytes: a tile's Q before its first step, its
+ * output after its last. */
+static int exact_persistent(pascal_wl_eval *we)
+{
+    const pascal_workload *w = &we->w;
+    int64_t N = w->blocks, st[64], nt = we->ex_nt, nq = we->ex_nq;
+    psched ps;
+    if (psched_init(&ps, w) != 0)
+        return -1;
+    int rc = 0;
+    for (int64_t q = 0; q < ps.G && rc == 0; q++)
+        rc = psched_take(&ps, q, 1, we, ex_skip);
+    for (int live = 1; live && rc == 0;) {
+        live = 0;
+        for (int64_t q = 0; q < ps.G && rc == 0; q++) {
+            int64_t c = ps.tile[q];
+            if (c < 0)
+                continue;
+            if (ps.step[q] == 0)
+                rc = ex_io(we, c, 0, nt, nq);
+            int64_t b = pascal_workload_cta_block(w, c, ps.step[q]);
+            pascal_workload_cta(w, c, st);
+            for (int64_t u = 0; u < w->units && rc == 0; u++)
+                rc = ex_access(we, st[u] * N + b, pascal_workload_stored_bytes(w, st[u], b, SECTOR), 0);
+            if (rc == 0 && ps.step[q] + 1 == pascal_workload_cta_steps(w, c))
+                rc = ex_io(we, c, 1, nt, nq);
+        }
+        for (int64_t q = 0; q < ps.G && rc == 0; q++)
+            if (ps.tile[q] >= 0 && ++ps.step[q] == pascal_workload_cta_steps(w, ps.tile[q]))
+                rc = psched_take(&ps, q, 0, we, ex_skip);
+        for (int64_t q = 0; q < ps.G; q++)
+            live |= ps.tile[q] >= 0;
+    }
+    psched_free(&ps);
+    return rc;
+}
+
 /* The kernel's requests in the lock-step order of the replay above, each
  * at its stored bytes, with each CTA's Q read before its first step and
  * its output written after its last, through an LRU cache in bytes. */
@@ -634,6 +772,10 @@ static int exact_replay(pascal_wl_eval *we)
     if (we->ex.key)
         memset(we->ex.key, 0, (size_t)we->ex.cap * sizeof *we->ex.key);
     we->ex.n = we->ex.cold = we->ex.writes = 0;
+    if (w->persistent) {
+        we->ex_nt = nt, we->ex_nq = nq;
+        return exact_persistent(we) == 0 ? ex_finish(we) : -1;
+    }
     for (int64_t wave = 0; wave < we->waves; wave++) {
         int64_t c0 = wave * we->M, c1 = c0 + we->M < w->ctas ? c0 + we->M : w->ctas, longest = N;
         pascal_streams inst;

@@ -7,7 +7,8 @@
 
 const char *const pascal_workload_names[PASCAL_WORKLOAD_COUNT] = {"attention", "gemm"};
 const char *const pascal_raster_names[PASCAL_RASTER_COUNT] = {"row", "column", "swizzle"};
-const char *const pascal_kernel_names[PASCAL_KERNEL_COUNT] = {"model", "flash-attn-2", "cutlass"};
+const char *const pascal_kernel_names[PASCAL_KERNEL_COUNT] = {"model", "flash-attn-2", "cutlass",
+                                                               "flash-attn-3"};
 const pascal_kernel_info pascal_kernels[PASCAL_KERNEL_COUNT] = {
     {"attention, gemm", "pascal's model kernel: query tile, then query head, then sequence; "
      "GEMM tiles in the raster order asked",
@@ -28,6 +29,16 @@ const pascal_kernel_info pascal_kernels[PASCAL_KERNEL_COUNT] = {
      "get_log_tile, get_tile_offset (threadblock/threadblock_swizzle.h), the default in "
      "device/gemm.h, the early exit of padded CTAs (kernel/gemm.h); read at v4.7.0 (2026-08-20); "
      "docs/workloads.md section 2.5"},
+    {"attention", "FlashAttention-3 forward on Hopper: one persistent CTA per SM over tiles of "
+     "tile_size_fwd_sm90, PackGQA by should_pack_gqa; non-causal tiles in order (query tile, "
+     "head, sequence), causal longest first in L2-sized sections of heads; fp16, bf16, fp8; "
+     "no split-KV (num_splits must come out 1)",
+     "Dao-AILab/flash-attention hopper: tile_size_fwd_sm90 (tile_size.h), should_pack_gqa, "
+     "num_splits_heuristic (heuristics.h), get_pack_gqa, get_num_splits, round_up_headdim, mha_fwd "
+     "(flash_api.cpp), run_flash_fwd (flash_fwd_launch_template.h), StaticPersistentTileScheduler, "
+     "DynamicPersistentTileScheduler (tile_scheduler.hpp), BlockMN::get_n_block_min_max (block.h), "
+     "the mainloop's n_block loop (mainloop_fwd_sm90_tma_gmma_ws.hpp); read at tag "
+     "fa4-v4.0.0.beta27 (2026-08-15); docs/workloads.md section 2.8"},
 };
 const char *const pascal_dtype_names[PASCAL_DTYPE_COUNT] = {"fp32", "tf32", "bf16", "fp16",
                                                             "fp8",  "int8", "fp4"};
@@ -165,6 +176,128 @@ static void split_range(const pascal_workload *w, int64_t seq_q, int causal, int
         *hi = *lo;
 }
 
+/* FlashAttention-3 (docs/workloads.md section 2.8). */
+
+/* tile_size_fwd_sm90 (hopper/tile_size.h) for headdim = headdim_v = d_r,
+ * no local window, paging or softcap: {kBlockM, kBlockN}. */
+static void fa3_tiles(int64_t d_r, int causal, int elem, int64_t *bm, int64_t *bn)
+{
+    if (elem == 2) {
+        if (d_r <= 64)
+            *bm = 192, *bn = causal ? 128 : 192;
+        else if (d_r <= 96)
+            *bm = 192, *bn = 144;
+        else if (d_r <= 128)
+            *bm = 128, *bn = causal ? 128 : 176;
+        else if (d_r <= 192)
+            *bm = 128, *bn = 128;
+        else
+            *bm = 128, *bn = 80;
+    } else {
+        if (d_r <= 64)
+            *bm = 192, *bn = 160;
+        else if (d_r <= 96)
+            *bm = 192, *bn = 128;
+        else if (d_r <= 128)
+            *bm = 128, *bn = 224;
+        else if (d_r <= 192)
+            *bm = 128, *bn = 160;
+        else
+            *bm = 128, *bn = 128;
+    }
+}
+
+/* should_pack_gqa (hopper/heuristics.h), not varlen. */
+static int fa3_pack(int64_t seq_q, int64_t g, int64_t bm)
+{
+    float no = (float)seq_q / (float)(cdiv(seq_q, bm) * bm);
+    float yes = (float)(seq_q * g) / (float)(cdiv(seq_q * g, bm) * bm);
+    return no < 0.9 * yes;
+}
+
+/* FlashAttention-3's num_splits_heuristic (hopper/heuristics.h). */
+static int64_t fa3_splits(int64_t mblocks, int64_t sms, int64_t n_blocks, int64_t m_blocks,
+                          int64_t kv_head_bytes, int causal)
+{
+    if ((float)mblocks >= 0.8f * (float)sms) {
+        const int64_t l2 = (int64_t)50 << 20;
+        if (kv_head_bytes > l2 && m_blocks >= 2 * sms && !causal)
+            return cdiv(kv_head_bytes, l2) < 128 ? cdiv(kv_head_bytes, l2) : 128;
+        return 1;
+    }
+    if (n_blocks <= 4)
+        return 1;
+    int64_t max = 128 < sms ? 128 : sms;
+    max = max < n_blocks ? max : n_blocks;
+    float best = 0.f, eff[128];
+    for (int64_t k = 1; k <= max; k++) {
+        float waves = (float)(mblocks * k) / (float)sms;
+        eff[k - 1] = waves / ceilf(waves);
+        best = eff[k - 1] > best ? eff[k - 1] : best;
+    }
+    for (int64_t k = 1; k <= max; k++)
+        if ((double)eff[k - 1] >= 0.85 * (double)best)
+            return k;
+    return 1;
+}
+
+/* The launch: tiles, PackGQA, the split check, the scheduler.  Sets
+ * w->tile_q, tile_kv, heads, packed, grid, persistent, l2_swizzle, splits
+ * and *seq_q (the rows launched per head); 0, or the refusal. */
+static int fa3_launch(const pascal_workload_shape *s, int causal, pascal_workload *w, int64_t *seq_q)
+{
+    int bits = pascal_dtype_bits[s->dtype];
+    if (!(bits == 16 || s->dtype == PASCAL_DTYPE_FP8))
+        return PASCAL_WL_DTYPE;
+    if (s->head_dim > 256)
+        return PASCAL_WL_RANGE;
+    int elem = bits / 8;
+    int64_t d_r = s->head_dim <= 64 ? 64 : s->head_dim <= 96 ? 96 : s->head_dim <= 128 ? 128
+                  : s->head_dim <= 192 ? 192 : 256;
+    int64_t bm, bn, g = s->q_heads / s->kv_heads;
+    fa3_tiles(d_r, causal, elem, &bm, &bn);
+    if (s->sms < 1)
+        return PASCAL_WL_SMS;
+    w->packed = g > 1 && fa3_pack(s->seq_q, g, bm);
+    w->heads = w->packed ? s->kv_heads : s->q_heads;
+    *seq_q = w->packed ? s->seq_q * g : s->seq_q;
+    w->tile_q = bm, w->tile_kv = bn;
+    /* get_num_splits: PackGQA rows over the KV heads of every sequence */
+    int64_t m_blocks = cdiv(s->seq_q * g, bm), n_blocks = cdiv(s->seq_kv, bn);
+    int64_t kv_head = mul(s->seq_kv, 2 * s->head_dim * elem);
+    int64_t splits = s->num_splits;
+    if (splits == 0)
+        splits = fa3_splits(mul(mul(s->batch, s->kv_heads), m_blocks), s->sms, n_blocks, m_blocks,
+                            kv_head, causal);
+    if (splits != 1 || s->num_splits > 1)
+        return PASCAL_WL_SPLITS;
+    w->splits = 1;
+    w->grid = s->sms;
+    w->persistent = causal ? 2 : 1;
+    /* DynamicPersistentTileScheduler: sections of (sequence, head) pairs
+     * whose K and V fit 32 MiB, a power of two, times G without PackGQA */
+    int64_t l2 = (int64_t)32 << 20, sw = 1;
+    if (kv_head >= 0 && kv_head <= l2)
+        while (sw * 2 <= l2 / kv_head)
+            sw *= 2;
+    w->l2_swizzle = sw * (w->packed ? 1 : g);
+    w->smem_bytes = storage_bytes(mul(bm + 4 * bn, d_r), s->dtype);   /* Q, 2 stages of K and V */
+    return PASCAL_WL_OK;
+}
+
+/* KV blocks FlashAttention-3's query tile t reads under the causal mask
+ * (BlockMN::get_n_block_min_max, hopper/block.h): up to the key of its last
+ * row, the last packed row's query index with PackGQA. */
+static int64_t fa3_blocks(const pascal_workload *w, int64_t seq_q, int64_t t)
+{
+    int64_t m_max = (t + 1) * w->tile_q, g = w->shape.q_heads / w->shape.kv_heads;
+    if (w->packed)
+        m_max = (m_max - 1) / g + 1;
+    int64_t keys = m_max + w->shape.seq_kv - (w->packed ? seq_q / g : seq_q);
+    int64_t n = keys <= 0 ? 0 : cdiv(keys, w->tile_kv), n_kv = cdiv(w->shape.seq_kv, w->tile_kv);
+    return n < n_kv ? n : n_kv;
+}
+
 /* W1-W6: attention. */
 static int derive_attention(const pascal_workload_shape *s, pascal_workload *w)
 {
@@ -184,10 +317,12 @@ static int derive_attention(const pascal_workload_shape *s, pascal_workload *w)
      * causal mask is no mask for one query token there (bottom-right). */
     w->folded = s->kernel == PASCAL_KERNEL_FLASH2 && s->seq_q == 1 && s->q_heads > s->kv_heads &&
                 s->head_dim % 8 == 0;
-    int causal = s->causal && !(s->kernel == PASCAL_KERNEL_FLASH2 && s->seq_q == 1);
+    int causal = s->causal && !((s->kernel == PASCAL_KERNEL_FLASH2 || s->kernel == PASCAL_KERNEL_FLASH3) &&
+                                s->seq_q == 1);
     int64_t seq_q = w->folded ? s->q_heads / s->kv_heads : s->seq_q;
     w->heads = w->folded ? s->kv_heads : s->q_heads;
-    int rc = flash2_splits(s, seq_q, w);
+    int rc = s->kernel == PASCAL_KERNEL_FLASH3 ? fa3_launch(s, causal, w, &seq_q)
+                                               : flash2_splits(s, seq_q, w);
     if (rc != PASCAL_WL_OK)
         return rc;
     int64_t n_kv = cdiv(s->seq_kv, w->tile_kv), n_q = cdiv(seq_q, w->tile_q);
@@ -205,9 +340,12 @@ static int derive_attention(const pascal_workload_shape *s, pascal_workload *w)
     w->split_blocks = cdiv(n_kv, w->splits);
     w->ctas = mul(mul(mul(s->batch, w->heads), n_q), w->splits);  /* W4 */
     w->sharers_a = w->sharers_b = mul(w->group, n_q);       /* W5, readers of each block */
-    w->ring = !causal && w->splits == 1;
+    w->ring = !causal && w->splits == 1 && !w->persistent;
     int64_t per_head = 0;                                   /* blocks over one head's CTAs */
-    if (w->splits > 1) {
+    if (w->persistent && causal) {
+        for (int64_t t = 0; t < n_q; t++)
+            per_head += fa3_blocks(w, seq_q, t);
+    } else if (w->splits > 1) {
         for (int64_t t = 0; t < n_q; t++)
             for (int64_t k = 0; k < w->splits; k++) {
                 int64_t lo, hi;
@@ -257,7 +395,7 @@ static int derive_gemm(const pascal_workload_shape *s, pascal_workload *w)
         return PASCAL_WL_SPLIT;
     if (s->kernel < 0 || s->kernel >= PASCAL_KERNEL_COUNT)
         return PASCAL_WL_KIND;
-    if (s->kernel == PASCAL_KERNEL_FLASH2 ||
+    if (s->kernel == PASCAL_KERNEL_FLASH2 || s->kernel == PASCAL_KERNEL_FLASH3 ||
         (s->kernel == PASCAL_KERNEL_CUTLASS && s->raster != PASCAL_RASTER_ROW))
         return PASCAL_WL_KERNEL;
     /* GemmIdentityThreadblockSwizzle<N>::get_log_tile: the widest of 8, 4,
@@ -348,8 +486,17 @@ void pascal_workload_explain(const pascal_workload_shape *s, int error, char *bu
                  "picks its KV splits from the SM count, num_splits_heuristic in flash_api.cpp): "
                  "give sms, a device, or num_splits");
         break;
+    case PASCAL_WL_DTYPE:
+        snprintf(buf, (size_t)len, "dtype %s with kernel %s, which takes fp16, bf16 and fp8 (e4m3)",
+                 dt, s->kernel >= 0 && s->kernel < PASCAL_KERNEL_COUNT ? pascal_kernel_names[s->kernel] : "?");
+        break;
     case PASCAL_WL_SPLITS:
-        if (s->num_splits > 128 || s->num_splits < 0)
+        if (s->kernel == PASCAL_KERNEL_FLASH3)
+            snprintf(buf, (size_t)len, "a split-KV launch of kernel flash-attn-3 (num_splits = %lld; "
+                     "0 asks get_num_splits, which splits when the tiles do not fill the SMs): its "
+                     "split kernel is not modelled; num_splits: 1 takes the persistent kernel",
+                     (long long)s->num_splits);
+        else if (s->num_splits > 128 || s->num_splits < 0)
             snprintf(buf, (size_t)len, "num_splits = %lld, outside 0 .. 128 (set_params_splitkv "
                      "refuses more than 128)", (long long)s->num_splits);
         else
@@ -426,6 +573,29 @@ static void attention_cta(const pascal_workload *w, int64_t c, int64_t *b, int64
     int64_t rest = c / w->tiles_q;
     *t = c % w->tiles_q;
     *k = 0;
+    if (w->persistent == 2) {
+        /* DynamicPersistentTileScheduler::get_block_coord: sections of
+         * l2_swizzle (sequence, head) pairs, the pairs fastest inside one,
+         * the last section the remainder wide; query tiles longest first */
+        int64_t n_m = w->tiles_q, hb_total = w->shape.batch * w->heads, sw = w->l2_swizzle;
+        int64_t quotient = hb_total / sw, rem = hb_total % sw;
+        int64_t section = c / (sw * n_m), l2_mod = c % (sw * n_m), block, resid;
+        if (section < quotient)
+            block = l2_mod / sw, resid = l2_mod % sw;
+        else
+            block = l2_mod / (rem ? rem : 1), resid = l2_mod % (rem ? rem : 1);
+        int64_t hb = section * sw + resid;
+        *b = hb / w->heads;
+        *h = hb % w->heads;
+        *t = n_m - 1 - block;
+        return;
+    }
+    if (w->persistent == 1) {
+        /* StaticPersistentTileScheduler: query tile fastest, then head, then sequence */
+        *h = rest % w->heads;
+        *b = rest / w->heads;
+        return;
+    }
     if (w->splits > 1) {
         /* run_flash_splitkv_fwd: grid(n_m, splits, B H), blockIdx.z = b H + h
          * (compute_attn_splitkv: bidb = z / h) */
@@ -467,18 +637,28 @@ void pascal_workload_cta(const pascal_workload *w, int64_t c, int64_t *streams)
 /* The query rows the attention kernel launches (G when folded). */
 static int64_t launched_seq_q(const pascal_workload *w)
 {
+    if (w->packed)
+        return w->shape.seq_q * (w->shape.q_heads / w->shape.kv_heads);
     return w->folded ? w->shape.q_heads / w->shape.kv_heads : w->shape.seq_q;
 }
 
 static int launched_causal(const pascal_workload *w)
 {
-    return w->shape.causal && !(w->shape.kernel == PASCAL_KERNEL_FLASH2 && w->shape.seq_q == 1);
+    return w->shape.causal && !((w->shape.kernel == PASCAL_KERNEL_FLASH2 ||
+                                 w->shape.kernel == PASCAL_KERNEL_FLASH3) && w->shape.seq_q == 1);
 }
 
 int64_t pascal_workload_cta_steps(const pascal_workload *w, int64_t c)
 {
     if (w->ring)
         return w->blocks;
+    if (w->persistent) {
+        if (w->persistent == 1)
+            return w->blocks;
+        int64_t b, h, t, k;
+        attention_cta(w, c, &b, &h, &t, &k);
+        return fa3_blocks(w, launched_seq_q(w), t);
+    }
     if (w->splits > 1) {
         int64_t b, h, t, k, lo, hi;
         attention_cta(w, c, &b, &h, &t, &k);
@@ -500,7 +680,7 @@ int64_t pascal_workload_cta_block(const pascal_workload *w, int64_t c, int64_t j
         split_range(w, launched_seq_q(w), launched_causal(w), t, k, &lo, &hi);
         return hi - 1 - j;
     }
-    if (!w->ring && w->shape.kernel == PASCAL_KERNEL_FLASH2)
+    if (!w->ring && (w->shape.kernel == PASCAL_KERNEL_FLASH2 || w->shape.kernel == PASCAL_KERNEL_FLASH3))
         return pascal_workload_cta_steps(w, c) - 1 - j;
     return j;
 }

@@ -66,9 +66,12 @@ typedef enum pascal_kernel {
     PASCAL_KERNEL_CUTLASS = 2,  /* CUTLASS 2.x device::Gemm with GemmIdentityThreadblockSwizzle<N>,
                                    N = the `swizzle` field: M fastest in groups of 2^log_tile
                                    N tiles */
-    PASCAL_KERNEL_COUNT = 3
+    PASCAL_KERNEL_FLASH3 = 3,   /* FlashAttention-3 forward (Hopper): persistent CTAs, one per SM,
+                                   over tiles of tile_size_fwd_sm90; causal: longest first in
+                                   L2-sized sections of heads (DynamicPersistentTileScheduler) */
+    PASCAL_KERNEL_COUNT = 4
 } pascal_kernel;
-extern const char *const pascal_kernel_names[PASCAL_KERNEL_COUNT];     /* model, flash-attn-2, cutlass */
+extern const char *const pascal_kernel_names[PASCAL_KERNEL_COUNT];     /* model, flash-attn-2, cutlass, flash-attn-3 */
 /* Each kernel's workload kinds, and where its launch was read (pascal list
  * kernels). */
 typedef struct pascal_kernel_info {
@@ -130,6 +133,15 @@ typedef struct pascal_workload {
     int64_t partial_bytes;  /* ... fp32 O and LSE partials written (0 without splits) */
     int64_t smem_bytes;     /* a named kernel's shared memory per CTA (flash-attn-2: its Q,
                                K and V tiles, kSmemSize); 0: pascal's stages (spec_point.c) */
+    /* Persistent kernels (flash-attn-3, docs/workloads.md section 2.8): `ctas`
+     * counts work tiles in the scheduler's tile order, run by `grid`
+     * persistent CTAs in lock step, each taking its next tile the round
+     * after it finishes one: its own next (tile + grid) when persistent is
+     * 1, the next unclaimed one when 2 (the dynamic scheduler). */
+    int persistent;         /* 0: one CTA per tile, in waves of M */
+    int64_t grid;           /* persistent CTAs (the SM count) */
+    int64_t l2_swizzle;     /* 2: (sequence, head) pairs per L2 section */
+    int packed;             /* flash-attn-3: PackGQA (G query heads in one tile's rows) */
 } pascal_workload;
 
 /* Reasons a shape is refused (pascal_workload_derive's return value). */
@@ -143,7 +155,8 @@ typedef enum pascal_workload_error {
     PASCAL_WL_KIND,         /* unknown kind, dtype or raster */
     PASCAL_WL_KERNEL,       /* a kernel of the other workload kind */
     PASCAL_WL_SMS,          /* flash-attn-2's split heuristic without sms */
-    PASCAL_WL_SPLITS        /* num_splits past the library's 128, or on a kernel without splits */
+    PASCAL_WL_SPLITS,       /* num_splits past the library's 128, or on a kernel without splits */
+    PASCAL_WL_DTYPE         /* a dtype the named kernel does not take */
 } pascal_workload_error;
 
 /* Derives *out from *in; returns PASCAL_WL_OK or the reason for refusing

@@ -17,6 +17,7 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <cstring>
 #include <vector>
 
 #include "engine/eval.h"
@@ -922,6 +923,97 @@ TEST(EngineWorkload, ExactReplayOfAPaddedGemm)
             ASSERT_EQ(v[1], (double)ideal);
         }
     }
+}
+
+// FlashAttention-3's persistent CTAs in lock step (section 2.8): G slots,
+// slot q starting on tile q; the round after a slot's last step it takes
+// its next tile, tile + G for the static scheduler (non-causal), the next
+// one nobody has taken for the dynamic one (causal; slots in index order).
+// The tiles' streams, steps and blocks are the model's, checked against the
+// sources in ModelWorkload.FlashAttention3TilesAndSchedulersByTheSource;
+// the schedule is written here, and the block replay and the sector-exact
+// one (Q before a tile's first step, O after its last) must match it.
+TEST(EngineWorkload, PersistentScheduleIsTheLockStepPull)
+{
+    for (int causal : {0, 1})
+        for (int64_t G : {1, 4, 7}) {
+            char text[1024];
+            std::snprintf(text, sizeof text,
+                          "name: t\nmodels: [traffic, lru_replay]\nworkload:\n  attention: {batch: 2, "
+                          "q_heads: 3, seq_q: 400, seq_kv: 600, head_dim: 64, dtype: bf16, tile_q: 16, "
+                          "tile_kv: 16, kernel: flash-attn-3, num_splits: 1, causal: %s}\n"
+                          "fixed: {sms: %lld, occupancy: 1}\naxes:\n  C: {from: 1, to: 40, step: 1}\n",
+                          causal ? "true" : "false", (long long)G);
+            Eval e;
+            pascal_error err = {};
+            ASSERT_EQ(pascal_spec_parse(text, std::strlen(text), nullptr, &e.spec, &err), 0) << err.msg;
+            pascal_point p0;
+            ASSERT_EQ(pascal_spec_point(e.spec, 0, &p0, &err), 1) << err.msg;
+            pascal_workload w;
+            ASSERT_EQ(pascal_workload_of_point(p0.v, &w), 0);
+            int64_t N = w.blocks, nt = w.streams * N, tiles = w.ctas, next = G, ids[2];
+            std::vector<int64_t> tile(G), step(G, 0), trace;
+            std::vector<XReq> xtrace;
+            const int64_t row = 128;   // 64 bf16: four sectors; tiles 192 x 192, causal 192 x 128
+            auto steps = [&](int64_t t) { return pascal_workload_cta_steps(&w, t); };
+            auto advance = [&](int64_t q, bool first) {
+                for (;;) {
+                    if (!first)
+                        tile[q] = causal ? (next < tiles ? next++ : -1)
+                                         : (tile[q] + G < tiles ? tile[q] + G : -1);
+                    first = false;
+                    step[q] = 0;
+                    if (tile[q] < 0 || steps(tile[q]) > 0)
+                        return;
+                }
+            };
+            for (int64_t q = 0; q < G; q++) {
+                tile[q] = q < tiles ? q : -1;
+                advance(q, true);
+            }
+            for (bool live = true; live;) {
+                live = false;
+                for (int64_t q = 0; q < G; q++) {
+                    int64_t t = tile[q];
+                    if (t < 0)
+                        continue;
+                    int64_t b = pascal_workload_cta_block(&w, t, step[q]);
+                    pascal_workload_cta(&w, t, ids);
+                    // this tile's (sequence, head, query tile): its Q id is the model's
+                    int64_t q_b, q_id, o_b, o_id;
+                    pascal_workload_cta_io(&w, t, 32, &q_b, &q_id, &o_b, &o_id);
+                    if (step[q] == 0)
+                        xtrace.push_back({nt + q_id, q_b, false});
+                    for (int u = 0; u < 2; u++) {
+                        trace.push_back(ids[u] * N + b);
+                        xtrace.push_back({ids[u] * N + b,
+                                          sectors(std::min(w.tile_kv, 600 - b * w.tile_kv), row), false});
+                    }
+                    if (step[q] + 1 == steps(t))
+                        xtrace.push_back({nt + 1000000 + t, o_b, true});
+                }
+                for (int64_t q = 0; q < G; q++)
+                    if (tile[q] >= 0 && ++step[q] == steps(tile[q]))
+                        advance(q, false);
+                for (int64_t q = 0; q < G; q++)
+                    live = live || tile[q] >= 0;
+            }
+            ASSERT_EQ((int64_t)trace.size(), w.requests);
+            e.ev = pascal_eval_create(pascal_spec_models(e.spec));
+            const int cols[] = {PASCAL_COL_FILL_BYTES_REPLAY, PASCAL_COL_FILL_BYTES_EXACT};
+            for (uint64_t i = 0; i < pascal_spec_size(e.spec); i++) {
+                pascal_point p;
+                double v[2];
+                ASSERT_EQ(pascal_spec_point(e.spec, i, &p, &err), 1) << err.msg;
+                ASSERT_EQ(pascal_eval_point(e.ev, &p, cols, 2, v), 0);
+                int64_t C = (int64_t)p.v[PASCAL_P_C], ideal = 0;
+                ASSERT_EQ(v[0] / p.v[PASCAL_P_BLOCK_BYTES], (double)lru_misses(trace, C))
+                    << "causal " << causal << " G " << G << " C " << C;
+                ASSERT_EQ(v[1], (double)byte_lru_fills(xtrace, C * (int64_t)p.v[PASCAL_P_BLOCK_BYTES],
+                                                       &ideal))
+                    << "causal " << causal << " G " << G << " C " << C;
+            }
+        }
 }
 
 } // namespace

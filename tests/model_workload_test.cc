@@ -507,4 +507,97 @@ TEST(ModelWorkload, Flash2SplitChoiceAndRefusals)
     EXPECT_NE(std::string(why).find("kernel model"), std::string::npos) << why;
 }
 
+
+// FlashAttention-3 (hopper/, section 2.8), written out from the sources:
+// tile_size_fwd_sm90 picks the tiles (bf16, d 128: 128 x 128 causal, 128 x
+// 176 not; d 64 causal 192 x 128; fp8 d 128: 128 x 224); should_pack_gqa
+// packs the G query heads of a KV head into one tile's rows when that
+// fills tiles 10 % better; StaticPersistentTileScheduler orders tiles
+// (query tile, head, sequence); DynamicPersistentTileScheduler's
+// get_block_coord takes sections of `swizzle` (sequence, head) pairs
+// (2^floor(log2(32 MiB / K+V bytes of one head)) x G without PackGQA), the
+// pairs fastest, the last section the remainder wide, query tiles last
+// first; BlockMN cuts a causal tile at ceil((m_idx_max + L_kv - L_q) /
+// kBlockN), m_idx_max the last packed row's query index + 1.
+TEST(ModelWorkload, FlashAttention3TilesAndSchedulersByTheSource)
+{
+    struct Case {
+        int64_t b, hq, hkv, lq, lkv, d;
+        int dtype, causal;
+        int64_t bm, bn;
+        bool packed;
+    } cases[] = {
+        {1, 8, 2, 1000, 1000, 128, PASCAL_DTYPE_BF16, 1, 128, 128, false},
+        {2, 4, 4, 300, 700, 128, PASCAL_DTYPE_BF16, 0, 128, 176, false},
+        {1, 8, 2, 100, 900, 64, PASCAL_DTYPE_BF16, 1, 192, 128, true},    // 100 rows: 52 % of a tile; 400: 69 %
+        {3, 2, 1, 260, 260, 128, PASCAL_DTYPE_FP8, 0, 128, 224, true},
+        {1, 16, 2, 50000, 50000, 128, PASCAL_DTYPE_BF16, 1, 128, 128, false},  // K+V of a head 25 MB: sections of 1 x 8
+    };
+    for (const Case &c : cases) {
+        auto s = attention(c.b, c.hq, c.hkv, c.lq, c.lkv, c.d, c.dtype, 16, 16, c.causal);
+        s.kernel = PASCAL_KERNEL_FLASH3;
+        s.sms = 4;
+        s.num_splits = 1;
+        pascal_workload w;
+        ASSERT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK) << c.lq;
+        EXPECT_EQ(w.tile_q, c.bm);
+        EXPECT_EQ(w.tile_kv, c.bn);
+        EXPECT_EQ(w.packed, c.packed ? 1 : 0) << c.lq;
+        EXPECT_EQ(w.grid, 4);
+        EXPECT_EQ(w.persistent, c.causal ? 2 : 1);
+        int64_t G = c.hq / c.hkv, H = c.packed ? c.hkv : c.hq, rows = c.packed ? c.lq * G : c.lq;
+        int64_t nm = (rows + c.bm - 1) / c.bm, nkv = (c.lkv + c.bn - 1) / c.bn;
+        ASSERT_EQ(w.ctas, c.b * H * nm);
+        int64_t elem = c.dtype == PASCAL_DTYPE_FP8 ? 1 : 2, kvh = c.lkv * 2 * c.d * elem;
+        int64_t l2 = 32 << 20, sw = 1;
+        while (kvh <= l2 && sw * 2 <= l2 / kvh)
+            sw *= 2;
+        sw *= c.packed ? 1 : G;
+        int64_t hb_total = c.b * H, quotient = hb_total / sw, rem = hb_total % sw, requests = 0;
+        int64_t ids[2];
+        for (int64_t tile = 0; tile < w.ctas; tile++) {
+            int64_t m, h, b;
+            if (!c.causal) {
+                m = tile % nm, h = (tile / nm) % H, b = tile / (nm * H);
+            } else {
+                int64_t bidhb = tile / (sw * nm), l2_mod = tile % (sw * nm), block, resid;
+                if (bidhb < quotient)
+                    block = l2_mod / sw, resid = l2_mod % sw;
+                else
+                    block = l2_mod / rem, resid = l2_mod % rem;
+                int64_t hb = bidhb * sw + resid;
+                b = hb / H, h = hb % H, m = nm - 1 - block;
+            }
+            int64_t hi = nkv;
+            if (c.causal) {
+                int64_t m_max = (m + 1) * c.bm;
+                if (c.packed)
+                    m_max = (m_max - 1) / G + 1;
+                int64_t n_idx = m_max + c.lkv - c.lq;
+                hi = std::min(hi, n_idx <= 0 ? 0 : (n_idx + c.bn - 1) / c.bn);
+            }
+            pascal_workload_cta(&w, tile, ids);
+            EXPECT_EQ(ids[0], 2 * (b * c.hkv + h / (H / c.hkv))) << "tile " << tile;
+            ASSERT_EQ(pascal_workload_cta_steps(&w, tile), hi) << "tile " << tile;
+            for (int64_t j = 0; j < hi; j++)
+                ASSERT_EQ(pascal_workload_cta_block(&w, tile, j), hi - 1 - j);
+            requests += 2 * hi;
+        }
+        EXPECT_EQ(w.requests, requests);
+    }
+    // num_splits 0 asks get_num_splits: a decode (8 tiles of work on 132 SMs) splits,
+    // which is refused; a prefill does not
+    auto s = attention(1, 64, 8, 1, 8192, 128, PASCAL_DTYPE_BF16, 16, 16);
+    s.kernel = PASCAL_KERNEL_FLASH3;
+    s.sms = 132;
+    pascal_workload w;
+    EXPECT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_SPLITS);
+    s.seq_q = 8192, s.seq_kv = 8192;
+    EXPECT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
+    s.dtype = PASCAL_DTYPE_FP32;
+    EXPECT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_DTYPE);
+    s.dtype = PASCAL_DTYPE_BF16, s.sms = 0;
+    EXPECT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_SMS);
+}
+
 } // namespace

@@ -119,8 +119,9 @@ const pascal_param_info pascal_params[PASCAL_NPARAM] = {
                           "limits.threads_per_sm"},
     [PASCAL_P_KERNEL] = {"kernel", PASCAL_T_NAME, 0, "",
                          "the kernel whose launch is modelled (model: pascal's model kernel; "
-                         "flash-attn-2: FlashAttention-2's forward grid and GQA decode fold; "
-                         "cutlass: CUTLASS's GemmIdentityThreadblockSwizzle<swizzle>)",
+                         "flash-attn-2: FlashAttention-2's forward grid, GQA decode fold and "
+                         "split-KV; cutlass: CUTLASS's GemmIdentityThreadblockSwizzle<swizzle>; "
+                         "flash-attn-3: FlashAttention-3's persistent tile schedulers)",
                          pascal_kernel_names, PASCAL_KERNEL_COUNT},
     [PASCAL_P_NUM_SPLITS] = {"num_splits", PASCAL_T_INT, NONNEG, "splits",
                              "attention, kernel flash-attn-2: KV splits; 0 takes the library's "
