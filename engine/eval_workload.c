@@ -445,70 +445,22 @@ static int replay_round(pascal_wl_eval *we, int any, int64_t wave, int64_t t, co
  * has one (pascal_workload_cta_steps), each step one block of each of the
  * CTA's streams in request order.  A wave lasts as long as its longest
  * CTA. */
-/* A persistent kernel's lock-step schedule (docs/workloads.md section
- * 2.8): G slots, slot q starting on tile q; the round after a slot runs
- * its tile's last step it takes its next: its own tile + G (static) or the
- * next tile nobody has taken (dynamic; slots in index order within a
- * round).  A tile without steps is taken and left at once. */
-typedef struct psched {
-    const pascal_workload *w;
-    int64_t G, next, *tile, *step;   /* per slot; tile -1: done */
-} psched;
-
-static int psched_init(psched *ps, const pascal_workload *w)
-{
-    ps->w = w;
-    ps->G = w->grid;
-    ps->tile = malloc((size_t)ps->G * sizeof *ps->tile);
-    ps->step = calloc((size_t)ps->G, sizeof *ps->step);
-    ps->next = ps->G;
-    if (!ps->tile || !ps->step) {
-        free(ps->tile), free(ps->step);
-        return -1;
-    }
-    for (int64_t q = 0; q < ps->G; q++)
-        ps->tile[q] = q < w->ctas ? q : -1;
-    return 0;
-}
-
-static void psched_free(psched *ps)
-{
-    free(ps->tile), free(ps->step);
-}
-
-/* Moves slot q on from a finished (or stepless) tile; with skip, each
- * stepless tile passed over is handed to skip(we, tile) (its output). */
-static int psched_take(psched *ps, int64_t q, int first, pascal_wl_eval *we,
-                       int (*skip)(pascal_wl_eval *, int64_t))
-{
-    for (;;) {
-        if (!first) {
-            if (ps->w->persistent == 1)
-                ps->tile[q] = ps->tile[q] + ps->G < ps->w->ctas ? ps->tile[q] + ps->G : -1;
-            else
-                ps->tile[q] = ps->next < ps->w->ctas ? ps->next++ : -1;
-        }
-        first = 0;
-        ps->step[q] = 0;
-        if (ps->tile[q] < 0 || pascal_workload_cta_steps(ps->w, ps->tile[q]) > 0)
-            return 0;
-        if (skip && skip(we, ps->tile[q]) != 0)
-            return -1;
-    }
-}
-
 /* The persistent kernel's replay in blocks: round after round, the
  * running slots' current steps. */
 static int persistent_replay(pascal_wl_eval *we, int any)
 {
     const pascal_workload *w = &we->w;
     int64_t N = w->blocks, *req = we->stream, st[64];
-    psched ps;
-    if (psched_init(&ps, w) != 0)
+    pascal_psched ps;
+    int64_t *slots_mem = malloc((size_t)(2 * w->grid) * sizeof *slots_mem);
+    if (!slots_mem || w->grid < 1) {
+        free(slots_mem);
         return -1;
+    }
+    pascal_psched_init(&ps, w, slots_mem, slots_mem + w->grid);
     int rc = 0;
     for (int64_t q = 0; q < ps.G; q++)
-        psched_take(&ps, q, 1, NULL, NULL);
+        pascal_psched_take(&ps, q, 1, NULL, NULL);
     we->rounds = 0;
     for (int live = 1; live && rc == 0; we->rounds++) {
         int64_t g = 0, slots = 0;
@@ -527,13 +479,13 @@ static int persistent_replay(pascal_wl_eval *we, int any)
             rc = -1;
         for (int64_t q = 0; q < ps.G; q++)
             if (ps.tile[q] >= 0 && ++ps.step[q] == pascal_workload_cta_steps(w, ps.tile[q]))
-                psched_take(&ps, q, 0, NULL, NULL);
+                pascal_psched_take(&ps, q, 0, NULL, NULL);
         for (int64_t q = 0; q < ps.G; q++)
             live |= ps.tile[q] >= 0;
         if (!slots)
             break;
     }
-    psched_free(&ps);
+    free(slots_mem);
     return rc;
 }
 
@@ -708,8 +660,9 @@ static int ex_finish(pascal_wl_eval *we)
 }
 
 /* A stepless tile's output (the persistent schedule's skip). */
-static int ex_skip(pascal_wl_eval *we, int64_t tile)
+static int ex_skip(void *ctx, int64_t tile)
 {
+    pascal_wl_eval *we = ctx;
     return ex_io(we, tile, 1, we->ex_nt, we->ex_nq);
 }
 
@@ -719,12 +672,16 @@ static int exact_persistent(pascal_wl_eval *we)
 {
     const pascal_workload *w = &we->w;
     int64_t N = w->blocks, st[64], nt = we->ex_nt, nq = we->ex_nq;
-    psched ps;
-    if (psched_init(&ps, w) != 0)
+    pascal_psched ps;
+    int64_t *slots_mem = malloc((size_t)(2 * w->grid) * sizeof *slots_mem);
+    if (!slots_mem || w->grid < 1) {
+        free(slots_mem);
         return -1;
+    }
+    pascal_psched_init(&ps, w, slots_mem, slots_mem + w->grid);
     int rc = 0;
     for (int64_t q = 0; q < ps.G && rc == 0; q++)
-        rc = psched_take(&ps, q, 1, we, ex_skip);
+        rc = pascal_psched_take(&ps, q, 1, we, ex_skip);
     for (int live = 1; live && rc == 0;) {
         live = 0;
         for (int64_t q = 0; q < ps.G && rc == 0; q++) {
@@ -742,11 +699,11 @@ static int exact_persistent(pascal_wl_eval *we)
         }
         for (int64_t q = 0; q < ps.G && rc == 0; q++)
             if (ps.tile[q] >= 0 && ++ps.step[q] == pascal_workload_cta_steps(w, ps.tile[q]))
-                rc = psched_take(&ps, q, 0, we, ex_skip);
+                rc = pascal_psched_take(&ps, q, 0, we, ex_skip);
         for (int64_t q = 0; q < ps.G; q++)
             live |= ps.tile[q] >= 0;
     }
-    psched_free(&ps);
+    free(slots_mem);
     return rc;
 }
 

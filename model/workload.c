@@ -764,6 +764,39 @@ void pascal_workload_cta_io(const pascal_workload *w, int64_t c, int64_t sector,
                     clamp_len(sh->n, j * sh->tile_n, sh->tile_n), sh->dtype, sector);
 }
 
+/* ---- the persistent schedule (docs/workloads.md section 2.8) ---------------------- */
+
+void pascal_psched_init(pascal_psched *ps, const pascal_workload *w, int64_t *tile, int64_t *step)
+{
+    ps->w = w;
+    ps->G = w->grid;
+    ps->next = ps->G;
+    ps->tile = tile;
+    ps->step = step;
+    for (int64_t q = 0; q < ps->G; q++)
+        ps->tile[q] = q < w->ctas ? q : -1, ps->step[q] = 0;
+}
+
+int pascal_psched_take(pascal_psched *ps, int64_t q, int first, void *ctx,
+                       int (*skip)(void *ctx, int64_t tile))
+{
+    for (;;) {
+        if (!first) {
+            if (ps->w->persistent == 1)
+                ps->tile[q] = ps->tile[q] + ps->G < ps->w->ctas ? ps->tile[q] + ps->G : -1;
+            else
+                ps->tile[q] = ps->next < ps->w->ctas ? ps->next++ : -1;
+        }
+        first = 0;
+        ps->step[q] = 0;
+        if (ps->tile[q] < 0 || pascal_workload_cta_steps(ps->w, ps->tile[q]) > 0)
+            return 0;
+        int rc = skip ? skip(ctx, ps->tile[q]) : 0;
+        if (rc)
+            return rc;
+    }
+}
+
 double pascal_workload_flops(const pascal_workload *w)
 {
     const pascal_workload_shape *s = &w->shape;

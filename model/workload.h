@@ -208,6 +208,25 @@ void pascal_workload_io_tiles(const pascal_workload *w, int64_t *q_tiles, int64_
  * of the split kernel's kBlockN and max_splits = 128. */
 int64_t pascal_flash2_num_splits(int64_t work, int64_t slots, int64_t n_blocks, int64_t max_splits);
 
+/* A persistent kernel's lock-step schedule (docs/workloads.md section
+ * 2.8): `grid` slots, slot q starting on tile q; the round after a slot
+ * runs its tile's last step it takes its next: its own tile + grid
+ * (persistent 1) or the next tile nobody has taken (persistent 2; slots in
+ * index order within a round).  A tile without steps is taken and left at
+ * once. */
+typedef struct pascal_psched {
+    const pascal_workload *w;
+    int64_t G, next, *tile, *step;   /* per slot: its tile (-1: done) and step */
+} pascal_psched;
+/* Starts the slots in caller memory (tile and step: w->grid entries each);
+ * then call pascal_psched_take(ps, q, 1, ...) for every slot q. */
+void pascal_psched_init(pascal_psched *ps, const pascal_workload *w, int64_t *tile, int64_t *step);
+/* Moves slot q on (first: to a first tile with steps); each stepless tile
+ * passed over goes to skip(ctx, tile) when skip is not NULL.  Returns what
+ * skip returned when nonzero, else 0. */
+int pascal_psched_take(pascal_psched *ps, int64_t q, int first, void *ctx,
+                       int (*skip)(void *ctx, int64_t tile));
+
 /* The kernel's useful FLOPs (a multiply-add is two): GEMM 2 M N K;
  * attention 4 B H_q d times the (query, key) pairs the mask lets through
  * (L_q L_kv without one).  Tile padding and masked-out work inside a tile

@@ -26,6 +26,71 @@ static int64_t play_block(const pascal_workload *w, int64_t c, int64_t j)
     return pascal_workload_cta_block(w, c, j);
 }
 
+/* A persistent kernel's tiles in the order its CTAs run them: order[]
+ * lists every tile, slot 0's first, then slot 1's, ...; first[q] is where
+ * slot q's begin (grid + 1 entries), as the lock-step schedule assigns
+ * them.  0, or -1 when memory runs out. */
+static int persistent_order(const pascal_workload *w, int64_t *order, int64_t *first)
+{
+    int64_t G = w->grid, *mem = malloc((size_t)(2 * G) * sizeof *mem),
+            *slot = malloc((size_t)(w->ctas ? w->ctas : 1) * sizeof *slot),
+            *seq = malloc((size_t)(w->ctas ? w->ctas : 1) * sizeof *seq), n = 0;
+    if (!mem || !slot || !seq) {
+        free(mem), free(slot), free(seq);
+        return -1;
+    }
+    pascal_psched ps;
+    pascal_psched_init(&ps, w, mem, mem + G);
+    for (int64_t t = 0; t < w->ctas; t++)
+        slot[t] = -1;
+    for (int64_t q = 0; q < G; q++) {
+        pascal_psched_take(&ps, q, 1, NULL, NULL);
+        if (ps.tile[q] >= 0)
+            slot[ps.tile[q]] = q, seq[n++] = ps.tile[q];
+    }
+    for (int live = 1; live;) {
+        live = 0;
+        for (int64_t q = 0; q < G; q++)
+            if (ps.tile[q] >= 0 && ++ps.step[q] == pascal_workload_cta_steps(w, ps.tile[q])) {
+                pascal_psched_take(&ps, q, 0, NULL, NULL);
+                if (ps.tile[q] >= 0)
+                    slot[ps.tile[q]] = q, seq[n++] = ps.tile[q];
+            }
+        for (int64_t q = 0; q < G; q++)
+            live |= ps.tile[q] >= 0;
+    }
+    /* stepless tiles read nothing: they need no place */
+    for (int64_t q = 0; q <= G; q++)
+        first[q] = 0;
+    for (int64_t i = 0; i < n; i++)
+        first[slot[seq[i]] + 1]++;
+    for (int64_t q = 0; q < G; q++)
+        first[q + 1] += first[q];
+    int64_t *at = mem;   /* the schedule is done: reuse its slots */
+    for (int64_t q = 0; q < G; q++)
+        at[q] = first[q];
+    for (int64_t i = 0; i < n; i++)
+        order[at[slot[seq[i]]]++] = seq[i];
+    free(mem), free(slot), free(seq);
+    return 0;
+}
+
+/* Appends tile c's steps (its streams' blocks) from step s, request r. */
+static void put_tile(const pascal_workload *w, int64_t c, int64_t stride, pascal_play_program *out,
+                     int64_t *s, int64_t *r)
+{
+    int64_t st[64], n = pascal_workload_cta_steps(w, c);
+    pascal_workload_cta(w, c, st);
+    for (int64_t j = 0; j < n; j++, (*s)++) {
+        int64_t b = play_block(w, c, j);
+        out->step_req[*s] = *r;
+        for (int64_t u = 0; u < w->units; u++, (*r)++) {
+            out->req_offset[*r] = (st[u] * w->blocks + b) * stride;
+            out->req_bytes[*r] = (int32_t)stride;
+        }
+    }
+}
+
 int pascal_play_build(const pascal_workload *w, int compute, int occupancy,
                       pascal_play_program *out, pascal_error *err)
 {
@@ -35,10 +100,11 @@ int pascal_play_build(const pascal_workload *w, int compute, int occupancy,
                                 "requests and 2^31 - 1 CTAs to play, got %lld requests, %lld CTAs",
                                 (long long)PASCAL_PLAY_MAX_REQUESTS, (long long)w->requests,
                                 (long long)w->ctas);
-    int64_t steps = 0, stride = (w->block_bytes + 15) / 16 * 16, st[64];
+    int64_t steps = 0, stride = (w->block_bytes + 15) / 16 * 16;
+    int64_t grid = w->persistent ? w->grid : w->ctas;
     for (int64_t c = 0; c < w->ctas; c++)
         steps += pascal_workload_cta_steps(w, c);
-    out->cta_step = malloc((size_t)(w->ctas + 1) * sizeof *out->cta_step);
+    out->cta_step = malloc((size_t)(grid + 1) * sizeof *out->cta_step);
     out->step_req = malloc((size_t)(steps + 1) * sizeof *out->step_req);
     out->req_offset = malloc((size_t)(w->requests ? w->requests : 1) * sizeof *out->req_offset);
     out->req_bytes = malloc((size_t)(w->requests ? w->requests : 1) * sizeof *out->req_bytes);
@@ -47,23 +113,31 @@ int pascal_play_build(const pascal_workload *w, int compute, int occupancy,
         return pascal_error_set(err, PASCAL_ENOMEM, "out of memory");
     }
     int64_t s = 0, r = 0;
-    for (int64_t c = 0; c < w->ctas; c++) {
-        int64_t n = pascal_workload_cta_steps(w, c);
-        out->cta_step[c] = s;
-        pascal_workload_cta(w, c, st);
-        for (int64_t j = 0; j < n; j++, s++) {
-            int64_t b = play_block(w, c, j);
-            out->step_req[s] = r;
-            for (int64_t u = 0; u < w->units; u++, r++) {
-                out->req_offset[r] = (st[u] * w->blocks + b) * stride;
-                out->req_bytes[r] = (int32_t)stride;
-            }
+    if (w->persistent) {
+        /* one player CTA per persistent CTA, its tiles one after another */
+        int64_t *order = malloc((size_t)(w->ctas ? w->ctas : 1) * sizeof *order),
+                *first = malloc((size_t)(grid + 1) * sizeof *first);
+        if (!order || !first || persistent_order(w, order, first) != 0) {
+            free(order), free(first);
+            pascal_play_free(out);
+            return pascal_error_set(err, PASCAL_ENOMEM, "out of memory");
+        }
+        for (int64_t q = 0; q < grid; q++) {
+            out->cta_step[q] = s;
+            for (int64_t i = first[q]; i < first[q + 1]; i++)
+                put_tile(w, order[i], stride, out, &s, &r);
+        }
+        free(order), free(first);
+    } else {
+        for (int64_t c = 0; c < w->ctas; c++) {
+            out->cta_step[c] = s;
+            put_tile(w, c, stride, out, &s, &r);
         }
     }
-    out->cta_step[w->ctas] = s;
+    out->cta_step[grid] = s;
     out->step_req[s] = r;
     out->stride = stride;
-    out->job = (pascal_gpu_play_job){w->ctas, steps, r, out->cta_step, out->step_req,
+    out->job = (pascal_gpu_play_job){grid, steps, r, out->cta_step, out->step_req,
                                      out->req_offset, out->req_bytes,
                                      w->streams * w->blocks * stride, occupancy, compute,
                                      PASCAL_SPOT_COLD};

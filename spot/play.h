@@ -10,7 +10,10 @@
  * pascal_workload_cta_block(w, c, j) of each of its streams in request
  * order (pascal_workload_cta); FlashAttention-2 walks a ring backwards as
  * its kernel does (the model numbers it forward, the same fills in lock
- * step). */
+ * step).  A persistent kernel (flash-attn-3) is one player CTA per
+ * persistent CTA running, one after another, the tiles the lock-step
+ * schedule gives it (the dynamic scheduler's choice on silicon may
+ * differ: the player replays pascal's). */
 #ifndef PASCAL_SPOT_PLAY_H
 #define PASCAL_SPOT_PLAY_H
 

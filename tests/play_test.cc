@@ -144,6 +144,45 @@ TEST(Play, GemmReadsItsPanelsStepByStep)
     pascal_play_free(&p);
 }
 
+// A persistent kernel: one player CTA per persistent CTA, running the
+// tiles the lock-step schedule gives it one after another, every tile's
+// steps as the model has them, each tile once.
+TEST(Play, PersistentCtasRunTheirScheduledTiles)
+{
+    for (int causal : {0, 1}) {
+        auto s = attention(2, 3, 3, 400, 600, 64, 16, 16);
+        s.kernel = PASCAL_KERNEL_FLASH3;
+        s.num_splits = 1;
+        s.sms = 4;
+        s.causal = causal;
+        pascal_workload w;
+        ASSERT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
+        pascal_play_program p;
+        pascal_error err{};
+        ASSERT_EQ(pascal_play_build(&w, 0, 1, &p, &err), 0) << err.msg;
+        EXPECT_EQ(p.job.ctas, 4);
+        EXPECT_EQ(p.job.requests, w.requests);
+        // Each player CTA's steps, cut into tiles: slot 0 starts on tile 0,
+        // and (static) runs tiles 0, 4, 8, ... in that order.
+        std::vector<Req> got = issued(p);
+        int64_t stride = w.tile_kv * 64 * 2, ids[2];
+        if (!causal) {
+            std::vector<Req> want;
+            int64_t step = 0;
+            for (int64_t t = 0; t < w.ctas; t += 4)
+                for (int64_t j = 0; j < w.blocks; j++, step++) {
+                    pascal_workload_cta(&w, t, ids);
+                    int64_t b = pascal_workload_cta_block(&w, t, j);
+                    want.push_back({0, step, (ids[0] * w.blocks + b) * stride});
+                    want.push_back({0, step, (ids[1] * w.blocks + b) * stride});
+                }
+            std::vector<Req> slot0(got.begin(), got.begin() + (ptrdiff_t)want.size());
+            EXPECT_EQ(slot0, want);
+        }
+        pascal_play_free(&p);
+    }
+}
+
 // Too large a program is refused before anything is allocated.
 TEST(Play, RefusesProgramsPastTheLimit)
 {
