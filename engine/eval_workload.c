@@ -359,6 +359,9 @@ static int prepare(pascal_wl_eval *we, const pascal_point *p)
 /* ---- the kernel replay ------------------------------------------------------------- */
 
 #define REPLAY_MAX_REQUESTS ((int64_t)1 << 27)
+/* Distinct needs the sector-exact replay keeps (its map: at most 96 bytes
+ * an entry at its peak); a trace with more gives NaN. */
+#define EXACT_MAX_NEEDS ((int64_t)1 << 22)
 #define REPLAY_MAX_BLOCKS ((int64_t)1 << 28)
 
 unsigned pascal_wl_wave_models(unsigned models)
@@ -400,7 +403,8 @@ double pascal_wl_eval_bytes(unsigned models, const double *v)
         double nt = (double)w.streams * (double)w.blocks;
         if (w.requests <= REPLAY_MAX_REQUESTS && nt <= (double)REPLAY_MAX_BLOCKS)
             bytes += pascal_lru_bytes((int64_t)nt) + 2 * 8 * (nt + 2) +   /* both orders */
-                     pascal_blru_bytes((int64_t)nt + 2 * w.ctas) + 32.0 * (double)nt; /* exact */
+                     pascal_blru_bytes((int64_t)nt + 2 * w.ctas) + 16.0 * (double)w.grid +
+                     96.0 * (fmin((double)w.requests, (double)EXACT_MAX_NEEDS) + 1); /* exact */
     }
     return bytes;
 }
@@ -602,6 +606,8 @@ static int need_add(pascal_wl_eval *we, int64_t need, int64_t bytes)
     while (we->ex.key[at] && we->ex.key[at] != need)
         at = (at + 1) & (we->ex.cap - 1);
     if (!we->ex.key[at]) {
+        if (we->ex.n >= EXACT_MAX_NEEDS)
+            return -1;   /* too many distinct needs: the columns are NaN */
         we->ex.key[at] = need, we->ex.val[at] = 0;
         we->ex.n++;
     }
