@@ -197,7 +197,12 @@ static int unrunnable(const spec_run *s)
                     (unsigned long long)s->index);
             return CLI_USAGE;
         }
-    if (s->workload && !s->w.ring && s->w.splits > 1)
+    if (s->workload && !s->w.ring && s->w.persistent)
+        fprintf(stderr, "pascal simulate: --spec: expected a kernel that runs one CTA per tile "
+                        "at point %llu (the simulator runs rings), got kernel %s, whose "
+                        "persistent CTAs loop over its tiles\n",
+                (unsigned long long)s->index, pascal_kernel_names[s->w.shape.kernel]);
+    else if (s->workload && !s->w.ring && s->w.splits > 1)
         fprintf(stderr, "pascal simulate: --spec: expected a kernel without KV splits at point "
                         "%llu (a split CTA reads a sub-range of its KV head's blocks, not a ring; "
                         "num_splits: 1 takes the standard kernel), got %lld splits\n",
