@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # The GPU check of the spot-check kernels (docs/kernels.md), at most 8
-# minutes on one H200 (the budgets below add up to 450 s):
+# minutes on one H200 (the budgets below add up to 465 s):
 #   1. build pascal with CUDA (or use a prebuilt one, see below);
 #   2. capacity scan (paper Figure 2): the effective L2;
 #   3. a 10-point static spot-check, clusters 1..48 (Algorithm 1, section 5.2);
 #   4. a small dynamic reference set (Algorithm 2) in the dynamic model's CSV;
 #   5. the program player on named kernels' request programs (pascal play):
-#      FlashAttention-2 decode (split-KV) and two-token decode, CUTLASS's
-#      GEMM with its default and its widest swizzle, measured fills beside
+#      FlashAttention-2 decode (split-KV) and two-token decode,
+#      FlashAttention-3's causal prefill (persistent CTAs), CUTLASS's GEMM
+#      with its default and its widest swizzle, measured fills beside
 #      pascal's exact replay;
 # every result file goes into OUT_DIR (at most 12 files):
 #   capacity.h5  spotcheck.h5  spotcheck-spec.yaml  refs.csv
 #   refs.csv.provenance.txt  markers.csv  play-attention.yaml  play-attention.csv
-#   play-gemm.yaml  play-gemm.csv  device-check.log
+#   play-prefill.yaml  play-prefill.csv  play-gemm.yaml  play-gemm.csv
+#   device-check.log
 #
 # usage: scripts/device-check.sh OUT_DIR
 #        scripts/device-check.sh --dry-run [OUT_DIR]
@@ -116,7 +118,7 @@ case "$gpu" in
 esac
 
 # -- 1. capacity scan: 24 footprints from L2/8 to 1.5 L2, 4 repetitions ---------
-step 120 "$p" capacity-scan --device auto --repeat 4 --quiet -o "$out/capacity.h5" || fail "capacity scan"
+step 110 "$p" capacity-scan --device auto --repeat 4 --quiet -o "$out/capacity.h5" || fail "capacity scan"
 
 # -- 2. static spot-check: M = 48 CTAs, N = 8192 blocks of 16 KiB, clusters ----
 cat >"$out/spotcheck-spec.yaml" <<EOF
@@ -136,7 +138,7 @@ step 120 "$p" spotcheck "$out/spotcheck-spec.yaml" --select 0-9 --repeat 3 --qui
   -o "$out/spotcheck.h5" || fail "spot-check"
 
 # -- 3. dynamic references: o 1,2; sync and TMA (d = 2); m 0, 8; N 4096; W 1, 4 --
-step 120 "$p" measure-refs --occupancy 1,2 --path sync,tma --depth 2 --compute 0,8 --N 4096 \
+step 100 "$p" measure-refs --occupancy 1,2 --path sync,tma --depth 2 --compute 0,8 --N 4096 \
   --W 1,4 --repeat 2 --quiet --markers "$out/markers.csv" -o "$out/refs.csv" ||
   fail "reference runs"
 
@@ -158,6 +160,19 @@ axes:
   seq_q: [1, 2]
   batch: [1, 16]
 EOF
+cat >"$out/play-prefill.yaml" <<EOF
+name: device-check-play-prefill
+description: FlashAttention-3 causal prefill programs for the program player (docs/kernels.md)
+device: $root/configs/devices/$profile.yaml
+models: [workload, traffic, lru_replay]
+workload:
+  attention: {batch: 1, q_heads: 64, kv_heads: 8, seq_q: 8192, seq_kv: 8192, head_dim: 128,
+              dtype: bf16, tile_q: 128, tile_kv: 128, causal: true, kernel: flash-attn-3,
+              num_splits: 1}
+fixed: {occupancy: 1}
+axes:
+  capacity_bytes: [8MiB]
+EOF
 cat >"$out/play-gemm.yaml" <<EOF
 name: device-check-play-gemm
 description: CUTLASS GEMM programs for the program player (docs/kernels.md)
@@ -172,10 +187,13 @@ axes:
 EOF
 if [ "$dry" = 1 ] && [ -x "$p" ]; then
   "$p" play "$out/play-attention.yaml" --select 0,3 --dry-run | tee -a "$logf"
+  "$p" play "$out/play-prefill.yaml" --select 0 --dry-run | tee -a "$logf"
   "$p" play "$out/play-gemm.yaml" --select 0-1 --dry-run | tee -a "$logf"
 fi
 step 45 "$p" play "$out/play-attention.yaml" --select 0,3 --repeat 2 --quiet \
   -o "$out/play-attention.csv" || fail "player (attention)"
+step 45 "$p" play "$out/play-prefill.yaml" --select 0 --repeat 2 --quiet \
+  -o "$out/play-prefill.csv" || fail "player (prefill)"
 step 45 "$p" play "$out/play-gemm.yaml" --select 0-1 --repeat 2 --quiet \
   -o "$out/play-gemm.csv" || fail "player (gemm)"
 

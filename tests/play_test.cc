@@ -273,16 +273,19 @@ TEST_F(PlayCli, DeviceCheckDryRunFitsItsBudget)
         if (at != std::string::npos)
             total = std::stoll(line.substr(at + 9));
     }
-    EXPECT_EQ(steps, 5) << r.err;
+    EXPECT_EQ(steps, 6) << r.err;
     EXPECT_EQ(total, sum) << r.err;
     EXPECT_LE(sum, 480);
     EXPECT_NE(r.err.find(" play "), std::string::npos) << r.err;
-    for (const char *f : {"play-attention.yaml", "play-gemm.yaml"}) {
-        auto p = run(std::string("play ") + dc + "/" + f + " --select 0-1 --dry-run");
-        EXPECT_EQ(p.status, 0) << f << ": " << p.err;
-        EXPECT_NE(p.out.find(std::string(f).find("gemm") != std::string::npos ? "cutlass"
-                                                                               : "flash-attn-2"),
-                  std::string::npos) << p.out;
+    const struct {
+        const char *file, *select, *kernel;
+    } specs[] = {{"play-attention.yaml", "0-1", "flash-attn-2"},
+                 {"play-prefill.yaml", "0", "flash-attn-3"},
+                 {"play-gemm.yaml", "0-1", "cutlass"}};
+    for (const auto &f : specs) {
+        auto p = run(std::string("play ") + dc + "/" + f.file + " --select " + f.select + " --dry-run");
+        EXPECT_EQ(p.status, 0) << f.file << ": " << p.err;
+        EXPECT_NE(p.out.find(f.kernel), std::string::npos) << p.out;
     }
 }
 
