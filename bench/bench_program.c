@@ -103,6 +103,12 @@ static const char *causal =
     "  attention: {batch: 1, q_heads: 64, kv_heads: 8, seq_q: 32768, seq_kv: 32768, head_dim: 128,\n"
     "              dtype: bf16, tile_q: 128, tile_kv: 64, causal: true, kernel: flash-attn-2}\n"
     "fixed: {occupancy: 1}\naxes:\n  capacity_bytes: [16MiB]\n";
+static const char *fa3 =
+    "name: b\ndevice: h200\nmodels: [workload, traffic, lru_replay]\nworkload:\n"
+    "  attention: {batch: 1, q_heads: 64, kv_heads: 8, seq_q: 32768, seq_kv: 32768, head_dim: 128,\n"
+    "              dtype: bf16, tile_q: 128, tile_kv: 128, causal: true, kernel: flash-attn-3,\n"
+    "              num_splits: 1}\n"
+    "fixed: {occupancy: 1}\naxes:\n  capacity_bytes: [16MiB]\n";
 static const char *gemm =
     "name: b\ndevice: h200\nmodels: [workload, traffic, lru_replay]\nworkload:\n"
     "  gemm: {gemm_m: 8192, gemm_n: 28672, gemm_k: 8192, dtype: bf16, tile_m: 128, tile_n: 256,\n"
@@ -123,6 +129,7 @@ int main(void)
     program_rate("flash-attn-2 split-KV decode, 70B, 128k, batch 1", split_decode);
     program_rate("flash-attn-2 two-token decode, 70B, 128k, batch 16", two_token);
     program_rate("flash-attn-2 causal prefill, 70B, 32k", causal);
+    program_rate("flash-attn-3 causal prefill (persistent), 70B, 32k", fa3);
     program_rate("cutlass swizzle 8, 70B MLP up, M 8192", gemm);
     pascal_spec *spec = parse(study);
     double t[REPS];
