@@ -444,11 +444,24 @@ static int replay_round(pascal_wl_eval *we, int any, int64_t wave, int64_t t, co
     return 0;
 }
 
-/* The replay of a kernel without a ring (causal): lock-step waves of M
- * slots, round t of a wave serving, slot by slot, step t of each CTA that
- * has one (pascal_workload_cta_steps), each step one block of each of the
- * CTA's streams in request order.  A wave lasts as long as its longest
- * CTA. */
+/* Starts a persistent kernel's schedule (model/workload.h) in memory the
+ * caller frees: every slot on its first tile with steps, stepless ones
+ * passed to skip.  NULL when memory runs out or skip fails. */
+static int64_t *psched_start(pascal_psched *ps, const pascal_workload *w, void *ctx,
+                             int (*skip)(void *, int64_t))
+{
+    int64_t *mem = w->grid >= 1 ? malloc((size_t)(2 * w->grid) * sizeof *mem) : NULL;
+    if (!mem)
+        return NULL;
+    pascal_psched_init(ps, w, mem, mem + w->grid);
+    for (int64_t q = 0; q < ps->G; q++)
+        if (pascal_psched_take(ps, q, 1, ctx, skip) != 0) {
+            free(mem);
+            return NULL;
+        }
+    return mem;
+}
+
 /* The persistent kernel's replay in blocks: round after round, the
  * running slots' current steps. */
 static int persistent_replay(pascal_wl_eval *we, int any)
@@ -456,15 +469,10 @@ static int persistent_replay(pascal_wl_eval *we, int any)
     const pascal_workload *w = &we->w;
     int64_t N = w->blocks, *req = we->stream, st[64];
     pascal_psched ps;
-    int64_t *slots_mem = malloc((size_t)(2 * w->grid) * sizeof *slots_mem);
-    if (!slots_mem || w->grid < 1) {
-        free(slots_mem);
+    int64_t *slots_mem = psched_start(&ps, w, NULL, NULL);
+    if (!slots_mem)
         return -1;
-    }
-    pascal_psched_init(&ps, w, slots_mem, slots_mem + w->grid);
     int rc = 0;
-    for (int64_t q = 0; q < ps.G; q++)
-        pascal_psched_take(&ps, q, 1, NULL, NULL);
     we->rounds = 0;
     for (int live = 1; live && rc == 0; we->rounds++) {
         int64_t g = 0, slots = 0;
@@ -493,6 +501,11 @@ static int persistent_replay(pascal_wl_eval *we, int any)
     return rc;
 }
 
+/* The replay of a kernel without a ring (causal): lock-step waves of M
+ * slots, round t of a wave serving, slot by slot, step t of each CTA that
+ * has one (pascal_workload_cta_steps), each step one block of each of the
+ * CTA's streams in request order.  A wave lasts as long as its longest
+ * CTA. */
 static int program_replay(pascal_wl_eval *we, int any)
 {
     const pascal_workload *w = &we->w;
@@ -679,15 +692,10 @@ static int exact_persistent(pascal_wl_eval *we)
     const pascal_workload *w = &we->w;
     int64_t N = w->blocks, st[64], nt = we->ex_nt, nq = we->ex_nq;
     pascal_psched ps;
-    int64_t *slots_mem = malloc((size_t)(2 * w->grid) * sizeof *slots_mem);
-    if (!slots_mem || w->grid < 1) {
-        free(slots_mem);
+    int64_t *slots_mem = psched_start(&ps, w, we, ex_skip);
+    if (!slots_mem)
         return -1;
-    }
-    pascal_psched_init(&ps, w, slots_mem, slots_mem + w->grid);
     int rc = 0;
-    for (int64_t q = 0; q < ps.G && rc == 0; q++)
-        rc = pascal_psched_take(&ps, q, 1, we, ex_skip);
     for (int live = 1; live && rc == 0;) {
         live = 0;
         for (int64_t q = 0; q < ps.G && rc == 0; q++) {

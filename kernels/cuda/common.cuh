@@ -44,6 +44,38 @@ __device__ __forceinline__ void cta_store(uint4 acc, unsigned extra, unsigned lo
     }
 }
 
+// Pins at most `occupancy` CTAs of `threads` threads per SM with padding
+// dynamic shared memory: at least `need` bytes, large enough that
+// occupancy + 1 do not fit, raised 1 KiB at a time until the runtime's
+// occupancy calculator agrees.  *smem is the size found, *occ the CTAs that
+// fit with it, *optin the per-CTA limit; the caller checks *occ and *smem.
+inline cudaError_t pin_occupancy(const void *fn, int device, int threads, size_t need,
+                                 int occupancy, size_t *smem, int *occ, int *optin)
+{
+    int per_sm = 0;
+    *occ = 0;
+    cudaError_t e = cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    if (e != cudaSuccess)
+        return e;
+    size_t s = (size_t)per_sm / (size_t)(occupancy + 1) + 1;
+    s = s > need ? s : need;
+    for (; s + 1024 <= (size_t)*optin; s += 1024) {  // room for the static shared memory
+        e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s);
+        if (e == cudaSuccess)
+            e = cudaFuncSetAttribute(fn, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+        if (e == cudaSuccess)
+            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(occ, fn, threads, s);
+        if (e != cudaSuccess)
+            return e;
+        if (*occ <= occupancy)
+            break;
+    }
+    *smem = s;
+    return cudaSuccess;
+}
+
 __device__ __forceinline__ long long global_ns()
 {
     long long t;

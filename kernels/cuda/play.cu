@@ -38,27 +38,12 @@ pascal_k_play(const uint4 *__restrict__ data, const long long *__restrict__ cta_
 extern "C" int pascal_cu_play_config(int device, int occupancy, size_t *smem, char *why,
                                      size_t whylen)
 {
-    const void *fn = (const void *)pascal_k_play;
-    int per_sm = 0, optin = 0, occ = 0;
-    cudaError_t e = cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
-    if (e == cudaSuccess)
-        e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    int occ = 0, optin = 0;
+    size_t s = 0;
+    cudaError_t e = pascal_k::pin_occupancy((const void *)pascal_k_play, device, PLAY_THREADS, 0,
+                                            occupancy, &s, &occ, &optin);
     if (e != cudaSuccess)
         return (int)e;
-    // Padding so that occupancy + 1 CTAs do not fit, raised 1 KiB at a time
-    // until the runtime's occupancy calculator agrees.
-    size_t s = (size_t)per_sm / (size_t)(occupancy + 1) + 1;
-    for (; s + 1024 <= (size_t)optin; s += 1024) {
-        e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s);
-        if (e == cudaSuccess)
-            e = cudaFuncSetAttribute(fn, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-        if (e == cudaSuccess)
-            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, fn, PLAY_THREADS, s);
-        if (e != cudaSuccess)
-            return (int)e;
-        if (occ <= occupancy)
-            break;
-    }
     if (occ != occupancy || s + 1024 > (size_t)optin) {
         snprintf(why, whylen,
                  "occupancy %d cannot be pinned: with %zu bytes of padding shared memory per CTA "

@@ -150,44 +150,18 @@ pascal_k_tma_scan(const uint4 *__restrict__ data, long long N, int lanes, int de
     pascal_k::cta_store(acc, pascal_k::wmma_fold(w), out);
 }
 
-namespace {
-
-// Occupancy the kernel reaches with `smem` bytes of dynamic shared memory.
-cudaError_t occupancy_with(const void *fn, size_t smem, int *occ)
-{
-    cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         (int)smem);
-    if (e == cudaSuccess)
-        e = cudaFuncSetAttribute(fn, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-    if (e == cudaSuccess)
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(occ, fn, PASCAL_CU_OPEN_THREADS, smem);
-    return e;
-}
-
-}  // namespace
-
 // Pins o CTAs per SM: the dynamic shared memory is at least what the stages
-// need and large enough that o + 1 CTAs do not fit, raised 1 KiB at a time
-// until the runtime's occupancy calculator agrees.
+// need and large enough that o + 1 CTAs do not fit (pascal_k::pin_occupancy).
 extern "C" int pascal_cu_open_config(int device, int tma, int depth, int64_t block_bytes,
                                      int occupancy, size_t *smem, char *why, size_t whylen)
 {
     const void *fn = tma ? (const void *)pascal_k_tma_scan : (const void *)pascal_k_sync_scan;
-    int per_sm = 0, optin = 0, occ = 0;
-    cudaError_t e = cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
-    if (e == cudaSuccess)
-        e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    int occ = 0, optin = 0;
+    size_t s = 0, need = tma ? (size_t)depth * (size_t)block_bytes : 0;
+    cudaError_t e = pascal_k::pin_occupancy(fn, device, PASCAL_CU_OPEN_THREADS, need, occupancy,
+                                            &s, &occ, &optin);
     if (e != cudaSuccess)
         return (int)e;
-    size_t need = tma ? (size_t)depth * (size_t)block_bytes : 0;
-    size_t s = (size_t)per_sm / (size_t)(occupancy + 1) + 1;
-    s = s > need ? s : need;
-    for (; s + 1024 <= (size_t)optin; s += 1024) {  // room for the static shared memory
-        if ((e = occupancy_with(fn, s, &occ)) != cudaSuccess)
-            return (int)e;
-        if (occ <= occupancy)
-            break;
-    }
     if (occ != occupancy || s + 1024 > (size_t)optin) {
         snprintf(why, whylen,
                  "occupancy %d cannot be pinned: with %zu bytes of shared memory per CTA "
