@@ -190,7 +190,7 @@ static void fa3_tiles(int64_t d_r, int causal, int elem, int64_t *bm, int64_t *b
         else if (d_r <= 128)
             *bm = 128, *bn = causal ? 128 : 176;
         else if (d_r <= 192)
-            *bm = 128, *bn = 128;
+            *bm = 128, *bn = d_r <= 128 ? 128 : 112;   /* headdim_v = d_r > 128: 112 */
         else
             *bm = 128, *bn = 80;
     } else {
@@ -250,7 +250,7 @@ static int fa3_launch(const pascal_workload_shape *s, int causal, pascal_workloa
     if (!(bits == 16 || s->dtype == PASCAL_DTYPE_FP8))
         return PASCAL_WL_DTYPE;
     if (s->head_dim > 256)
-        return PASCAL_WL_RANGE;
+        return PASCAL_WL_DTYPE;   /* explained: head dims up to 256 */
     int elem = bits / 8;
     int64_t d_r = s->head_dim <= 64 ? 64 : s->head_dim <= 96 ? 96 : s->head_dim <= 128 ? 128
                   : s->head_dim <= 192 ? 192 : 256;
@@ -482,13 +482,18 @@ void pascal_workload_explain(const pascal_workload_shape *s, int error, char *bu
         snprintf(buf, (size_t)len, "a field below 1 or a derived count past 2^53");
         break;
     case PASCAL_WL_SMS:
-        snprintf(buf, (size_t)len, "kernel flash-attn-2 with num_splits 0 and no sms (mha_fwd "
-                 "picks its KV splits from the SM count, num_splits_heuristic in flash_api.cpp): "
-                 "give sms, a device, or num_splits");
+        if (s->kernel == PASCAL_KERNEL_FLASH3)
+            snprintf(buf, (size_t)len, "kernel flash-attn-3 and no sms (it launches one persistent "
+                     "CTA per SM, get_grid_shape in tile_scheduler.hpp): give sms or a device");
+        else
+            snprintf(buf, (size_t)len, "kernel flash-attn-2 with num_splits 0 and no sms (mha_fwd "
+                     "picks its KV splits from the SM count, num_splits_heuristic in flash_api.cpp): "
+                     "give sms, a device, or num_splits");
         break;
     case PASCAL_WL_DTYPE:
-        snprintf(buf, (size_t)len, "dtype %s with kernel %s, which takes fp16, bf16 and fp8 (e4m3)",
-                 dt, s->kernel >= 0 && s->kernel < PASCAL_KERNEL_COUNT ? pascal_kernel_names[s->kernel] : "?");
+        snprintf(buf, (size_t)len, "dtype %s and head_dim %lld with kernel %s, which takes fp16, "
+                 "bf16 and fp8 (e4m3) and head dims up to 256", dt, (long long)s->head_dim,
+                 s->kernel >= 0 && s->kernel < PASCAL_KERNEL_COUNT ? pascal_kernel_names[s->kernel] : "?");
         break;
     case PASCAL_WL_SPLITS:
         if (s->kernel == PASCAL_KERNEL_FLASH3)

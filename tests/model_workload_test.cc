@@ -532,6 +532,7 @@ TEST(ModelWorkload, FlashAttention3TilesAndSchedulersByTheSource)
         {1, 8, 2, 100, 900, 64, PASCAL_DTYPE_BF16, 1, 192, 128, true},    // 100 rows: 52 % of a tile; 400: 69 %
         {3, 2, 1, 260, 260, 128, PASCAL_DTYPE_FP8, 0, 128, 224, true},
         {1, 16, 2, 50000, 50000, 128, PASCAL_DTYPE_BF16, 1, 128, 128, false},  // K+V of a head 25 MB: sections of 1 x 8
+        {1, 4, 4, 300, 300, 160, PASCAL_DTYPE_BF16, 1, 128, 112, false},       // d 160 -> 192: headdim_v 192 > 128
     };
     for (const Case &c : cases) {
         auto s = attention(c.b, c.hq, c.hkv, c.lq, c.lkv, c.d, c.dtype, 16, 16, c.causal);
@@ -598,6 +599,11 @@ TEST(ModelWorkload, FlashAttention3TilesAndSchedulersByTheSource)
     EXPECT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_DTYPE);
     s.dtype = PASCAL_DTYPE_BF16, s.sms = 0;
     EXPECT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_SMS);
+    char why[320];
+    pascal_workload_explain(&s, PASCAL_WL_SMS, why, sizeof why);
+    EXPECT_NE(std::string(why).find("one persistent CTA per SM"), std::string::npos) << why;
+    s.sms = 132, s.head_dim = 512;
+    EXPECT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_DTYPE);
 }
 
 } // namespace
