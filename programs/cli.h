@@ -34,6 +34,9 @@ cli_flag *cli_find(cli_flag *flags, int nflags, const char *name);
  * "pascal CMD: --NAME: expected ..., got "..."" and return CLI_USAGE. */
 int cli_int(const char *cmd, const cli_flag *f, int64_t min, int64_t *out);
 int cli_real(const char *cmd, const cli_flag *f, double min, double *out);
+/* The index of f's value among names[0..n-1] into *out ("expected cold or
+ * warm, got ..." otherwise: CLI_USAGE). */
+int cli_name(const char *cmd, const cli_flag *f, const char *const *names, int n, int *out);
 int cli_size(const char *cmd, const cli_flag *f, double *out);
 /* --threads: 1 to CLI_MAX_THREADS; warns (and accepts) above the cores. */
 #define CLI_MAX_THREADS 4096

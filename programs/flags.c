@@ -132,6 +132,23 @@ int cli_int(const char *cmd, const cli_flag *f, int64_t min, int64_t *out)
     return CLI_OK;
 }
 
+int cli_name(const char *cmd, const cli_flag *f, const char *const *names, int n, int *out)
+{
+    char list[256] = "";
+    size_t off = 0;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(f->value, names[i]) == 0) {
+            *out = i;
+            return CLI_OK;
+        }
+        if (off < sizeof list)
+            off += (size_t)snprintf(list + off, sizeof list - off, "%s%s",
+                                    i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
+    }
+    fprintf(stderr, "pascal %s: --%s: expected %s, got \"%s\"\n", cmd, f->name, list, f->value);
+    return CLI_USAGE;
+}
+
 int cli_real(const char *cmd, const cli_flag *f, double min, double *out)
 {
     char *end;

@@ -47,13 +47,10 @@ static int read_opts(cli_flag *f, int nf, play_opts *o)
     if ((x = cli_find(f, nf, "repeat"))->given && cli_int("play", x, 1, &o->reps))
         return CLI_USAGE;
     x = cli_find(f, nf, "start");
-    o->start = PASCAL_SPOT_COLD;
-    if (x->given && strcmp(x->value, "warm") == 0)
-        o->start = PASCAL_SPOT_WARM;
-    else if (x->given && strcmp(x->value, "cold") != 0) {
-        fprintf(stderr, "pascal play: --start: expected cold or warm, got \"%s\"\n", x->value);
+    int start = PASCAL_SPOT_COLD;
+    if (x->given && cli_name("play", x, pascal_spot_start_names, 2, &start) != CLI_OK)
         return CLI_USAGE;
-    }
+    o->start = (pascal_spot_start)start;
     if (!o->select) {
         fprintf(stderr, "pascal play: --select: expected the points to play, e.g. 0,3,5-9, got "
                         "nothing\n");

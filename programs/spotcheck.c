@@ -46,13 +46,10 @@ static int read_opts(cli_flag *f, int nf, spot_opts *o)
         ((x = cli_find(f, nf, "repeat"))->given && cli_int("spotcheck", x, 1, &o->reps)))
         return CLI_USAGE;
     x = cli_find(f, nf, "start");
-    o->start = PASCAL_SPOT_COLD;
-    if (x->given && strcmp(x->value, "warm") == 0)
-        o->start = PASCAL_SPOT_WARM;
-    else if (x->given && strcmp(x->value, "cold") != 0) {
-        fprintf(stderr, "pascal spotcheck: --start: expected cold or warm, got \"%s\"\n", x->value);
+    int start = PASCAL_SPOT_COLD;
+    if (x->given && cli_name("spotcheck", x, pascal_spot_start_names, 2, &start) != CLI_OK)
         return CLI_USAGE;
-    }
+    o->start = (pascal_spot_start)start;
     if (!o->select == !o->sample) {
         fprintf(stderr, "pascal spotcheck: expected one of --sample K or --select LIST, got %s\n",
                 o->select ? "both" : "neither");

@@ -247,6 +247,10 @@ TEST_F(PlayCli, ListDryRunAndNoGpu)
     EXPECT_NE(r.err.find("expected an occupancy"), std::string::npos) << r.err;
     r = run("play " + spec + " --select 3 --dry-run");
     EXPECT_EQ(r.status, 2);
+    r = run("play " + spec + " --select 0 --dry-run --start tepid");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("pascal play: --start: expected cold or warm, got \"tepid\""),
+              std::string::npos) << r.err;
     r = run("play " + spec + " --dry-run");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("--select"), std::string::npos) << r.err;
