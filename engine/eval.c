@@ -30,6 +30,8 @@ struct pascal_eval {
     unsigned what;          /* PASCAL_STATIC_* flags for prepare */
     unsigned models;        /* the spec's models (1u << pascal_model_id) */
     pascal_wl_eval *wl;     /* workload points (eval_workload.h), made on demand */
+    pascal_wl_eval *step_wl[PASCAL_OP_COUNT]; /* a model step's kernels, one each, so
+                                                 that each keeps its replay over capacities */
     pascal_static *ws;
     int64_t cap_M;          /* workers ws and phases can hold */
     int64_t *phases;
@@ -75,6 +77,8 @@ void pascal_eval_free(pascal_eval *ev)
         return;
     pascal_static_free(ev->ws);
     pascal_wl_eval_free(ev->wl);
+    for (int op = 0; op < PASCAL_OP_COUNT; op++)
+        pascal_wl_eval_free(ev->step_wl[op]);
     free(ev->phases);
     pascal_replay_free(ev->rp);
     free(ev->rd_sorted);
@@ -641,12 +645,106 @@ static int workload_point(pascal_eval *ev, const pascal_point *p, const int *col
     return rc;
 }
 
+/* A model step (docs/workloads.md section 11): each kernel as a workload
+ * point of its own (sweeps/workload.h), its answer, floors and energy
+ * times the times it runs, summed; ratios of the sums. */
+static int step_point(pascal_eval *ev, const pascal_point *p, const int *cols, int ncols,
+                      double *out)
+{
+    enum { FILL, SOURCE, IDEAL, LRU, REPLAY, ANY, FLOPS, T_C, T_L2, T_DRAM, T_BOUND, E_DRAM, E_L2,
+           EXACT, IDEAL_EXACT, WRITE_EXACT, NW };
+    static const int want[NW] = {
+        PASCAL_COL_ANSWER_FILL_BYTES, PASCAL_COL_ANSWER_SOURCE, PASCAL_COL_IDEAL_BYTES,
+        PASCAL_COL_FILL_BYTES_LRU, PASCAL_COL_FILL_BYTES_REPLAY, PASCAL_COL_FILL_BYTES_REPLAY_ANY,
+        PASCAL_COL_FLOPS, PASCAL_COL_TIME_COMPUTE_S, PASCAL_COL_TIME_L2_S, PASCAL_COL_TIME_DRAM_S,
+        PASCAL_COL_TIME_BOUND_S, PASCAL_COL_ENERGY_DRAM_J, PASCAL_COL_ENERGY_L2_J,
+        PASCAL_COL_FILL_BYTES_EXACT, PASCAL_COL_IDEAL_BYTES_EXACT, PASCAL_COL_WRITE_BYTES_EXACT};
+    double sum[NW] = {0}, got[NW], by_op[PASCAL_OP_COUNT], by_term[3] = {0}, source = 0;
+    pascal_point sub = *p;
+    pascal_step st;
+    int rc = 0;
+    sub.phases = NULL;
+    pascal_step_of_point(p->v, &st);
+    for (int op = 0; op < PASCAL_OP_COUNT; op++) {
+        int64_t count;
+        if (pascal_step_kernel_point(p->v, op, sub.v, &count) != 0) {
+            for (int k = 0; k < NW; k++)
+                sum[k] = NAN;
+            by_op[op] = NAN;
+            continue;
+        }
+        /* Each kernel has its own evaluator: its waves and replays stay
+         * valid while only the capacity changes. */
+        pascal_wl_eval *own = ev->wl;
+        ev->wl = ev->step_wl[op];
+        int r = workload_point(ev, &sub, want, NW, got);
+        ev->step_wl[op] = ev->wl;
+        ev->wl = own;
+        rc = rc ? rc : r;
+        double n = (double)count;
+        for (int k = 0; k < NW; k++)
+            if (k != SOURCE)
+                sum[k] += n * got[k];
+        source = isnan(got[SOURCE]) || isnan(source) ? NAN : fmax(source, got[SOURCE]);
+        by_op[op] = n * got[FILL];
+        /* the floor that binds this kernel takes its time */
+        int arg = got[T_C] >= got[T_L2] && got[T_C] >= got[T_DRAM] ? 0 : got[T_L2] >= got[T_DRAM] ? 1 : 2;
+        by_term[arg] += n * got[T_BOUND];
+    }
+    double tokens = (double)pascal_step_tokens(&st), batch = (double)st.batch;
+    double energy = sum[E_DRAM] + sum[E_L2];
+    int term = by_term[0] >= by_term[1] && by_term[0] >= by_term[2] ? 1 : by_term[1] >= by_term[2] ? 2 : 3;
+    for (int j = 0; j < ncols; j++) {
+        int c = cols[j];
+        double v;
+        switch (c) {
+        case PASCAL_COL_ANSWER_FILL_BYTES: v = sum[FILL]; break;
+        case PASCAL_COL_ANSWER_TRAFFIC: v = sum[FILL] / sum[IDEAL]; break;
+        case PASCAL_COL_ANSWER_SOURCE: v = source > 0 ? source : NAN; break;
+        case PASCAL_COL_FILL_BYTES_LRU: v = sum[LRU]; break;
+        case PASCAL_COL_TRAFFIC_LRU: v = sum[LRU] / sum[IDEAL]; break;
+        case PASCAL_COL_FILL_BYTES_REPLAY: v = sum[REPLAY]; break;
+        case PASCAL_COL_TRAFFIC_REPLAY: v = sum[REPLAY] / sum[IDEAL]; break;
+        case PASCAL_COL_FILL_BYTES_REPLAY_ANY: v = sum[ANY]; break;
+        case PASCAL_COL_TRAFFIC_REPLAY_ANY: v = sum[ANY] / sum[IDEAL]; break;
+        case PASCAL_COL_FLOPS: v = sum[FLOPS]; break;
+        case PASCAL_COL_TIME_COMPUTE_S: v = sum[T_C]; break;
+        case PASCAL_COL_TIME_L2_S: v = sum[T_L2]; break;
+        case PASCAL_COL_TIME_DRAM_S: v = sum[T_DRAM]; break;
+        case PASCAL_COL_TIME_BOUND_S: v = sum[T_BOUND]; break;
+        case PASCAL_COL_BOUND_TERM: v = isnan(sum[T_BOUND]) ? NAN : (double)term; break;
+        case PASCAL_COL_ENERGY_DRAM_J: v = sum[E_DRAM]; break;
+        case PASCAL_COL_ENERGY_L2_J: v = sum[E_L2]; break;
+        case PASCAL_COL_ENERGY_J: v = energy; break;
+        case PASCAL_COL_AREA_L2_MM2: v = cost_column(c, p->v, 0, sum[FILL]); break;
+        case PASCAL_COL_FILL_BYTES_EXACT: v = sum[EXACT]; break;
+        case PASCAL_COL_TRAFFIC_EXACT: v = sum[EXACT] / sum[IDEAL_EXACT]; break;
+        case PASCAL_COL_IDEAL_BYTES_EXACT: v = sum[IDEAL_EXACT]; break;
+        case PASCAL_COL_WRITE_BYTES_EXACT: v = sum[WRITE_EXACT]; break;
+        case PASCAL_COL_STEP_TOKENS: v = tokens; break;
+        case PASCAL_COL_TOKENS_PER_S_BOUND: v = tokens / sum[T_BOUND]; break;
+        case PASCAL_COL_FILL_BYTES_PER_TOKEN: v = sum[FILL] / tokens; break;
+        case PASCAL_COL_ENERGY_PER_TOKEN_J: v = energy / tokens; break;
+        case PASCAL_COL_FILL_BYTES_PER_SEQUENCE: v = sum[FILL] / batch; break;
+        case PASCAL_COL_ENERGY_PER_SEQUENCE_J: v = energy / batch; break;
+        default:
+            v = c >= PASCAL_COL_FILL_BYTES_QKV_PROJ && c <= PASCAL_COL_FILL_BYTES_LM_HEAD
+                    ? by_op[c - PASCAL_COL_FILL_BYTES_QKV_PROJ] : NAN;
+            break;
+        }
+        out[j] = v;
+    }
+    return rc;
+}
+
 int pascal_eval_point(pascal_eval *ev, const pascal_point *p, const int *cols,
                       int ncols, double *out)
 {
     int phased = 0, ok = 1, dyn_done = 0, sim_done = 0, sim_rc = 0;
     double dyn[PASCAL_CALIBRATE_NCOLS], sim[3];
     point_cache pc = {0};
+    if (!isnan(p->v[PASCAL_P_PHASE]))
+        return step_point(ev, p, cols, ncols, out);
     if (!isnan(p->v[PASCAL_P_WORKLOAD]))
         return workload_point(ev, p, cols, ncols, out);
     for (int j = 0; j < ncols; j++)

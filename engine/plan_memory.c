@@ -4,6 +4,7 @@
  * (plan.c) and the estimate (plan_estimate.c) call these at each kept
  * point; this file calls neither. */
 #include "engine/plan_internal.h"
+#include "sweeps/workload.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -91,6 +92,18 @@ int pascal_plan_check_bounds(const plan_ctx *c, const pascal_point *p, uint64_t 
     uint64_t nm = BIT(PASCAL_P_N) | BIT(PASCAL_P_M);
     int wl = !isnan(p->v[PASCAL_P_WORKLOAD]);
     int wl_sim = wl && (c->models & (1u << PASCAL_MODEL_SIMULATE));
+    if (!isnan(p->v[PASCAL_P_PHASE])) {
+        /* A model step holds one wave evaluator per kernel (engine/eval.c). */
+        double sub[PASCAL_NPARAM];
+        int64_t count;
+        need = pascal_eval_bytes(0, 0, 0);
+        for (int op = 0; op < PASCAL_OP_COUNT; op++)
+            if (pascal_step_kernel_point(p->v, op, sub, &count) == 0)
+                need += pascal_wl_eval_bytes(c->models, sub);
+        if (need * c->o->threads + c->o->reserved_bytes > c->memory)
+            return fail_memory(c, p, i, need, err);
+        return 0;
+    }
     if (!(wl ? pascal_wl_wave_models(c->models) || wl_sim : pascal_plan_phased_models(c->models)))
         return 0;
     if (M > PASCAL_PLAN_MAX_M)

@@ -165,7 +165,7 @@ int pascal_run_make_meta(const pascal_spec *spec, const pascal_run_opts *o,
     if ((rc = pascal_run_digests_make(spec, sp->pcols, sp->npc, sp->rcols, nres, &rm->dg, err)))
         return rc;
     /* Who answers answer_traffic (docs/workloads.md section 3.1). */
-    if (!isnan(pascal_spec_fixed(spec)->v[PASCAL_P_WORKLOAD]) &&
+    if ((!isnan(pascal_spec_fixed(spec)->v[PASCAL_P_WORKLOAD]) || pascal_spec_is_step(spec)) &&
         pascal_answer_describe(pascal_spec_models(spec), rm->answer, sizeof rm->answer)) {
         attrs[6].value = rm->answer;
         size_t n = strlen(rm->answer);

@@ -183,7 +183,7 @@ static int read_target(const cli_flag *f, const pascal_spec *spec, pascal_target
     /* A workload's question is its traffic: the answer, <= 1.2 unless
      * told (a bare number is the answer's bound). */
     int answer = pascal_answer_of_models(pascal_spec_models(spec)) != 0 &&
-                 !isnan(pascal_spec_fixed(spec)->v[PASCAL_P_WORKLOAD]);
+                 (!isnan(pascal_spec_fixed(spec)->v[PASCAL_P_WORKLOAD]) || pascal_spec_is_step(spec));
     char *end = NULL;
     double bound = f->given ? strtod(f->value, &end) : NAN;
     if (answer && !s && (!f->given || (end != f->value && *end == '\0' && bound > 0))) {

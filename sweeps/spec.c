@@ -18,10 +18,11 @@
 
 static const char *const top_keys[] = {"name", "description", "device", "models", "columns", "fixed",
                                        "axes", "zip", "where", "require", "output", "calibration",
-                                       "workload", "extrapolation", "sample", "search", "infeasible"};
+                                       "workload", "extrapolation", "sample", "search", "infeasible",
+                                       "model"};
 enum { K_NAME, K_DESCRIPTION, K_DEVICE, K_MODELS, K_COLUMNS, K_FIXED, K_AXES, K_ZIP, K_WHERE,
        K_REQUIRE, K_OUTPUT, K_CALIBRATION, K_WORKLOAD, K_EXTRAPOLATION, K_SAMPLE, K_SEARCH,
-       K_INFEASIBLE, K_COUNT };
+       K_INFEASIBLE, K_MODEL, K_COUNT };
 
 static int missing(const spec_ctx *c, const yaml_node_t *root, const char *key, const char *what)
 {
@@ -91,9 +92,11 @@ static int parse_columns(const spec_ctx *c, const yaml_node_t *node)
     char names[512], got[96], path[YML_PATH_MAX];
     size_t off = 0;
     spec->ncolumns = 0;
+    /* A step gives the columns that sum over its kernels (pascal_step_column). */
+    int step = spec->models >> PASCAL_MODEL_STEP & 1u;
     if (yml_is_null(node)) {
         for (int k = 0; k < PASCAL_NCOLUMN; k++)
-            if (spec->models & (1u << pascal_columns[k].model))
+            if (spec->models & (1u << pascal_columns[k].model) && (!step || pascal_step_column(k)))
                 spec->columns[spec->ncolumns++] = k;
         return 0;
     }
@@ -123,6 +126,10 @@ static int parse_columns(const spec_ctx *c, const yaml_node_t *node)
                              "expected a column of the requested models (%s), got %s (a column of model %s, "
                              "which is not in models)",
                              names, got, pascal_models[pascal_columns[k].model].name);
+        if (step && !pascal_step_column(k))
+            return yml_fail(c->y, item, path, PASCAL_EINPUT,
+                             "expected a column a model step gives (its kernels' sums: "
+                             "docs/workloads.md section 11), got %s (a column of one kernel)", got);
         for (int j = 0; j < spec->ncolumns; j++)
             if (spec->columns[j] == k)
                 return yml_fail(c->y, item, path, PASCAL_EINPUT, "expected each column once, got %s again", got);
@@ -145,6 +152,9 @@ static int check_needs(const spec_ctx *c, const yaml_node_t *models)
             int p = pascal_models[m].needs[k];
             /* A workload gives the dynamic model its own horizon. */
             if (p == PASCAL_P_W && spec->source[PASCAL_P_WORKLOAD] != SRC_NONE)
+                continue;
+            /* A model step is a workload of several kernels. */
+            if (p == PASCAL_P_WORKLOAD && spec->step)
                 continue;
             if (spec->source[p] == SRC_NONE)
                 return yml_fail(c->y, item, path, PASCAL_EINPUT,
@@ -464,9 +474,15 @@ static int parse_top(const spec_ctx *c)
     }
     if (!val[K_MODELS])
         return missing(c, root, "models", "a list of models such as [ttl, lru]");
-    if ((rc = parse_models(c, val[K_MODELS])) || (rc = parse_columns(c, val[K_COLUMNS])) ||
+    if ((rc = parse_models(c, val[K_MODELS])))
+        return rc;
+    /* A model: section asks for the step's columns too. */
+    if (val[K_MODEL] && !yml_is_null(val[K_MODEL]))
+        spec->models |= 1u << PASCAL_MODEL_STEP;
+    if ((rc = parse_columns(c, val[K_COLUMNS])) ||
         (rc = parse_calibration(c, val[K_MODELS], val[K_CALIBRATION])) ||
         (rc = spec_parse_workload(c, val[K_WORKLOAD])) ||
+        (rc = spec_parse_model(c, key[K_MODEL], val[K_MODEL])) ||
         (rc = parse_extrapolation(c, val[K_EXTRAPOLATION])) ||
         (rc = spec_parse_fixed(c, val[K_FIXED])))
         return rc;
@@ -615,6 +631,7 @@ const char *const *pascal_spec_param_labels(const pascal_spec *spec, int param, 
     return pascal_param_labels(param, n);
 }
 unsigned pascal_spec_models(const pascal_spec *spec) { return spec->models; }
+int pascal_spec_is_step(const pascal_spec *spec) { return spec->step; }
 
 const char *pascal_spec_calibration(const pascal_spec *spec, int *line, int *col)
 {

@@ -86,6 +86,8 @@ const char *pascal_spec_decimal_note(const pascal_spec *spec);
 
 /* Bit mask of requested models (1u << pascal_model_id). */
 unsigned pascal_spec_models(const pascal_spec *spec);
+/* Whether every point is a whole model step (a model: section). */
+int pascal_spec_is_step(const pascal_spec *spec);
 /* Requested result columns in output order (pascal_column_id values): the
  * spec's `columns`, or every column of every requested model. */
 int pascal_spec_ncolumns(const pascal_spec *spec);

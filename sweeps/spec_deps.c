@@ -27,6 +27,9 @@ static uint64_t workload_fields(void)
     uint64_t m = BIT(PASCAL_P_SMS);
     for (int p = PASCAL_P_WORKLOAD; p <= PASCAL_P_WORKLOAD_LAST; p++)
         m |= BIT(p);
+    /* a model step's own fields (sweeps/workload.c, spec_model_point) */
+    for (int p = PASCAL_P_PHASE; p <= PASCAL_P_VOCAB; p++)
+        m |= BIT(p);
     return m;
 }
 
@@ -88,7 +91,7 @@ static uint64_t limit_params(const pascal_spec *spec)
                  BIT(PASCAL_P_DEPTH) | BIT(PASCAL_P_PATH) | BIT(PASCAL_P_BLOCK_BYTES) |
                  BIT(PASCAL_P_THREADS) |
                  (spec->ndevices ? BIT(PASCAL_P_DEVICE) : 0);
-    return is_set(spec, PASCAL_P_WORKLOAD) ? m | workload_fields() : m;
+    return is_set(spec, PASCAL_P_WORKLOAD) || spec->step ? m | workload_fields() : m;
 }
 
 uint64_t pascal_spec_where_deps(const pascal_spec *spec)
@@ -115,7 +118,7 @@ int pascal_spec_check_deps(const pascal_spec *spec, uint64_t *masks, int max)
         masks[n++] = pascal_spec_param_deps(spec, list);
     /* A workload's shape is refused, or its waves bounded, from its fields
      * and the models (spec_workload_point). */
-    if (is_set(spec, PASCAL_P_WORKLOAD))
+    if (is_set(spec, PASCAL_P_WORKLOAD) || spec->step)
         masks[n++] = pascal_spec_param_deps(spec, workload_fields());
     if (limit_params(spec) && !spec->infeasible_skip)
         masks[n++] = pascal_spec_param_deps(spec, limit_params(spec));

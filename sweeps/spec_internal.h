@@ -68,6 +68,8 @@ struct pascal_spec {
     int ncolumns;
     int columns[PASCAL_NCOLUMN];
 
+    int step;                  /* a model: section: every point is a whole model step */
+    yml_mark step_mark;        /* ... its key */
     pascal_point fixed;        /* device + fixed; NaN where unset or swept */
     int source[PASCAL_NPARAM]; /* SRC_*: who set each parameter */
     yml_mark src[PASCAL_NPARAM];
@@ -136,6 +138,10 @@ int spec_check_derivable(const spec_ctx *c, const yaml_node_t *root);
 
 /* workload.c: the `workload:` section (sweeps/workload.h) */
 int spec_parse_workload(const spec_ctx *c, const yaml_node_t *node);
+/* The `model:` section (docs/workloads.md section 11): its fields, and N
+ * = 1, block_bytes = the 32-byte sector for the step's own point (each
+ * kernel derives its own). */
+int spec_parse_model(const spec_ctx *c, const yaml_node_t *key, const yaml_node_t *node);
 /* After the axes: the kind's required fields are set, no other kind's
  * fields, no N, data_bytes or block_bytes, and no causal mask with models
  * that need a ring scan. */
@@ -143,6 +149,9 @@ int spec_check_workload(const spec_ctx *c, const yaml_node_t *root);
 /* Step 3 of a point with a workload: defaults, then N and block_bytes;
  * 0, or PASCAL_EINPUT for a refused shape. */
 int spec_workload_point(const pascal_spec *spec, double *v, uint64_t i, pascal_error *err);
+/* ... with a model step: defaults, then every kernel's shape refused or
+ * kept, and its waves bounded, as a workload's; C from the sector. */
+int spec_model_point(const pascal_spec *spec, double *v, uint64_t i, pascal_error *err);
 
 /* spec_describe.c */
 /* Formats a parameter's value as a spec would write it (sizes with units,

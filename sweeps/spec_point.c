@@ -194,7 +194,8 @@ int pascal_spec_point(const pascal_spec *spec, uint64_t i, pascal_point *p, pasc
         list = pascal_spec_phase_list(spec, (int64_t)v[PASCAL_P_PHASES], &list_len);
     /* A workload derives N and block_bytes; a refused shape is an error
      * only if `where` keeps the point. */
-    int wl_rc = isnan(v[PASCAL_P_WORKLOAD]) ? 0 : spec_workload_point(spec, v, i, err);
+    int wl_rc = spec->step ? spec_model_point(spec, v, i, err)
+                : isnan(v[PASCAL_P_WORKLOAD]) ? 0 : spec_workload_point(spec, v, i, err);
 
     /* The device's rates, unless the spec gives them: tensor FLOP/s at the
      * workload's dtype, L2 and DRAM bandwidth; on a device axis the

@@ -16,6 +16,7 @@
 #ifndef PASCAL_SWEEPS_WORKLOAD_H
 #define PASCAL_SWEEPS_WORKLOAD_H
 
+#include "model/step.h"
 #include "model/workload.h"
 #include "vocab/params.h"
 
@@ -30,6 +31,17 @@ extern "C" {
  * are applied): 0 and *w filled, or the pascal_workload_error of a refused
  * shape, or -1 when v has no workload. */
 int pascal_workload_of_point(const double *v, pascal_workload *w);
+
+/* A model step (docs/workloads.md section 11): the step of a point's
+ * values v (after pascal_spec_point): 0 and *s filled, or -1 when v is not
+ * a step point (phase unset). */
+int pascal_step_of_point(const double *v, pascal_step *s);
+/* Kernel op of the step point v as a workload point of its own: sub = v
+ * with the kernel's workload fields, its N and block_bytes, C =
+ * floor(capacity_bytes / block_bytes), phase unset; *count the times it
+ * runs in the step.  Returns 0, a pascal_workload_error of the refused
+ * shape, or -1 when v is not a step point. */
+int pascal_step_kernel_point(const double *v, int op, double *sub, int64_t *count);
 
 /* Most block requests per round summed over all waves (CTAs x units) that
  * the per-wave evaluation accepts: 2^22. */

@@ -4,6 +4,7 @@
 
 #include "model/dynamic.h"
 #include "model/phases.h"
+#include "model/step.h"
 #include "model/workload.h"
 
 #include <ctype.h>
@@ -117,6 +118,18 @@ const pascal_param_info pascal_params[PASCAL_NPARAM] = {
     [PASCAL_P_THREADS] = {"threads", PASCAL_T_INT, POS, "threads",
                           "threads per CTA, checked with occupancy against the device's "
                           "limits.threads_per_sm"},
+    [PASCAL_P_PHASE] = {"phase", PASCAL_T_NAME, 0, "",
+                        "model: the step, decode (one new token per sequence against seq_kv "
+                        "cached ones) or prefill (a causal prompt of seq_kv tokens)",
+                        pascal_phase_names, PASCAL_PHASE_COUNT},
+    [PASCAL_P_LAYERS] = {"layers", PASCAL_T_INT, POS, "layers",
+                         "model: decoder layers (config.json num_hidden_layers)"},
+    [PASCAL_P_HIDDEN] = {"hidden", PASCAL_T_INT, POS, "elements",
+                         "model: hidden size (config.json hidden_size)"},
+    [PASCAL_P_INTERMEDIATE] = {"intermediate", PASCAL_T_INT, POS, "elements",
+                               "model: MLP intermediate size (config.json intermediate_size)"},
+    [PASCAL_P_VOCAB] = {"vocab", PASCAL_T_INT, POS, "tokens",
+                        "model: vocabulary size, the LM head's N (config.json vocab_size)"},
     [PASCAL_P_KERNEL] = {"kernel", PASCAL_T_NAME, 0, "",
                          "the kernel whose launch is modelled (model: pascal's model kernel; "
                          "flash-attn-2: FlashAttention-2's forward grid, GQA decode fold and "
@@ -152,6 +165,9 @@ const pascal_model_info pascal_models[PASCAL_NMODEL] = {
     [PASCAL_MODEL_SIMULATE] = {"simulate", "progress simulator: the open scan on the device profile's "
                                "timing (slow; docs/simulate.md)",
                                {PASCAL_P_OCCUPANCY, PASCAL_P_PATH, PASCAL_P_COMPUTE, PASCAL_P_W, END}},
+    [PASCAL_MODEL_STEP] = {"step", "a whole model step (the model: section): tokens, tokens/s bound, "
+                           "per-token and per-sequence bytes and energy, each kernel's fills",
+                           {PASCAL_P_PHASE, END}},
 };
 
 const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
@@ -334,7 +350,56 @@ const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
     [PASCAL_COL_WRITE_BYTES_EXACT] = {"write_bytes_exact", PASCAL_MODEL_TRAFFIC, "bytes",
                                       "the output tiles the CTAs write (O, split-KV partials, C), in "
                                       "whole sectors (with model lru_replay)"},
+    [PASCAL_COL_STEP_TOKENS] = {"step_tokens", PASCAL_MODEL_STEP, "tokens",
+                                "tokens the step computes: batch (decode), batch x seq_kv (prefill)"},
+    [PASCAL_COL_TOKENS_PER_S_BOUND] = {"tokens_per_s_bound", PASCAL_MODEL_STEP, "tokens/s",
+                                       "step_tokens / time_bound_s: no faster on this device "
+                                       "(kernels one after another, each at its floor)"},
+    [PASCAL_COL_FILL_BYTES_PER_TOKEN] = {"fill_bytes_per_token", PASCAL_MODEL_STEP, "bytes",
+                                         "answer_fill_bytes / step_tokens"},
+    [PASCAL_COL_ENERGY_PER_TOKEN_J] = {"energy_per_token_j", PASCAL_MODEL_STEP, "J",
+                                       "energy_j / step_tokens"},
+    [PASCAL_COL_FILL_BYTES_PER_SEQUENCE] = {"fill_bytes_per_sequence", PASCAL_MODEL_STEP, "bytes",
+                                            "answer_fill_bytes / batch: one sequence's share "
+                                            "(decode: of one token; prefill: of its prompt)"},
+    [PASCAL_COL_ENERGY_PER_SEQUENCE_J] = {"energy_per_sequence_j", PASCAL_MODEL_STEP, "J",
+                                          "energy_j / batch"},
+    [PASCAL_COL_FILL_BYTES_QKV_PROJ] = {"fill_bytes_qkv_proj", PASCAL_MODEL_STEP, "bytes",
+                                        "the QKV projections' answer_fill_bytes, all layers"},
+    [PASCAL_COL_FILL_BYTES_ATTENTION] = {"fill_bytes_attention", PASCAL_MODEL_STEP, "bytes",
+                                         "attention's answer_fill_bytes, all layers"},
+    [PASCAL_COL_FILL_BYTES_O_PROJ] = {"fill_bytes_o_proj", PASCAL_MODEL_STEP, "bytes",
+                                      "the output projections' answer_fill_bytes, all layers"},
+    [PASCAL_COL_FILL_BYTES_GATE_UP_PROJ] = {"fill_bytes_gate_up_proj", PASCAL_MODEL_STEP, "bytes",
+                                            "the gate/up GEMMs' answer_fill_bytes, all layers"},
+    [PASCAL_COL_FILL_BYTES_DOWN_PROJ] = {"fill_bytes_down_proj", PASCAL_MODEL_STEP, "bytes",
+                                         "the down GEMMs' answer_fill_bytes, all layers"},
+    [PASCAL_COL_FILL_BYTES_LM_HEAD] = {"fill_bytes_lm_head", PASCAL_MODEL_STEP, "bytes",
+                                       "the LM head's answer_fill_bytes"},
 };
+
+int pascal_step_column(int col)
+{
+    if (col < 0 || col >= PASCAL_NCOLUMN)
+        return 0;
+    if (pascal_columns[col].model == PASCAL_MODEL_STEP)
+        return 1;
+    switch (col) {
+    case PASCAL_COL_FILL_BYTES_LRU: case PASCAL_COL_TRAFFIC_LRU:
+    case PASCAL_COL_FILL_BYTES_REPLAY: case PASCAL_COL_TRAFFIC_REPLAY:
+    case PASCAL_COL_FILL_BYTES_REPLAY_ANY: case PASCAL_COL_TRAFFIC_REPLAY_ANY:
+    case PASCAL_COL_ANSWER_FILL_BYTES: case PASCAL_COL_ANSWER_TRAFFIC: case PASCAL_COL_ANSWER_SOURCE:
+    case PASCAL_COL_FLOPS: case PASCAL_COL_TIME_COMPUTE_S: case PASCAL_COL_TIME_L2_S:
+    case PASCAL_COL_TIME_DRAM_S: case PASCAL_COL_TIME_BOUND_S: case PASCAL_COL_BOUND_TERM:
+    case PASCAL_COL_ENERGY_DRAM_J: case PASCAL_COL_ENERGY_L2_J: case PASCAL_COL_ENERGY_J:
+    case PASCAL_COL_AREA_L2_MM2:
+    case PASCAL_COL_FILL_BYTES_EXACT: case PASCAL_COL_TRAFFIC_EXACT:
+    case PASCAL_COL_IDEAL_BYTES_EXACT: case PASCAL_COL_WRITE_BYTES_EXACT:
+        return 1;
+    default:
+        return 0;
+    }
+}
 
 const char *const pascal_answer_names[PASCAL_ANSWER_COUNT] = {"", "simulate", "lru_replay",
                                                               "estimate"};
@@ -621,6 +686,11 @@ const char *const pascal_param_refs[PASCAL_NPARAM] = {
     [PASCAL_P_L2_PJ_PER_BYTE] = "docs/workloads.md section 10.1 (device costs)",
     [PASCAL_P_L2_MM2_PER_MIB] = "docs/workloads.md section 10.1 (device costs)",
     [PASCAL_P_THREADS] = "docs/workloads.md section 9 (points the device can run)",
+    [PASCAL_P_PHASE] = "docs/workloads.md section 11 (a whole model step)",
+    [PASCAL_P_LAYERS] = "docs/workloads.md section 11 (a whole model step)",
+    [PASCAL_P_HIDDEN] = "docs/workloads.md section 11 (a whole model step)",
+    [PASCAL_P_INTERMEDIATE] = "docs/workloads.md section 11 (a whole model step)",
+    [PASCAL_P_VOCAB] = "docs/workloads.md section 11 (a whole model step)",
     [PASCAL_P_FLOPS_PER_S] = "docs/workloads.md section 10 (device rates)",
     [PASCAL_P_L2_BYTES_PER_S] = "docs/workloads.md section 10 (device rates)",
     [PASCAL_P_DRAM_BYTES_PER_S] = "docs/workloads.md section 10 (device rates)",
@@ -683,6 +753,7 @@ const char *const pascal_param_defaults[PASCAL_NPARAM] = {
     [PASCAL_P_L2_PJ_PER_BYTE] = "the device profile's costs.l2_pj_per_byte",
     [PASCAL_P_L2_MM2_PER_MIB] = "the device profile's costs.l2_mm2_per_mib",
     [PASCAL_P_THREADS] = "none (the threads check is skipped)",
+    [PASCAL_P_PHASE] = "none (set by the model: section; a step point)",
     [PASCAL_P_FLOPS_PER_S] = "the device profile's rate for the point's dtype (rates.flops_DTYPE)",
     [PASCAL_P_L2_BYTES_PER_S] = "the device profile's rates.l2_bytes_per_s",
     [PASCAL_P_DRAM_BYTES_PER_S] = "the device profile's rates.dram_bytes_per_s",
@@ -704,6 +775,7 @@ const char *const pascal_model_refs[PASCAL_NMODEL] = {
     [PASCAL_MODEL_WORKLOAD] = "section 1 (attention and GEMM); docs/workloads.md",
     [PASCAL_MODEL_TRAFFIC] = "Theorems 2-4 over several streams; docs/workloads.md",
     [PASCAL_MODEL_SIMULATE] = "Algorithm 2 (open scan), simulated; docs/simulate.md",
+    [PASCAL_MODEL_STEP] = "docs/workloads.md section 11",
 };
 
 const char *const pascal_column_refs[PASCAL_NCOLUMN] = {
@@ -789,6 +861,18 @@ const char *const pascal_column_refs[PASCAL_NCOLUMN] = {
     [PASCAL_COL_TRAFFIC_EXACT] = "docs/workloads.md section 2.7",
     [PASCAL_COL_IDEAL_BYTES_EXACT] = "docs/workloads.md section 2.7",
     [PASCAL_COL_WRITE_BYTES_EXACT] = "docs/workloads.md section 2.7",
+    [PASCAL_COL_STEP_TOKENS] = "docs/workloads.md section 11",
+    [PASCAL_COL_TOKENS_PER_S_BOUND] = "docs/workloads.md section 11",
+    [PASCAL_COL_FILL_BYTES_PER_TOKEN] = "docs/workloads.md section 11",
+    [PASCAL_COL_ENERGY_PER_TOKEN_J] = "docs/workloads.md section 11",
+    [PASCAL_COL_FILL_BYTES_PER_SEQUENCE] = "docs/workloads.md section 11",
+    [PASCAL_COL_ENERGY_PER_SEQUENCE_J] = "docs/workloads.md section 11",
+    [PASCAL_COL_FILL_BYTES_QKV_PROJ] = "docs/workloads.md section 11",
+    [PASCAL_COL_FILL_BYTES_ATTENTION] = "docs/workloads.md section 11",
+    [PASCAL_COL_FILL_BYTES_O_PROJ] = "docs/workloads.md section 11",
+    [PASCAL_COL_FILL_BYTES_GATE_UP_PROJ] = "docs/workloads.md section 11",
+    [PASCAL_COL_FILL_BYTES_DOWN_PROJ] = "docs/workloads.md section 11",
+    [PASCAL_COL_FILL_BYTES_LM_HEAD] = "docs/workloads.md section 11",
 };
 
 static const pascal_unit_info unit_table[] = {
@@ -841,6 +925,8 @@ static const pascal_unit_info unit_table[] = {
     {"", "a name or an index, no unit (pattern, phases, seed, path)"},
     {"work", "the dynamic model's work coordinate x = W N / 4096 (section 4.2)"},
     {"ns/round", "nanoseconds of simulated run time per round of work"},
+    {"layers", "decoder layers of a model"},
+    {"tokens/s", "tokens computed per second"},
 };
 
 int pascal_unit(int i, pascal_unit_info *out)

@@ -77,6 +77,13 @@ typedef enum pascal_param_id {
     PASCAL_P_L2_PJ_PER_BYTE, /* L2 energy per byte read (device costs) */
     PASCAL_P_L2_MM2_PER_MIB, /* L2 area per MiB (device costs) */
     PASCAL_P_THREADS,        /* threads per CTA (the device's threads_per_sm limit) */
+    /* A whole model step (the `model:` section, docs/workloads.md section
+     * 11; its other fields are the workload parameters above). */
+    PASCAL_P_PHASE,          /* model: decode (0) or prefill (1); set marks a step point */
+    PASCAL_P_LAYERS,         /* model: decoder layers */
+    PASCAL_P_HIDDEN,         /* model: hidden size */
+    PASCAL_P_INTERMEDIATE,   /* model: MLP intermediate size */
+    PASCAL_P_VOCAB,          /* model: vocabulary size (the LM head's N) */
     PASCAL_NPARAM
 } pascal_param_id;
 
@@ -131,6 +138,7 @@ typedef enum pascal_model_id {
     PASCAL_MODEL_WORKLOAD,   /* a workload's derived streams, grid and ideal traffic */
     PASCAL_MODEL_TRAFFIC,    /* a workload's DRAM fill bytes and their ratio to ideal */
     PASCAL_MODEL_SIMULATE,   /* progress simulator on the device's timing (slow) */
+    PASCAL_MODEL_STEP,       /* a whole model step's totals per token (the `model:` section) */
     PASCAL_NMODEL
 } pascal_model_id;
 
@@ -229,6 +237,18 @@ typedef enum pascal_column_id {
     PASCAL_COL_TRAFFIC_EXACT,     /* traffic: / ideal_bytes_exact */
     PASCAL_COL_IDEAL_BYTES_EXACT, /* traffic: every byte read once, sector-exact */
     PASCAL_COL_WRITE_BYTES_EXACT, /* traffic: output bytes written, sector-exact */
+    PASCAL_COL_STEP_TOKENS,       /* step: tokens the step computes */
+    PASCAL_COL_TOKENS_PER_S_BOUND,/* step: step_tokens / time_bound_s */
+    PASCAL_COL_FILL_BYTES_PER_TOKEN, /* step: answer_fill_bytes / step_tokens */
+    PASCAL_COL_ENERGY_PER_TOKEN_J,   /* step: energy_j / step_tokens */
+    PASCAL_COL_FILL_BYTES_PER_SEQUENCE, /* step: answer_fill_bytes / batch */
+    PASCAL_COL_ENERGY_PER_SEQUENCE_J,   /* step: energy_j / batch */
+    PASCAL_COL_FILL_BYTES_QKV_PROJ,     /* step: each kernel's fills over the step */
+    PASCAL_COL_FILL_BYTES_ATTENTION,
+    PASCAL_COL_FILL_BYTES_O_PROJ,
+    PASCAL_COL_FILL_BYTES_GATE_UP_PROJ,
+    PASCAL_COL_FILL_BYTES_DOWN_PROJ,
+    PASCAL_COL_FILL_BYTES_LM_HEAD,
     PASCAL_NCOLUMN
 } pascal_column_id;
 
@@ -264,6 +284,10 @@ typedef struct pascal_column_info {
 
 extern const pascal_column_info pascal_columns[PASCAL_NCOLUMN];
 int pascal_column_from_name(const char *name);
+/* Whether a model step (the `model:` section) gives column col: the step
+ * model's, and the traffic columns that sum over its kernels (fills,
+ * bytes, FLOPs, time floors, energy, area, their ratios). */
+int pascal_step_column(int col);
 
 /* Parses a size such as "20MiB", "16 KiB", "4096", "1.5GiB" into bytes.
  * Binary units (KiB = 1024) and decimal ones (kB = KB = 1000); a bare number
