@@ -144,6 +144,20 @@ const pascal_monotone_info pascal_search_monotone[] = {
     {PASCAL_COL_WRITE_BYTES_EXACT, NONE, "the bytes written: they do not depend on C"},
     {PASCAL_COL_ANSWER_TRAFFIC_HI, DOWN, "a percentile of free-running simulations (with simulate): "
                                          "not shown monotone in C, probed"},
+    {PASCAL_COL_STEP_TOKENS, NONE, "the step's tokens: they do not depend on C"},
+    {PASCAL_COL_TOKENS_PER_S_BOUND, NONE, "over a sum of per-kernel floors, not shown monotone in C; "
+                                          "size on answer_traffic and read it there"},
+    {PASCAL_COL_FILL_BYTES_PER_TOKEN, NONE, "answer_fill_bytes over the tokens: size on answer_traffic"},
+    {PASCAL_COL_ENERGY_PER_TOKEN_J, NONE, "energy_j over the tokens: see energy_j"},
+    {PASCAL_COL_FILL_BYTES_PER_SEQUENCE, NONE, "answer_fill_bytes over the batch: size on "
+                                               "answer_traffic"},
+    {PASCAL_COL_ENERGY_PER_SEQUENCE_J, NONE, "energy_j over the batch: see energy_j"},
+    {PASCAL_COL_FILL_BYTES_QKV_PROJ, NONE, "one kernel's share of the step: size on answer_traffic"},
+    {PASCAL_COL_FILL_BYTES_ATTENTION, NONE, "one kernel's share of the step: size on answer_traffic"},
+    {PASCAL_COL_FILL_BYTES_O_PROJ, NONE, "one kernel's share of the step: size on answer_traffic"},
+    {PASCAL_COL_FILL_BYTES_GATE_UP_PROJ, NONE, "one kernel's share of the step: size on answer_traffic"},
+    {PASCAL_COL_FILL_BYTES_DOWN_PROJ, NONE, "one kernel's share of the step: size on answer_traffic"},
+    {PASCAL_COL_FILL_BYTES_LM_HEAD, NONE, "one kernel's share of the step: size on answer_traffic"},
 };
 const int pascal_search_nmonotone = (int)(sizeof pascal_search_monotone / sizeof pascal_search_monotone[0]);
 

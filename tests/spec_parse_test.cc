@@ -339,7 +339,7 @@ TEST(SpecParseErrors, UnknownKeysListTheValidOnes)
 {
     std::string m = parse_bad(kHead + "  C: [100, 200]\ncolums: [D]\n");
     EXPECT_PREFIX(m, "spec.yaml:8:1: colums: expected one of the keys name, description, device, models, columns, "
-                     "fixed, axes, zip, where, require, output, calibration, workload, extrapolation, sample, search, infeasible; got \"colums\"");
+                     "fixed, axes, zip, where, require, output, calibration, workload, extrapolation, sample, search, infeasible, model; got \"colums\"");
     m = parse_bad(kHead + "  C: {from: 1, to: 8, stp: 1}\n");
     EXPECT_PREFIX(m, "spec.yaml:7:23: axes.C.stp: expected one of the keys from, to, step, num, factor, scale; "
                      "got \"stp\"");
@@ -376,7 +376,7 @@ TEST(SpecParseErrors, WrongTypes)
                   "gaussian, lag, explicit), got \"clustered\"");
     EXPECT_PREFIX(parse_bad("name: t\nmodels: 5\nfixed: {N: 8, M: 16}\naxes:\n  C: [1]\n"),
                   "spec.yaml:2:9: models: expected a non-empty list of models (ttl, lru_band, lru, sdcm, "
-                  "residency, che, margin, sharing, catchup, lru_replay, belady, dynamic, workload, traffic, simulate), got \"5\"");
+                  "residency, che, margin, sharing, catchup, lru_replay, belady, dynamic, workload, traffic, simulate, step), got \"5\"");
     EXPECT_PREFIX(parse_bad("name: [a]\nmodels: [ttl]\nfixed: {N: 8, M: 1}\naxes:\n  C: [1]\n"),
                   "spec.yaml:1:7: name: expected a sweep name, got a list");
     EXPECT_PREFIX(parse_bad(kHead + "  C: 100\n"),
@@ -525,10 +525,10 @@ TEST(SpecParseErrors, ModelsAndColumns)
                   "missing)");
     EXPECT_PREFIX(parse_bad("name: t\nmodels: []\nfixed: {N: 8, M: 1}\naxes:\n  C: [1]\n"),
                   "spec.yaml:2:9: models: expected a non-empty list of models (ttl, lru_band, lru, sdcm, residency, "
-                  "che, margin, sharing, catchup, lru_replay, belady, dynamic, workload, traffic, simulate), got an empty list");
+                  "che, margin, sharing, catchup, lru_replay, belady, dynamic, workload, traffic, simulate, step), got an empty list");
     EXPECT_PREFIX(parse_bad("name: t\nmodels: [ttl, lur]\nfixed: {N: 8, M: 1}\naxes:\n  C: [1]\n"),
                   "spec.yaml:2:15: models[1]: expected a model name (ttl, lru_band, lru, sdcm, residency, che, "
-                  "margin, sharing, catchup, lru_replay, belady, dynamic, workload, traffic, simulate), got \"lur\"");
+                  "margin, sharing, catchup, lru_replay, belady, dynamic, workload, traffic, simulate, step), got \"lur\"");
     EXPECT_PREFIX(parse_bad("name: t\nmodels: [ttl, ttl]\nfixed: {N: 8, M: 1}\naxes:\n  C: [1]\n"),
                   "spec.yaml:2:15: models[1]: expected each model once, got \"ttl\" again");
     EXPECT_PREFIX(parse_bad("name: t\nmodels: [ttl, sdcm]\nfixed: {N: 8, M: 1}\naxes:\n  C: [1]\n"),
