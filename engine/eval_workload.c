@@ -645,14 +645,6 @@ static int ex_access(pascal_wl_eval *we, int64_t id, int64_t bytes, int write)
     return 0;
 }
 
-/* CTA c's Q read (before its first step) or output write (after its last). */
-static int ex_io(pascal_wl_eval *we, int64_t c, int write, int64_t nt, int64_t nq)
-{
-    int64_t q, qid, o, oid;
-    pascal_workload_cta_io(&we->w, c, SECTOR, &q, &qid, &o, &oid);
-    return write ? ex_access(we, nt + nq + oid, o, 1) : ex_access(we, nt + qid, q, 0);
-}
-
 static int cmp_pair(const void *a, const void *b)
 {
     int64_t x = ((const int64_t *)a)[0], y = ((const int64_t *)b)[0];
@@ -678,47 +670,15 @@ static int ex_finish(pascal_wl_eval *we)
     return 0;
 }
 
-/* A stepless tile's output (the persistent schedule's skip). */
-static int ex_skip(void *ctx, int64_t tile)
+/* One access of the walk (model/workload.h): streams' blocks at their ids,
+ * then the Q tiles, then the outputs. */
+static int ex_visit(void *ctx, int what, int64_t c, int64_t id, int64_t bytes)
 {
     pascal_wl_eval *we = ctx;
-    return ex_io(we, tile, 1, we->ex_nt, we->ex_nq);
-}
-
-/* The persistent schedule in bytes: a tile's Q before its first step, its
- * output after its last. */
-static int exact_persistent(pascal_wl_eval *we)
-{
-    const pascal_workload *w = &we->w;
-    int64_t N = w->blocks, st[64], nt = we->ex_nt, nq = we->ex_nq;
-    pascal_psched ps;
-    int64_t *slots_mem = psched_start(&ps, w, we, ex_skip);
-    if (!slots_mem)
-        return -1;
-    int rc = 0;
-    for (int live = 1; live && rc == 0;) {
-        live = 0;
-        for (int64_t q = 0; q < ps.G && rc == 0; q++) {
-            int64_t c = ps.tile[q];
-            if (c < 0)
-                continue;
-            if (ps.step[q] == 0)
-                rc = ex_io(we, c, 0, nt, nq);
-            int64_t b = pascal_workload_cta_block(w, c, ps.step[q]);
-            pascal_workload_cta(w, c, st);
-            for (int64_t u = 0; u < w->units && rc == 0; u++)
-                rc = ex_access(we, st[u] * N + b, pascal_workload_stored_bytes(w, st[u], b, SECTOR), 0);
-            if (rc == 0 && ps.step[q] + 1 == pascal_workload_cta_steps(w, c))
-                rc = ex_io(we, c, 1, nt, nq);
-        }
-        for (int64_t q = 0; q < ps.G && rc == 0; q++)
-            if (ps.tile[q] >= 0 && ++ps.step[q] == pascal_workload_cta_steps(w, ps.tile[q]))
-                rc = pascal_psched_take(&ps, q, 0, we, ex_skip);
-        for (int64_t q = 0; q < ps.G; q++)
-            live |= ps.tile[q] >= 0;
-    }
-    free(slots_mem);
-    return rc;
+    (void)c;
+    return what == PASCAL_ACCESS_BLOCK ? ex_access(we, id, bytes, 0)
+           : what == PASCAL_ACCESS_Q   ? ex_access(we, we->ex_nt + id, bytes, 0)
+                                       : ex_access(we, we->ex_nt + we->ex_nq + id, bytes, 1);
 }
 
 /* The kernel's requests in the lock-step order of the replay above, each
@@ -727,7 +687,7 @@ static int exact_persistent(pascal_wl_eval *we)
 static int exact_replay(pascal_wl_eval *we)
 {
     const pascal_workload *w = &we->w;
-    int64_t N = w->blocks, nt = w->streams * N, nq, no, st[64];
+    int64_t N = w->blocks, nt = w->streams * N, nq, no;
     pascal_workload_io_tiles(w, &nq, &no);
     int64_t nb = nt + nq + no;
     if (w->requests > REPLAY_MAX_REQUESTS || nb > REPLAY_MAX_BLOCKS)
@@ -743,45 +703,14 @@ static int exact_replay(pascal_wl_eval *we)
     if (we->ex.key)
         memset(we->ex.key, 0, (size_t)we->ex.cap * sizeof *we->ex.key);
     we->ex.n = we->ex.cold = we->ex.writes = 0;
-    if (w->persistent) {
-        we->ex_nt = nt, we->ex_nq = nq;
-        return exact_persistent(we) == 0 ? ex_finish(we) : -1;
-    }
-    for (int64_t wave = 0; wave < we->waves; wave++) {
-        int64_t c0 = wave * we->M, c1 = c0 + we->M < w->ctas ? c0 + we->M : w->ctas, longest = N;
-        pascal_streams inst;
-        if (we->program) {
-            longest = 0;
-            for (int64_t c = c0; c < c1; c++) {
-                int64_t n = pascal_workload_cta_steps(w, c);
-                longest = n > longest ? n : longest;
-            }
-        } else if (pascal_workload_wave(w, we->M, wave, we->phases, we->stream, we->phase,
-                                        we->owner, we->N, we->global, we->scratch, &inst) < 0) {
-            return -1;
-        }
-        for (int64_t t = 0; t < (longest > 0 ? longest : 1); t++)
-            for (int64_t c = c0; c < c1; c++) {
-                int64_t n = we->program ? pascal_workload_cta_steps(w, c) : N;
-                if (t == 0 && n > 0 && ex_io(we, c, 0, nt, nq) != 0)
-                    return -1;
-                if (t < n) {
-                    int64_t b = we->program ? pascal_workload_cta_block(w, c, t) : 0;
-                    pascal_workload_cta(w, c, st);
-                    for (int64_t u = 0; u < w->units; u++) {
-                        int64_t s = st[u], g = (c - c0) * w->units + u;
-                        if (!we->program)
-                            s = we->global[we->stream[g]], b = (t + we->phase[g]) % N;
-                        if (ex_access(we, s * N + b, pascal_workload_stored_bytes(w, s, b, SECTOR),
-                                      0) != 0)
-                            return -1;
-                    }
-                }
-                if (t == (n > 0 ? n - 1 : 0) && ex_io(we, c, 1, nt, nq) != 0)
-                    return -1;
-            }
-    }
-    return ex_finish(we);
+    we->ex_nt = nt, we->ex_nq = nq;
+    int64_t *slots = w->persistent ? malloc((size_t)(2 * w->grid) * sizeof *slots) : NULL;
+    if (w->persistent && !slots)
+        return -1;
+    /* ring kernels: each slot at its pattern's phase */
+    int rc = pascal_workload_walk(w, we->M, w->ring ? we->phases : NULL, SECTOR, slots, ex_visit, we);
+    free(slots);
+    return rc == 0 ? ex_finish(we) : -1;
 }
 
 /* Sector-exact fills with a cache of C bytes, or NaN. */

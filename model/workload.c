@@ -769,6 +769,100 @@ void pascal_workload_cta_io(const pascal_workload *w, int64_t c, int64_t sector,
                     clamp_len(sh->n, j * sh->tile_n, sh->tile_n), sh->dtype, sector);
 }
 
+/* ---- the walk of a kernel's accesses (workload.h) --------------------------------- */
+
+typedef struct walk_ctx {
+    const pascal_workload *w;
+    int64_t sector;
+    pascal_workload_visit visit;
+    void *ctx;
+} walk_ctx;
+
+static int walk_io(const walk_ctx *k, int64_t c, int out)
+{
+    int64_t q, qid, o, oid;
+    pascal_workload_cta_io(k->w, c, k->sector, &q, &qid, &o, &oid);
+    return out ? k->visit(k->ctx, PASCAL_ACCESS_OUT, c, oid, o) : k->visit(k->ctx, PASCAL_ACCESS_Q, c, qid, q);
+}
+
+/* Step j of CTA c: a block of each of its streams, b shifted by `shift` on a ring. */
+static int walk_step(const walk_ctx *k, int64_t c, int64_t j, int64_t shift)
+{
+    const pascal_workload *w = k->w;
+    int64_t st[64], N = w->blocks, b = pascal_workload_cta_block(w, c, j);
+    if (w->ring)
+        b = (b + shift) % N;
+    pascal_workload_cta(w, c, st);
+    for (int64_t u = 0; u < w->units; u++) {
+        int rc = k->visit(k->ctx, PASCAL_ACCESS_BLOCK, c, st[u] * N + b,
+                          pascal_workload_stored_bytes(w, st[u], b, k->sector));
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* A stepless tile's output, as the persistent schedule passes it over. */
+static int walk_skip(void *ctx, int64_t tile)
+{
+    return walk_io(ctx, tile, 1);
+}
+
+int pascal_workload_walk(const pascal_workload *w, int64_t M, const int64_t *slot_phase,
+                         int64_t sector, int64_t *slots, pascal_workload_visit visit, void *ctx)
+{
+    walk_ctx k = {w, sector, visit, ctx};
+    int rc = 0;
+    if (w->persistent) {
+        pascal_psched ps;
+        if (!slots)
+            return -1;
+        pascal_psched_init(&ps, w, slots, slots + w->grid);
+        for (int64_t q = 0; q < ps.G && rc == 0; q++)
+            rc = pascal_psched_take(&ps, q, 1, &k, walk_skip);
+        for (int live = 1; live && rc == 0;) {
+            live = 0;
+            for (int64_t q = 0; q < ps.G && rc == 0; q++) {
+                int64_t c = ps.tile[q];
+                if (c < 0)
+                    continue;
+                if (ps.step[q] == 0)
+                    rc = walk_io(&k, c, 0);
+                if (rc == 0)
+                    rc = walk_step(&k, c, ps.step[q], 0);
+                if (rc == 0 && ps.step[q] + 1 == pascal_workload_cta_steps(w, c))
+                    rc = walk_io(&k, c, 1);
+            }
+            for (int64_t q = 0; q < ps.G && rc == 0; q++)
+                if (ps.tile[q] >= 0 && ++ps.step[q] == pascal_workload_cta_steps(w, ps.tile[q]))
+                    rc = pascal_psched_take(&ps, q, 0, &k, walk_skip);
+            for (int64_t q = 0; q < ps.G; q++)
+                live |= ps.tile[q] >= 0;
+        }
+        return rc;
+    }
+    if (M < 1)
+        return -1;
+    for (int64_t c0 = 0; c0 < w->ctas && rc == 0; c0 += M) {
+        int64_t c1 = c0 + M < w->ctas ? c0 + M : w->ctas, longest = 0;
+        for (int64_t c = c0; c < c1; c++) {
+            int64_t n = pascal_workload_cta_steps(w, c);
+            longest = n > longest ? n : longest;
+        }
+        for (int64_t t = 0; t < (longest > 0 ? longest : 1) && rc == 0; t++)
+            for (int64_t c = c0; c < c1 && rc == 0; c++) {
+                int64_t n = pascal_workload_cta_steps(w, c);
+                if (t == 0 && n > 0)
+                    rc = walk_io(&k, c, 0);
+                if (rc == 0 && t < n)
+                    rc = walk_step(&k, c, t, slot_phase ? slot_phase[c - c0] : 0);
+                if (rc == 0 && t == (n > 0 ? n - 1 : 0))
+                    rc = walk_io(&k, c, 1);
+            }
+    }
+    return rc;
+}
+
 /* ---- the persistent schedule (docs/workloads.md section 2.8) ---------------------- */
 
 void pascal_psched_init(pascal_psched *ps, const pascal_workload *w, int64_t *tile, int64_t *step)

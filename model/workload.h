@@ -201,6 +201,23 @@ void pascal_workload_cta_io(const pascal_workload *w, int64_t c, int64_t sector,
 /* The counts of Q and output tiles those ids run over. */
 void pascal_workload_io_tiles(const pascal_workload *w, int64_t *q_tiles, int64_t *o_tiles);
 
+/* The kernel's accesses in the order of the lock-step replay (docs/workloads.md
+ * sections 2.7 and 2.8), each at its sector-exact bytes.  Waves of M slots,
+ * CTA c = wave M + q in slot q; round t of a wave serves, slot by slot,
+ * step t of each CTA that has one: before its first step its Q read
+ * (attention), then one block of each of its streams in request order
+ * (block pascal_workload_cta_block, on a ring shifted by slot_phase[q]
+ * modulo N; slot_phase NULL: none), after its last its output written (a
+ * CTA without steps writes its output at t = 0).  A persistent kernel runs
+ * its schedule (pascal_psched) in `slots` (2 grid entries of caller memory;
+ * NULL for other kernels) and ignores M.  visit gets what (below), the CTA
+ * (the tile), the id (a block: s N + b; Q: q_id; output: o_id) and the
+ * bytes; a nonzero return stops the walk and is returned. */
+enum { PASCAL_ACCESS_BLOCK = 0, PASCAL_ACCESS_Q = 1, PASCAL_ACCESS_OUT = 2 };
+typedef int (*pascal_workload_visit)(void *ctx, int what, int64_t c, int64_t id, int64_t bytes);
+int pascal_workload_walk(const pascal_workload *w, int64_t M, const int64_t *slot_phase,
+                         int64_t sector, int64_t *slots, pascal_workload_visit visit, void *ctx);
+
 /* FlashAttention-2's num_splits_heuristic (flash_api.cpp): the fewest
  * eligible splits whose wave efficiency n / ceil(n), n = work x splits /
  * slots, is within 85 % of the best, 1 when work fills 80 % of the slots.
