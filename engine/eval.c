@@ -13,6 +13,7 @@
 #include "engine/eval_phases.h"
 #include "engine/eval_sim.h"
 #include "engine/eval_workload.h"
+#include "model/chain.h"
 #include "model/progress.h"
 #include "model/replay.h"
 #include "model/sim.h"
@@ -32,6 +33,9 @@ struct pascal_eval {
     pascal_wl_eval *wl;     /* workload points (eval_workload.h), made on demand */
     pascal_wl_eval *step_wl[PASCAL_OP_COUNT]; /* a model step's kernels, one each, so
                                                  that each keeps its replay over capacities */
+    pascal_chain *chain;    /* the step as one program (model/chain.h) ... */
+    int chain_state;        /* 0: none, 1: chain valid, -1: refused */
+    double chain_key[PASCAL_NPARAM]; /* ... for these values, capacity aside */
     pascal_static *ws;
     int64_t cap_M;          /* workers ws and phases can hold */
     int64_t *phases;
@@ -79,6 +83,7 @@ void pascal_eval_free(pascal_eval *ev)
     pascal_wl_eval_free(ev->wl);
     for (int op = 0; op < PASCAL_OP_COUNT; op++)
         pascal_wl_eval_free(ev->step_wl[op]);
+    pascal_chain_free(ev->chain);
     free(ev->phases);
     pascal_replay_free(ev->rp);
     free(ev->rd_sorted);
@@ -645,6 +650,28 @@ static int workload_point(pascal_eval *ev, const pascal_point *p, const int *col
     return rc;
 }
 
+/* The step's fills replayed as one program (docs/workloads.md section
+ * 11.2) with capacity_bytes, NaN where it gives none; one replay answers
+ * every capacity of the same step. */
+static double chained_fills(pascal_eval *ev, const pascal_point *p, const pascal_step *st, int *rc)
+{
+    int same = ev->chain_state != 0;
+    for (int i = 0; same && i < PASCAL_NPARAM; i++)
+        if (!(pascal_params[i].flags & PASCAL_PF_INNER))
+            same = memcmp(&ev->chain_key[i], &p->v[i], sizeof(double)) == 0;
+    if (!same) {
+        pascal_chain_free(ev->chain);
+        ev->chain = NULL;
+        int r = pascal_chain_run(st, (int64_t)p->v[PASCAL_P_M], 32, &ev->chain);
+        /* memory running out fails the point; a refused program is NaN */
+        if (r == PASCAL_CHAIN_SIZE && !ev->chain)
+            *rc = *rc ? *rc : -1;
+        ev->chain_state = r == PASCAL_CHAIN_OK ? 1 : -1;
+        memcpy(ev->chain_key, p->v, sizeof ev->chain_key);
+    }
+    return ev->chain_state > 0 ? pascal_chain_fills(ev->chain, p->v[PASCAL_P_CAPACITY_BYTES]) : NAN;
+}
+
 /* A model step (docs/workloads.md section 11): each kernel as a workload
  * point of its own (sweeps/workload.h), its answer, floors and energy
  * times the times it runs, summed; ratios of the sums. */
@@ -692,7 +719,12 @@ static int step_point(pascal_eval *ev, const pascal_point *p, const int *cols, i
         by_term[arg] += n * got[T_BOUND];
     }
     double tokens = (double)pascal_step_tokens(&st), batch = (double)st.batch;
-    double energy = sum[E_DRAM] + sum[E_L2];
+    double energy = sum[E_DRAM] + sum[E_L2], chained = NAN;
+    for (int j = 0; j < ncols && (ev->models >> PASCAL_MODEL_LRU_REPLAY & 1u); j++)
+        if (cols[j] >= PASCAL_COL_FILL_BYTES_CHAINED && cols[j] <= PASCAL_COL_REUSE_BYTES) {
+            chained = chained_fills(ev, p, &st, &rc);
+            break;
+        }
     int term = by_term[0] >= by_term[1] && by_term[0] >= by_term[2] ? 1 : by_term[1] >= by_term[2] ? 2 : 3;
     for (int j = 0; j < ncols; j++) {
         int c = cols[j];
@@ -727,6 +759,9 @@ static int step_point(pascal_eval *ev, const pascal_point *p, const int *cols, i
         case PASCAL_COL_ENERGY_PER_TOKEN_J: v = energy / tokens; break;
         case PASCAL_COL_FILL_BYTES_PER_SEQUENCE: v = sum[FILL] / batch; break;
         case PASCAL_COL_ENERGY_PER_SEQUENCE_J: v = energy / batch; break;
+        case PASCAL_COL_FILL_BYTES_CHAINED: v = chained; break;
+        case PASCAL_COL_TRAFFIC_CHAINED: v = chained / sum[IDEAL_EXACT]; break;
+        case PASCAL_COL_REUSE_BYTES: v = sum[EXACT] - chained; break;
         default:
             v = c >= PASCAL_COL_FILL_BYTES_QKV_PROJ && c <= PASCAL_COL_FILL_BYTES_LM_HEAD
                     ? by_op[c - PASCAL_COL_FILL_BYTES_QKV_PROJ] : NAN;

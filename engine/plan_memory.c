@@ -13,6 +13,7 @@
 #include "engine/eval.h"
 #include "engine/eval_sim.h"
 #include "engine/eval_workload.h"
+#include "model/chain.h"
 #include "model/replay.h"
 
 /* ---- machine memory -------------------------------------------------------- */
@@ -97,9 +98,13 @@ int pascal_plan_check_bounds(const plan_ctx *c, const pascal_point *p, uint64_t 
         double sub[PASCAL_NPARAM];
         int64_t count;
         need = pascal_eval_bytes(0, 0, 0);
+        pascal_step st;
         for (int op = 0; op < PASCAL_OP_COUNT; op++)
             if (pascal_step_kernel_point(p->v, op, sub, &count) == 0)
                 need += pascal_wl_eval_bytes(c->models, sub);
+        /* ... and, with lru_replay, the step as one program */
+        if ((c->models & (1u << PASCAL_MODEL_LRU_REPLAY)) && pascal_step_of_point(p->v, &st) == 0)
+            need += pascal_chain_bytes(&st, (int64_t)p->v[PASCAL_P_M]);
         if (need * c->o->threads + c->o->reserved_bytes > c->memory)
             return fail_memory(c, p, i, need, err);
         return 0;

@@ -35,6 +35,9 @@ static unsigned column_models(const pascal_spec *spec, int column)
     if (column == PASCAL_COL_FILL_BYTES_SIM || column == PASCAL_COL_TRAFFIC_SIM ||
         column == PASCAL_COL_ANSWER_TRAFFIC_HI)
         m |= 1u << PASCAL_MODEL_SIMULATE;
+    /* A model step's columns sum its kernels' (traffic, lru_replay). */
+    if (pascal_spec_is_step(spec))
+        m |= pascal_spec_models(spec);
     return m;
 }
 

@@ -158,6 +158,11 @@ const pascal_monotone_info pascal_search_monotone[] = {
     {PASCAL_COL_FILL_BYTES_GATE_UP_PROJ, NONE, "one kernel's share of the step: size on answer_traffic"},
     {PASCAL_COL_FILL_BYTES_DOWN_PROJ, NONE, "one kernel's share of the step: size on answer_traffic"},
     {PASCAL_COL_FILL_BYTES_LM_HEAD, NONE, "one kernel's share of the step: size on answer_traffic"},
+    {PASCAL_COL_FILL_BYTES_CHAINED, DOWN, "exact LRU replays in bytes of the step's one program, "
+                                          "summed with positive weights: each request hits iff its "
+                                          "need <= capacity_bytes (the stack property)"},
+    {PASCAL_COL_TRAFFIC_CHAINED, DOWN, "fill_bytes_chained over bytes that do not depend on C"},
+    {PASCAL_COL_REUSE_BYTES, NONE, "a difference of two replays: not shown monotone in C"},
 };
 const int pascal_search_nmonotone = (int)(sizeof pascal_search_monotone / sizeof pascal_search_monotone[0]);
 

@@ -376,6 +376,16 @@ const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
                                          "the down GEMMs' answer_fill_bytes, all layers"},
     [PASCAL_COL_FILL_BYTES_LM_HEAD] = {"fill_bytes_lm_head", PASCAL_MODEL_STEP, "bytes",
                                        "the LM head's answer_fill_bytes"},
+    [PASCAL_COL_FILL_BYTES_CHAINED] = {"fill_bytes_chained", PASCAL_MODEL_STEP, "bytes",
+                                       "the step's kernels replayed as one program in bytes through "
+                                       "one LRU of capacity_bytes, the activations one kernel writes "
+                                       "read by the next (with model lru_replay; NaN past a layer's "
+                                       "distinct bytes)"},
+    [PASCAL_COL_TRAFFIC_CHAINED] = {"traffic_chained", PASCAL_MODEL_STEP, "x ideal",
+                                    "fill_bytes_chained / ideal_bytes_exact"},
+    [PASCAL_COL_REUSE_BYTES] = {"reuse_bytes", PASCAL_MODEL_STEP, "bytes",
+                                "fill_bytes_exact - fill_bytes_chained: the fills that reuse "
+                                "across kernels saves"},
 };
 
 int pascal_step_column(int col)
@@ -877,6 +887,9 @@ const char *const pascal_column_refs[PASCAL_NCOLUMN] = {
     [PASCAL_COL_FILL_BYTES_GATE_UP_PROJ] = "docs/workloads.md section 11",
     [PASCAL_COL_FILL_BYTES_DOWN_PROJ] = "docs/workloads.md section 11",
     [PASCAL_COL_FILL_BYTES_LM_HEAD] = "docs/workloads.md section 11",
+    [PASCAL_COL_FILL_BYTES_CHAINED] = "docs/workloads.md section 11.2",
+    [PASCAL_COL_TRAFFIC_CHAINED] = "docs/workloads.md section 11.2",
+    [PASCAL_COL_REUSE_BYTES] = "docs/workloads.md section 11.2",
 };
 
 static const pascal_unit_info unit_table[] = {

@@ -249,6 +249,9 @@ typedef enum pascal_column_id {
     PASCAL_COL_FILL_BYTES_GATE_UP_PROJ,
     PASCAL_COL_FILL_BYTES_DOWN_PROJ,
     PASCAL_COL_FILL_BYTES_LM_HEAD,
+    PASCAL_COL_FILL_BYTES_CHAINED, /* step: sector-exact, what a kernel leaves reused by the next */
+    PASCAL_COL_TRAFFIC_CHAINED,    /* step: / ideal_bytes_exact */
+    PASCAL_COL_REUSE_BYTES,        /* step: fill_bytes_exact - fill_bytes_chained */
     PASCAL_NCOLUMN
 } pascal_column_id;
 
