@@ -66,6 +66,7 @@ int pascal_step_kernel(const pascal_step *s, int op, pascal_workload_shape *out,
         out->kernel = t->kernel;
         out->num_splits = t->num_splits;
         out->sms = t->sms;
+        out->occupancy = t->occupancy;
         break;
     }
     }

@@ -8,7 +8,7 @@
 const char *const pascal_workload_names[PASCAL_WORKLOAD_COUNT] = {"attention", "gemm"};
 const char *const pascal_raster_names[PASCAL_RASTER_COUNT] = {"row", "column", "swizzle"};
 const char *const pascal_kernel_names[PASCAL_KERNEL_COUNT] = {"model", "flash-attn-2", "cutlass",
-                                                               "flash-attn-3"};
+                                                               "flash-attn-3", "flashinfer"};
 const pascal_kernel_info pascal_kernels[PASCAL_KERNEL_COUNT] = {
     {"attention, gemm", "pascal's model kernel: query tile, then query head, then sequence; "
      "GEMM tiles in the raster order asked",
@@ -39,6 +39,18 @@ const pascal_kernel_info pascal_kernels[PASCAL_KERNEL_COUNT] = {
      "DynamicPersistentTileScheduler (tile_scheduler.hpp), BlockMN::get_n_block_min_max (block.h), "
      "the mainloop's n_block loop (mainloop_fwd_sm90_tma_gmma_ws.hpp); read at tag "
      "fa4-v4.0.0.beta27 (2026-08-15); docs/workloads.md section 2.8"},
+    {"attention", "FlashInfer batch decode (BatchDecodeWithPagedKVCache, the CUDA-core kernel): "
+     "grid (requests x KV chunks, KV heads), chunks fastest; one CTA per chunk of a KV head "
+     "with its G query heads (G in 1, 2, 3, 4, 6, 8); KV read forward in steps of "
+     "tile_size_per_bdx x bdy x bdz tokens; the partition-kv plan splits requests into chunks "
+     "of pages when they do not fill sms x occupancy CTAs; pages of 16 tokens; one query token",
+     "flashinfer-ai/flashinfer include/flashinfer: BatchDecodeWithPagedKVCacheDispatched, "
+     "BatchDecodeWithPagedKVCacheDevice (attention/decode.cuh), "
+     "BatchDecodeWithPagedKVCacheWorkEstimationDispatched, "
+     "PartitionPagedKVCacheBinarySearchMinNumPagePerBatch, DecodeSplitKVIndptr, DecodePlanImpl "
+     "(attention/scheduler.cuh), DISPATCH_GQA_GROUP_SIZE (utils.cuh), "
+     "DISPATCH_COMPUTE_CAP_DECODE_NUM_STAGES_SMEM; read at nightly-v0.6.18-20260819 (fb28d72, "
+     "2026-08-22); docs/workloads.md section 2.9"},
 };
 const char *const pascal_dtype_names[PASCAL_DTYPE_COUNT] = {"fp32", "tf32", "bf16", "fp16",
                                                             "fp8",  "int8", "fp4"};
@@ -174,6 +186,76 @@ static void split_range(const pascal_workload *w, int64_t seq_q, int causal, int
     }
     if (*hi < *lo)
         *hi = *lo;
+}
+
+/* ---- FlashInfer's batch decode (docs/workloads.md section 2.9) ------------------- */
+
+int64_t pascal_flashinfer_chunks(int64_t batch, int64_t kv_heads, int64_t pages, int64_t max_grid,
+                                 int64_t page_size, int64_t *chunk_pages)
+{
+    *chunk_pages = pages;
+    if (batch < 1 || kv_heads < 1 || pages < 1 || page_size < 1 || batch * kv_heads >= max_grid)
+        return 1;
+    int64_t low = 128 / page_size > 1 ? 128 / page_size : 1, high = pages;
+    while (low < high) {   /* batch equal requests: the sum is batch ceil(pages / mid) */
+        int64_t mid = (low + high) / 2;
+        if (batch * cdiv(pages, mid) * kv_heads > max_grid)
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    int64_t chunks = cdiv(pages, low);
+    if (chunks == 1)
+        return 1;   /* new_batch_size == batch_size: the kernel without partition-kv */
+    *chunk_pages = low;
+    return chunks;
+}
+
+/* BatchDecodeWithPagedKVCacheDispatched: vec_size = max(16 / sizeof(DTypeKV),
+ * HEAD_DIM / 32), bdx = HEAD_DIM / vec_size, bdy = G, 128 threads at least,
+ * bdz = threads / (bdx bdy), tile_size_per_bdx = 1 (4 for G = 1, 2 for
+ * fp8); each iteration reads tile_size_per_bdx bdy bdz tokens of K and V.
+ * Sets the launch in *w; 0, or the refusal. */
+static int flashinfer_launch(const pascal_workload_shape *s, pascal_workload *w)
+{
+    int64_t G = s->q_heads / s->kv_heads, d = s->head_dim;
+    int bits = pascal_dtype_bits[s->dtype];
+    if (s->seq_q != 1)
+        return PASCAL_WL_KERNEL;
+    if (!(G == 1 || G == 2 || G == 3 || G == 4 || G == 6 || G == 8))
+        return PASCAL_WL_HEADS;
+    if (!(bits == 16 || s->dtype == PASCAL_DTYPE_FP8) || !(d == 64 || d == 128 || d == 256))
+        return PASCAL_WL_DTYPE;
+    if (s->num_splits > 1 || s->num_splits < 0)
+        return PASCAL_WL_SPLITS;
+    int64_t elem = bits / 8, vec = 16 / elem > d / 32 ? 16 / elem : d / 32, bdx = d / vec;
+    int64_t threads = bdx * G > 128 ? bdx * G : 128, bdz = threads / (bdx * G);
+    int64_t tile = G == 1 ? (elem == 1 ? 2 : 4) : 1, step = tile * G * bdz;
+    w->folded = 1;
+    w->heads = s->kv_heads;
+    w->tile_q = G;
+    w->tile_kv = step;
+    w->splits = 1;
+    int64_t pages = cdiv(s->seq_kv, PASCAL_FLASHINFER_PAGE), chunk = pages;
+    w->split_blocks = cdiv(s->seq_kv, step);
+    if (s->num_splits == 0) {
+        if (s->sms < 1 || s->occupancy < 1)
+            return PASCAL_WL_SMS;
+        int64_t n = pascal_flashinfer_chunks(s->batch, s->kv_heads, pages, mul(s->sms, s->occupancy),
+                                             PASCAL_FLASHINFER_PAGE, &chunk);
+        if (n > 1) {
+            /* a chunk's tokens must fall on the kernel's steps */
+            if ((chunk * PASCAL_FLASHINFER_PAGE) % step)
+                return PASCAL_WL_SPLITS;
+            w->splits = n;
+            w->split_blocks = chunk * PASCAL_FLASHINFER_PAGE / step;
+        }
+    }
+    /* 2 stages (compute capability 8 and up) of K and V, and the page
+     * offsets or the merge's floats */
+    int64_t extra = tile * threads * 8 > 2 * G * bdz * 4 ? tile * threads * 8 : 2 * G * bdz * 4;
+    w->smem_bytes = 2 * 2 * step * d * elem + extra;
+    return PASCAL_WL_OK;
 }
 
 /* FlashAttention-3 (docs/workloads.md section 2.8). */
@@ -317,12 +399,15 @@ static int derive_attention(const pascal_workload_shape *s, pascal_workload *w)
      * causal mask is no mask for one query token there (bottom-right). */
     w->folded = s->kernel == PASCAL_KERNEL_FLASH2 && s->seq_q == 1 && s->q_heads > s->kv_heads &&
                 s->head_dim % 8 == 0;
-    int causal = s->causal && !((s->kernel == PASCAL_KERNEL_FLASH2 || s->kernel == PASCAL_KERNEL_FLASH3) &&
-                                s->seq_q == 1);
+    int causal = s->causal && !((s->kernel == PASCAL_KERNEL_FLASH2 || s->kernel == PASCAL_KERNEL_FLASH3 ||
+                                 s->kernel == PASCAL_KERNEL_FLASHINFER) && s->seq_q == 1);
     int64_t seq_q = w->folded ? s->q_heads / s->kv_heads : s->seq_q;
     w->heads = w->folded ? s->kv_heads : s->q_heads;
-    int rc = s->kernel == PASCAL_KERNEL_FLASH3 ? fa3_launch(s, causal, w, &seq_q)
-                                               : flash2_splits(s, seq_q, w);
+    int rc = s->kernel == PASCAL_KERNEL_FLASH3      ? fa3_launch(s, causal, w, &seq_q)
+             : s->kernel == PASCAL_KERNEL_FLASHINFER ? flashinfer_launch(s, w)
+                                                     : flash2_splits(s, seq_q, w);
+    if (s->kernel == PASCAL_KERNEL_FLASHINFER)
+        seq_q = s->q_heads / s->kv_heads;   /* the G heads as one CTA's rows */
     if (rc != PASCAL_WL_OK)
         return rc;
     int64_t n_kv = cdiv(s->seq_kv, w->tile_kv), n_q = cdiv(seq_q, w->tile_q);
@@ -337,7 +422,8 @@ static int derive_attention(const pascal_workload_shape *s, pascal_workload *w)
     w->units = 2;                                           /* W3: K, then V */
     w->streams = mul(2, mul(s->batch, s->kv_heads));        /* W1 */
     w->blocks = n_kv;                                       /* W2 */
-    w->split_blocks = cdiv(n_kv, w->splits);
+    if (s->kernel != PASCAL_KERNEL_FLASHINFER)
+        w->split_blocks = cdiv(n_kv, w->splits);
     w->ctas = mul(mul(mul(s->batch, w->heads), n_q), w->splits);  /* W4 */
     w->sharers_a = w->sharers_b = mul(w->group, n_q);       /* W5, readers of each block */
     w->ring = !causal && w->splits == 1 && !w->persistent;
@@ -377,7 +463,11 @@ static int derive_attention(const pascal_workload_shape *s, pascal_workload *w)
             return PASCAL_WL_RANGE;
     }
     w->partial_bytes = w->splits == 1 ? 0
-                       : mul(mul(mul(mul(w->splits, s->batch), w->heads), seq_q), mul(d_r + 1, 4));
+                       : s->kernel == PASCAL_KERNEL_FLASHINFER
+                           /* tmp_v (chunks, H_q, d) at the output's dtype, tmp_s (chunks, H_q) fp32 */
+                           ? mul(mul(mul(w->splits, s->batch), s->q_heads),
+                                 bytes_of(s->head_dim, s->dtype) + 4)
+                           : mul(mul(mul(mul(w->splits, s->batch), w->heads), seq_q), mul(d_r + 1, 4));
     return w->streams < 0 || w->ctas < 0 || w->sharers_a < 0 || w->requests < 0 ||
                    w->ideal_bytes < 0 || w->tensor_bytes < 0 || per_head < 0 ||
                    w->partial_bytes < 0
@@ -396,6 +486,7 @@ static int derive_gemm(const pascal_workload_shape *s, pascal_workload *w)
     if (s->kernel < 0 || s->kernel >= PASCAL_KERNEL_COUNT)
         return PASCAL_WL_KIND;
     if (s->kernel == PASCAL_KERNEL_FLASH2 || s->kernel == PASCAL_KERNEL_FLASH3 ||
+        s->kernel == PASCAL_KERNEL_FLASHINFER ||
         (s->kernel == PASCAL_KERNEL_CUTLASS && s->raster != PASCAL_RASTER_ROW))
         return PASCAL_WL_KERNEL;
     /* GemmIdentityThreadblockSwizzle<N>::get_log_tile: the widest of 8, 4,
@@ -461,6 +552,12 @@ void pascal_workload_explain(const pascal_workload_shape *s, int error, char *bu
     const char *dt = s->dtype >= 0 && s->dtype < PASCAL_DTYPE_COUNT ? pascal_dtype_names[s->dtype] : "?";
     switch (error) {
     case PASCAL_WL_HEADS:
+        if (s->kernel == PASCAL_KERNEL_FLASHINFER && s->kv_heads > 0 && s->q_heads % s->kv_heads == 0) {
+            snprintf(buf, (size_t)len, "q_heads / kv_heads = %lld with kernel flashinfer, whose decode "
+                     "kernel takes group sizes 1, 2, 3, 4, 6 and 8 (DISPATCH_GQA_GROUP_SIZE, utils.cuh)",
+                     (long long)(s->q_heads / s->kv_heads));
+            break;
+        }
         snprintf(buf, (size_t)len, "q_heads = %lld, not a multiple of kv_heads = %lld "
                  "(grouped-query attention shares each KV head among q_heads / kv_heads "
                  "query heads)", (long long)s->q_heads, (long long)s->kv_heads);
@@ -482,7 +579,12 @@ void pascal_workload_explain(const pascal_workload_shape *s, int error, char *bu
         snprintf(buf, (size_t)len, "a field below 1 or a derived count past 2^53");
         break;
     case PASCAL_WL_SMS:
-        if (s->kernel == PASCAL_KERNEL_FLASH3)
+        if (s->kernel == PASCAL_KERNEL_FLASHINFER)
+            snprintf(buf, (size_t)len, "kernel flashinfer with num_splits 0 and no sms or occupancy "
+                     "(its plan splits the KV when the requests do not fill sms x occupancy CTAs, "
+                     "BatchDecodeWithPagedKVCacheWorkEstimationDispatched in scheduler.cuh): give "
+                     "sms and occupancy, a device, or num_splits 1");
+        else if (s->kernel == PASCAL_KERNEL_FLASH3)
             snprintf(buf, (size_t)len, "kernel flash-attn-3 and no sms (it launches one persistent "
                      "CTA per SM, get_grid_shape in tile_scheduler.hpp): give sms or a device");
         else
@@ -491,12 +593,25 @@ void pascal_workload_explain(const pascal_workload_shape *s, int error, char *bu
                      "give sms, a device, or num_splits");
         break;
     case PASCAL_WL_DTYPE:
+        if (s->kernel == PASCAL_KERNEL_FLASHINFER) {
+            snprintf(buf, (size_t)len, "dtype %s and head_dim %lld with kernel flashinfer, which takes "
+                     "fp16, bf16 and fp8 and head dims 64, 128 and 256", dt, (long long)s->head_dim);
+            break;
+        }
         snprintf(buf, (size_t)len, "dtype %s and head_dim %lld with kernel %s, which takes fp16, "
                  "bf16 and fp8 (e4m3) and head dims up to 256", dt, (long long)s->head_dim,
                  s->kernel >= 0 && s->kernel < PASCAL_KERNEL_COUNT ? pascal_kernel_names[s->kernel] : "?");
         break;
     case PASCAL_WL_SPLITS:
-        if (s->kernel == PASCAL_KERNEL_FLASH3)
+        if (s->kernel == PASCAL_KERNEL_FLASHINFER && (s->num_splits == 0))
+            snprintf(buf, (size_t)len, "a partition-kv plan whose chunks (whole pages of %d tokens) "
+                     "do not fall on the flashinfer kernel's KV steps (%lld query heads per KV head): "
+                     "not modelled; num_splits: 1 takes the kernel without partition-kv",
+                     PASCAL_FLASHINFER_PAGE, (long long)(s->kv_heads > 0 ? s->q_heads / s->kv_heads : 0));
+        else if (s->kernel == PASCAL_KERNEL_FLASHINFER)
+            snprintf(buf, (size_t)len, "num_splits = %lld with kernel flashinfer, whose plan chooses "
+                     "its chunks (0) or takes none (1)", (long long)s->num_splits);
+        else if (s->kernel == PASCAL_KERNEL_FLASH3)
             snprintf(buf, (size_t)len, "a split-KV launch of kernel flash-attn-3 (num_splits = %lld; "
                      "0 asks get_num_splits, which splits when the tiles do not fill the SMs): its "
                      "split kernel is not modelled; num_splits: 1 takes the persistent kernel",
@@ -510,7 +625,10 @@ void pascal_workload_explain(const pascal_workload_shape *s, int error, char *bu
                      s->kernel >= 0 && s->kernel < PASCAL_KERNEL_COUNT ? pascal_kernel_names[s->kernel] : "?");
         break;
     case PASCAL_WL_KERNEL:
-        if (s->kind == PASCAL_WORKLOAD_GEMM && s->kernel == PASCAL_KERNEL_CUTLASS)
+        if (s->kind == PASCAL_WORKLOAD_ATTENTION && s->kernel == PASCAL_KERNEL_FLASHINFER)
+            snprintf(buf, (size_t)len, "seq_q = %lld with kernel flashinfer, a decode kernel (one query "
+                     "token per request)", (long long)s->seq_q);
+        else if (s->kind == PASCAL_WORKLOAD_GEMM && s->kernel == PASCAL_KERNEL_CUTLASS)
             snprintf(buf, (size_t)len, "raster %s with kernel cutlass, whose swizzle sets the "
                      "order (raster row, the default, stands for it)",
                      s->raster >= 0 && s->raster < PASCAL_RASTER_COUNT ? pascal_raster_names[s->raster] : "?");
@@ -601,6 +719,14 @@ static void attention_cta(const pascal_workload *w, int64_t c, int64_t *b, int64
         *b = rest / w->heads;
         return;
     }
+    if (w->shape.kernel == PASCAL_KERNEL_FLASHINFER) {
+        /* grid (padded_batch_size, num_kv_heads), blockIdx.x fastest: the
+         * (request, chunk) pairs of DecodeSplitKVIndptr, requests in order */
+        *k = rest % w->splits;
+        *b = rest / w->splits % w->shape.batch;
+        *h = rest / w->splits / w->shape.batch;
+        return;
+    }
     if (w->splits > 1) {
         /* run_flash_splitkv_fwd: grid(n_m, splits, B H), blockIdx.z = b H + h
          * (compute_attn_splitkv: bidb = z / h) */
@@ -650,7 +776,8 @@ static int64_t launched_seq_q(const pascal_workload *w)
 static int launched_causal(const pascal_workload *w)
 {
     return w->shape.causal && !((w->shape.kernel == PASCAL_KERNEL_FLASH2 ||
-                                 w->shape.kernel == PASCAL_KERNEL_FLASH3) && w->shape.seq_q == 1);
+                                 w->shape.kernel == PASCAL_KERNEL_FLASH3 ||
+                                 w->shape.kernel == PASCAL_KERNEL_FLASHINFER) && w->shape.seq_q == 1);
 }
 
 int64_t pascal_workload_cta_steps(const pascal_workload *w, int64_t c)
@@ -683,7 +810,8 @@ int64_t pascal_workload_cta_block(const pascal_workload *w, int64_t c, int64_t j
         int64_t b, h, t, k, lo, hi;
         attention_cta(w, c, &b, &h, &t, &k);
         split_range(w, launched_seq_q(w), launched_causal(w), t, k, &lo, &hi);
-        return hi - 1 - j;
+        /* FlashInfer reads its chunk forward (BatchDecodeWithPagedKVCacheDevice) */
+        return w->shape.kernel == PASCAL_KERNEL_FLASHINFER ? lo + j : hi - 1 - j;
     }
     if (!w->ring && (w->shape.kernel == PASCAL_KERNEL_FLASH2 || w->shape.kernel == PASCAL_KERNEL_FLASH3))
         return pascal_workload_cta_steps(w, c) - 1 - j;
@@ -752,7 +880,11 @@ void pascal_workload_cta_io(const pascal_workload *w, int64_t c, int64_t sector,
         /* the split kernel's early exit reads no Q */
         *q = pascal_workload_cta_steps(w, c) > 0 ? rows_bytes(rows, sh->head_dim, sh->dtype, sector)
                                                   : 0;
-        if (w->splits > 1) {   /* fp32 partial rows of d_rounded, and one LSE per row */
+        if (w->splits > 1 && sh->kernel == PASCAL_KERNEL_FLASHINFER) {
+            /* tmp_v rows at the output's dtype, one fp32 tmp_s each */
+            *o = rows_bytes(rows, sh->head_dim, sh->dtype, sector) +
+                 rows_bytes(1, rows, PASCAL_DTYPE_FP32, sector);
+        } else if (w->splits > 1) {   /* fp32 partial rows of d_rounded, and one LSE per row */
             int64_t d_r = sh->head_dim <= 128 ? cdiv(sh->head_dim, 32) * 32 : cdiv(sh->head_dim, 64) * 64;
             *o = rows_bytes(rows, d_r, PASCAL_DTYPE_FP32, sector) +
                  rows_bytes(1, rows, PASCAL_DTYPE_FP32, sector);

@@ -69,9 +69,12 @@ typedef enum pascal_kernel {
     PASCAL_KERNEL_FLASH3 = 3,   /* FlashAttention-3 forward (Hopper): persistent CTAs, one per SM,
                                    over tiles of tile_size_fwd_sm90; causal: longest first in
                                    L2-sized sections of heads (DynamicPersistentTileScheduler) */
-    PASCAL_KERNEL_COUNT = 4
+    PASCAL_KERNEL_FLASHINFER = 4, /* FlashInfer's batch decode over a paged KV cache: grid
+                                   (requests x chunks, KV heads), the G query heads of a KV
+                                   head in one CTA, chunks of the partition-kv plan */
+    PASCAL_KERNEL_COUNT = 5
 } pascal_kernel;
-extern const char *const pascal_kernel_names[PASCAL_KERNEL_COUNT];     /* model, flash-attn-2, cutlass, flash-attn-3 */
+extern const char *const pascal_kernel_names[PASCAL_KERNEL_COUNT];     /* model, flash-attn-2, cutlass, flash-attn-3, flashinfer */
 /* Each kernel's workload kinds, and where its launch was read (pascal list
  * kernels). */
 typedef struct pascal_kernel_info {
@@ -97,6 +100,8 @@ typedef struct pascal_workload_shape {
     /* attention, kernel flash-attn-2 (docs/workloads.md section 2.6) */
     int64_t num_splits;     /* KV splits; 0: num_splits_heuristic on sms, as mha_fwd */
     int64_t sms;            /* the device's SMs (the heuristic's input; 0: none given) */
+    int64_t occupancy;      /* resident CTAs per SM (flashinfer's max_grid_size = sms x this;
+                               0: none given) */
 } pascal_workload_shape;
 
 /* What the model needs, derived (docs/workloads.md, equations W1-W12). */
@@ -224,6 +229,19 @@ int pascal_workload_walk(const pascal_workload *w, int64_t M, const int64_t *slo
  * mha_fwd passes work = B H ceil(L_q / 64), slots = 2 sms, the KV blocks
  * of the split kernel's kBlockN and max_splits = 128. */
 int64_t pascal_flash2_num_splits(int64_t work, int64_t slots, int64_t n_blocks, int64_t max_splits);
+
+/* FlashInfer's decode plan (BatchDecodeWithPagedKVCacheWorkEstimationDispatched
+ * and PartitionPagedKVCacheBinarySearchMinNumPagePerBatch, scheduler.cuh)
+ * for `batch` requests of `pages` pages each over `kv_heads` KV heads and a
+ * grid of max_grid CTAs: no split when batch x kv_heads >= max_grid; else
+ * the fewest pages per chunk, at least max(128 / page_size, 1), whose
+ * chunks x kv_heads fit max_grid, and a split only if that makes more
+ * chunks than requests.  Returns the chunks per request (1: no split) and
+ * sets *chunk_pages (pages when there is no split). */
+int64_t pascal_flashinfer_chunks(int64_t batch, int64_t kv_heads, int64_t pages, int64_t max_grid,
+                                 int64_t page_size, int64_t *chunk_pages);
+/* The page size pascal gives FlashInfer's paged KV cache: 16 tokens. */
+#define PASCAL_FLASHINFER_PAGE 16
 
 /* A persistent kernel's lock-step schedule (docs/workloads.md section
  * 2.8): `grid` slots, slot q starting on tile q; the round after a slot

@@ -21,10 +21,11 @@ static int is_set(const pascal_spec *spec, int param)
 }
 
 /* The workload kind and every field of either kind (sweeps/workload.h),
- * and sms: flash-attn-2 takes its KV splits from the SM count. */
+ * and sms: flash-attn-2 takes its KV splits from the SM count, flashinfer
+ * from sms x occupancy. */
 static uint64_t workload_fields(void)
 {
-    uint64_t m = BIT(PASCAL_P_SMS);
+    uint64_t m = BIT(PASCAL_P_SMS) | BIT(PASCAL_P_OCCUPANCY);
     for (int p = PASCAL_P_WORKLOAD; p <= PASCAL_P_WORKLOAD_LAST; p++)
         m |= BIT(p);
     /* a model step's own fields (sweeps/workload.c, spec_model_point) */

@@ -357,6 +357,7 @@ int pascal_workload_of_point(const double *v, pascal_workload *w)
     s.kernel = (int)i64(v[PASCAL_P_KERNEL]);
     s.num_splits = i64(v[PASCAL_P_NUM_SPLITS]);
     s.sms = v[PASCAL_P_SMS] >= 1 ? i64(v[PASCAL_P_SMS]) : 0;
+    s.occupancy = v[PASCAL_P_OCCUPANCY] >= 1 ? i64(v[PASCAL_P_OCCUPANCY]) : 0;
     return pascal_workload_derive(&s, w);
 }
 
@@ -449,6 +450,7 @@ int pascal_step_of_point(const double *v, pascal_step *s)
     k->raster = (int)i64(v[PASCAL_P_RASTER]);
     k->swizzle = i64(v[PASCAL_P_SWIZZLE]);
     k->sms = v[PASCAL_P_SMS] >= 1 ? i64(v[PASCAL_P_SMS]) : 0;
+    k->occupancy = v[PASCAL_P_OCCUPANCY] >= 1 ? i64(v[PASCAL_P_OCCUPANCY]) : 0;
     return 0;
 }
 

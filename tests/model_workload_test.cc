@@ -607,3 +607,120 @@ TEST(ModelWorkload, FlashAttention3TilesAndSchedulersByTheSource)
 }
 
 } // namespace
+
+// FlashInfer's decode plan, worked by hand from
+// PartitionPagedKVCacheBinarySearchMinNumPagePerBatch: the fewest pages per
+// chunk, from max(128 / 16, 1) = 8 up, with batch x chunks x KV heads <=
+// max_grid, and a split only when that makes more chunks than requests.
+TEST(ModelWorkload, FlashInferPlanByHand)
+{
+    int64_t pages;
+    // 8 KV heads, 512 pages (8k tokens), 264 CTAs: ceil(512 / p) x 8 <= 264 at p = 16
+    EXPECT_EQ(pascal_flashinfer_chunks(1, 8, 512, 264, 16, &pages), 32);
+    EXPECT_EQ(pages, 16);
+    // batch 4: 4 ceil(512 / p) 8 <= 264 wants ceil(512 / p) <= 8, p = 64
+    EXPECT_EQ(pascal_flashinfer_chunks(4, 8, 512, 264, 16, &pages), 8);
+    EXPECT_EQ(pages, 64);
+    // 64 x 8 = 512 CTAs fill 264: no split, a chunk of every page
+    EXPECT_EQ(pascal_flashinfer_chunks(64, 8, 512, 264, 16, &pages), 1);
+    EXPECT_EQ(pages, 512);
+    // 4 pages, below the 8-page floor: one chunk, no split
+    EXPECT_EQ(pascal_flashinfer_chunks(1, 8, 4, 264, 16, &pages), 1);
+    // 2 requests of 100 pages, 1 KV head, 16 CTAs: the search visits 54, 31,
+    // 19, 13, 10, 12 and stops at 13 (2 ceil(100 / 13) = 16), 8 chunks
+    EXPECT_EQ(pascal_flashinfer_chunks(2, 1, 100, 16, 16, &pages), 8);
+    EXPECT_EQ(pages, 13);
+}
+
+// Its launch, written from BatchDecodeWithPagedKVCacheDispatched: KV steps
+// of tile_size_per_bdx x bdy x bdz tokens, grid (requests x chunks, KV
+// heads) with the chunks fastest, each chunk read forward, and the CTA's
+// shared memory; enumerated blockIdx by blockIdx.
+TEST(ModelWorkload, FlashInferDecodeCtaByCta)
+{
+    struct Case {
+        int64_t b, hq, hkv, lkv, d;
+        int dtype;
+        int64_t sms, occ, step, smem;
+    } cases[] = {
+        // G 8, d 128 bf16: vec 8, bdx 16, bdy 8, bdz 1: 8 tokens a step;
+        // 2 x 2 x 8 x 128 x 2 + 128 x 8 = 9216 bytes
+        {1, 64, 8, 8192, 128, PASCAL_DTYPE_BF16, 132, 2, 8, 9216},
+        // G 1: bdz = 128 / 16 = 8, tile_size_per_bdx 4: 32 tokens; 4 x 32 x 128 x 2 + 4 x 128 x 8
+        {2, 4, 4, 5000, 128, PASCAL_DTYPE_FP16, 4, 2, 32, 36864},
+        // G 4, d 64 fp8: vec 16, bdx 4, bdz 8: 32 tokens; 4 x 32 x 64 + 1024
+        {3, 8, 2, 3000, 64, PASCAL_DTYPE_FP8, 8, 1, 32, 9216},
+        // G 6, d 256 bf16: bdx 32, 192 threads, bdz 1: 6 tokens; a full grid, no split
+        {16, 48, 8, 700, 256, PASCAL_DTYPE_BF16, 32, 2, 6, 4 * 6 * 256 * 2 + 192 * 8},
+    };
+    for (const Case &c : cases) {
+        auto s = attention(c.b, c.hq, c.hkv, 1, c.lkv, c.d, c.dtype, 16, 16, 0);
+        s.kernel = PASCAL_KERNEL_FLASHINFER;
+        s.sms = c.sms, s.occupancy = c.occ;
+        pascal_workload w;
+        ASSERT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK) << c.hq << "/" << c.hkv;
+        int64_t G = c.hq / c.hkv, pages = (c.lkv + 15) / 16, chunk, elem = pascal_dtype_bits[c.dtype] / 8;
+        int64_t S = pascal_flashinfer_chunks(c.b, c.hkv, pages, c.sms * c.occ, 16, &chunk);
+        int64_t nkv = (c.lkv + c.step - 1) / c.step, per = S > 1 ? chunk * 16 / c.step : nkv;
+        EXPECT_EQ(w.tile_kv, c.step);
+        EXPECT_EQ(w.block_bytes, c.step * c.d * elem);
+        EXPECT_EQ(w.smem_bytes, c.smem);
+        EXPECT_EQ(w.splits, S);
+        EXPECT_EQ(w.ring, S == 1);
+        ASSERT_EQ(w.ctas, c.b * S * c.hkv);
+        EXPECT_EQ(w.partial_bytes, S > 1 ? S * c.b * c.hq * (c.d * elem + 4) : 0);
+        int64_t ids[2], requests = 0;
+        for (int64_t y = 0; y < c.hkv; y++)
+            for (int64_t x = 0; x < c.b * S; x++) {
+                int64_t linear = x + y * c.b * S, req = x / S, tile = x % S;
+                int64_t lo = tile * per, hi = std::min(nkv, lo + per);
+                pascal_workload_cta(&w, linear, ids);
+                EXPECT_EQ(ids[0], 2 * (req * c.hkv + y)) << "CTA " << linear;
+                EXPECT_EQ(ids[1], ids[0] + 1);
+                ASSERT_EQ(pascal_workload_cta_steps(&w, linear), hi - lo) << "CTA " << linear;
+                for (int64_t j = 0; j < hi - lo; j++)
+                    EXPECT_EQ(pascal_workload_cta_block(&w, linear, j), lo + j);
+                // Q and O: the G heads of one token
+                int64_t q, qid, o, oid;
+                pascal_workload_cta_io(&w, linear, 32, &q, &qid, &o, &oid);
+                int64_t row = (c.d * elem + 31) / 32 * 32;
+                EXPECT_EQ(q, G * row);
+                EXPECT_EQ(o, S > 1 ? G * row + (G * 4 + 31) / 32 * 32 : G * row);
+                requests += 2 * (hi - lo);
+            }
+        EXPECT_EQ(w.requests, requests);
+        if (c.b == 1)
+            EXPECT_GT(S, 1);   // the split is exercised
+    }
+    // Refusals: a query chunk, a group size the dispatch lacks, a head dim,
+    // a forced split, no grid to plan on, and chunks off the kernel's steps
+    // (G 1: 32-token steps, 9 pages a chunk).
+    auto s = attention(1, 8, 8, 1, 4000, 128, PASCAL_DTYPE_BF16, 16, 16, 0);
+    s.kernel = PASCAL_KERNEL_FLASHINFER;
+    s.sms = 16, s.occupancy = 1;
+    pascal_workload w;
+    int64_t chunk;
+    ASSERT_EQ(pascal_flashinfer_chunks(1, 8, 250, 16, 16, &chunk), 2);
+    EXPECT_EQ(chunk, 125);   // 125 x 16 = 2000 tokens, not a multiple of 32
+    EXPECT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_SPLITS);
+    s.num_splits = 1;
+    EXPECT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
+    EXPECT_EQ(w.splits, 1);
+    auto bad = s;
+    bad.seq_q = 2;
+    EXPECT_EQ(pascal_workload_derive(&bad, &w), PASCAL_WL_KERNEL);
+    bad = s, bad.q_heads = 40;   // G = 5
+    EXPECT_EQ(pascal_workload_derive(&bad, &w), PASCAL_WL_HEADS);
+    bad = s, bad.head_dim = 96;
+    EXPECT_EQ(pascal_workload_derive(&bad, &w), PASCAL_WL_DTYPE);
+    bad = s, bad.num_splits = 3;
+    EXPECT_EQ(pascal_workload_derive(&bad, &w), PASCAL_WL_SPLITS);
+    bad = s, bad.num_splits = 0, bad.occupancy = 0;
+    EXPECT_EQ(pascal_workload_derive(&bad, &w), PASCAL_WL_SMS);
+    char why[320];
+    pascal_workload_explain(&bad, PASCAL_WL_SMS, why, sizeof why);
+    EXPECT_NE(std::string(why).find("give sms and occupancy"), std::string::npos) << why;
+    bad = s, bad.q_heads = 40;
+    pascal_workload_explain(&bad, PASCAL_WL_HEADS, why, sizeof why);
+    EXPECT_NE(std::string(why).find("group sizes 1, 2, 3, 4, 6 and 8"), std::string::npos) << why;
+}

@@ -134,7 +134,8 @@ const pascal_param_info pascal_params[PASCAL_NPARAM] = {
                          "the kernel whose launch is modelled (model: pascal's model kernel; "
                          "flash-attn-2: FlashAttention-2's forward grid, GQA decode fold and "
                          "split-KV; cutlass: CUTLASS's GemmIdentityThreadblockSwizzle<swizzle>; "
-                         "flash-attn-3: FlashAttention-3's persistent tile schedulers)",
+                         "flash-attn-3: FlashAttention-3's persistent tile schedulers; flashinfer: "
+                         "FlashInfer's batch decode and its partition-kv plan)",
                          pascal_kernel_names, PASCAL_KERNEL_COUNT},
     [PASCAL_P_NUM_SPLITS] = {"num_splits", PASCAL_T_INT, NONNEG, "splits",
                              "attention, kernel flash-attn-2: KV splits; 0 takes the library's "
