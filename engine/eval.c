@@ -616,10 +616,13 @@ static int workload_point(pascal_eval *ev, const pascal_point *p, const int *col
     int rc = workload_columns(ev, p, all, ncols + EXTRA, got);
     double fill = NAN, source = NAN, ideal = got[ncols + IDEAL];
     double requested = got[ncols + REQUESTS] * p->v[PASCAL_P_BLOCK_BYTES];
-    /* The simulated makespan: its time per round over the waves' rounds. */
-    double sim_s = got[ncols + NS_ROUND] * got[ncols + WAVES] * p->v[PASCAL_P_N] * 1e-9;
     pascal_workload w;
-    double flops = pascal_workload_of_point(p->v, &w) == 0 ? pascal_workload_flops(&w) : NAN;
+    int derived = pascal_workload_of_point(p->v, &w) == 0;
+    double flops = derived ? pascal_workload_flops(&w) : NAN;
+    /* The simulated makespan: its time per round over the kernel's rounds
+     * (waves N on a ring). */
+    double sim_s = derived ? got[ncols + NS_ROUND] * pascal_wl_sim_rounds(&w, (int64_t)p->v[PASCAL_P_M]) * 1e-9
+                           : NAN;
     for (int a = 1; a < PASCAL_ANSWER_COUNT && isnan(fill); a++)
         if (!isnan(got[ncols + a - 1])) {
             fill = got[ncols + a - 1];

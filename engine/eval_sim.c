@@ -11,6 +11,7 @@
 struct pascal_wl_sim {
     int64_t cap_req, cap_M, cap_scratch;   /* entries the arrays hold */
     int64_t *base, *len, *phase;           /* the work table: ctas units each */
+    int64_t *dir, *steps;                  /* a program's: ctas units, ctas */
     int64_t *slot_phase, *scratch;
     pascal_sim_work work;
 };
@@ -56,7 +57,8 @@ pascal_wl_sim *pascal_wl_sim_create(void)
 static void free_arrays(pascal_wl_sim *s)
 {
     free(s->base), free(s->len), free(s->phase), free(s->slot_phase), free(s->scratch);
-    s->base = s->len = s->phase = s->slot_phase = s->scratch = NULL;
+    free(s->dir), free(s->steps);
+    s->base = s->len = s->phase = s->slot_phase = s->scratch = s->dir = s->steps = NULL;
     s->cap_req = s->cap_M = s->cap_scratch = 0;
 }
 
@@ -72,6 +74,7 @@ static int grow(pascal_wl_sim *s, int64_t req, int64_t M, int64_t scratch)
 {
     if (req <= s->cap_req && M <= s->cap_M && scratch <= s->cap_scratch)
         return 0;
+    /* a program's step counts take at most req entries (units >= 1) */
     req = req > s->cap_req ? req : s->cap_req;
     M = M > s->cap_M ? M : s->cap_M;
     scratch = scratch > s->cap_scratch ? scratch : s->cap_scratch;
@@ -81,7 +84,9 @@ static int grow(pascal_wl_sim *s, int64_t req, int64_t M, int64_t scratch)
     s->phase = malloc((size_t)req * sizeof *s->phase);
     s->slot_phase = malloc((size_t)M * sizeof *s->slot_phase);
     s->scratch = malloc((size_t)scratch * sizeof *s->scratch);
-    if (!s->base || !s->len || !s->phase || !s->slot_phase || !s->scratch) {
+    s->dir = malloc((size_t)req * sizeof *s->dir);
+    s->steps = malloc((size_t)req * sizeof *s->steps);
+    if (!s->base || !s->len || !s->phase || !s->slot_phase || !s->scratch || !s->dir || !s->steps) {
         free_arrays(s);
         return -1;
     }
@@ -94,13 +99,41 @@ int pascal_wl_sim_config(pascal_wl_sim *s, const pascal_point *p, pascal_sim_con
 {
     pascal_pattern pat;
     int64_t M;
-    if (pascal_workload_of_point(p->v, w) != 0 || !w->ring ||
+    /* a persistent kernel's slots pull tiles as they finish: not modelled */
+    if (pascal_workload_of_point(p->v, w) != 0 || w->persistent ||
         pascal_eval_sim_config(p->v, c) != 0 ||
         w->streams > INT32_MAX / w->blocks)
         return -1;
     M = c->sms * c->occupancy;
     if (grow(s, w->ctas * w->units, M, pascal_sim_work_scratch(w, M)) != 0)
         return -2;
+    if (!w->ring) {
+        /* A request program (causal, split-KV): CTA c runs its own steps,
+         * each stream read over the contiguous range pascal_workload_cta_block
+         * gives, forward or from its last block down. */
+        int64_t N = w->blocks, st[64];
+        for (int64_t k = 0; k < w->ctas; k++) {
+            int64_t n = pascal_workload_cta_steps(w, k);
+            int64_t first = n > 0 ? pascal_workload_cta_block(w, k, 0) : 0;
+            int64_t dir = n > 1 && pascal_workload_cta_block(w, k, 1) < first ? -1 : 1;
+            pascal_workload_cta(w, k, st);
+            s->steps[k] = n;
+            for (int64_t u = 0; u < w->units; u++) {
+                int64_t e = k * w->units + u;
+                s->base[e] = st[u] * N;
+                s->len[e] = N;
+                s->phase[e] = first;
+                s->dir[e] = dir;
+            }
+        }
+        s->work = (pascal_sim_work){w->ctas, w->units, w->streams * N, s->base, s->len, s->phase,
+                                    s->steps, s->dir};
+        c->work = &s->work;
+        c->N = N;
+        c->block_bytes = (double)w->block_bytes;
+        c->W = (double)w->ctas / (double)M;
+        return 0;
+    }
     /* Slot q's phase: the point's pattern over M workers on a ring of N
      * blocks, as the static waves take it (eval_workload.c). */
     pascal_eval_pattern(p, &pat);
@@ -134,10 +167,27 @@ double pascal_wl_sim_bytes(const double *v)
     return (double)sizeof(pascal_wl_sim) + table + 24 * blocks + 12 * sets + (256 + 8 * ring) * M;
 }
 
+double pascal_wl_sim_rounds(const pascal_workload *w, int64_t M)
+{
+    if (w->ring)
+        return (double)pascal_workload_waves(w, M) * (double)w->blocks;
+    /* a program: each wave as long as its longest CTA, as the replay runs it */
+    double rounds = 0;
+    for (int64_t c0 = 0; c0 < w->ctas; c0 += M) {
+        int64_t longest = 0;
+        for (int64_t c = c0; c < c0 + M && c < w->ctas; c++) {
+            int64_t n = pascal_workload_cta_steps(w, c);
+            longest = n > longest ? n : longest;
+        }
+        rounds += (double)longest;
+    }
+    return rounds;
+}
+
 void pascal_wl_sim_columns(const pascal_workload *w, int64_t M, const pascal_sim_result *r,
                            double *out)
 {
-    double rounds = (double)pascal_workload_waves(w, M) * (double)w->blocks;
+    double rounds = pascal_wl_sim_rounds(w, M);
     double bytes = (double)r->fills * (double)w->block_bytes;
     out[0] = (double)r->fills / rounds;
     out[1] = (double)r->fills / (double)r->requests;

@@ -40,10 +40,14 @@ int pascal_wl_sim_config(pascal_wl_sim *s, const pascal_point *p, pascal_sim_con
  * after workload point values v (NaN when v is not one). */
 double pascal_wl_sim_bytes(const double *v);
 
+/* The rounds of a workload's lock-step kernel with M slots: waves N on a
+ * ring; for a request program, each wave's longest CTA (the replay's). */
+double pascal_wl_sim_rounds(const pascal_workload *w, int64_t M);
+
 /* The columns of a finished workload simulation, in this order: K_sim
- * (fills per round, fills / (waves N), as the static columns count a
+ * (fills per round, fills / rounds, as the static columns count a
  * workload's rounds), rho_sim (fills per block request), ns_per_round_sim
- * (makespan / (waves N)), fill_bytes_sim (fills x block_bytes) and
+ * (makespan / rounds), fill_bytes_sim (fills x block_bytes) and
  * traffic_sim (fill_bytes_sim / ideal_bytes). */
 #define PASCAL_WL_SIM_NCOLS 5
 void pascal_wl_sim_columns(const pascal_workload *w, int64_t M, const pascal_sim_result *r,

@@ -154,7 +154,17 @@ static int work_ok(const pascal_sim_work *k)
         return 0;
     for (int64_t i = 0; i < k->ctas * k->units; i++)
         if (k->base[i] < 0 || k->len[i] < 1 || k->len[i] > k->blocks - k->base[i] ||
-            k->phase[i] < 0 || k->phase[i] >= k->len[i])
+            k->phase[i] < 0 || k->phase[i] >= k->len[i] ||
+            (k->dir && k->dir[i] != 1 && k->dir[i] != -1))
+            return 0;
+    return 1;
+}
+
+/* A program's step counts within 0 .. N. */
+static int steps_ok(const pascal_sim_work *k, int64_t N)
+{
+    for (int64_t c = 0; k->steps && c < k->ctas; c++)
+        if (k->steps[c] < 0 || k->steps[c] > N)
             return 0;
     return 1;
 }
@@ -171,7 +181,9 @@ int sim_check(const pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim
         return PASCAL_SIM_EINVAL;
     M = slots_of(c);
     if (c->work) {
-        if (!work_ok(c->work))
+        /* a program runs in the open scan only */
+        if (!work_ok(c->work) || !steps_ok(c->work, c->N) ||
+            (c->barrier && (c->work->steps || c->work->dir)))
             return PASCAL_SIM_EINVAL;
     } else if (c->barrier) {
         if (!c->phases)

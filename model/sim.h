@@ -99,6 +99,12 @@ typedef struct pascal_sim_work {
     const int64_t *base;      /* ctas units entries: the cache id of the stream's block 0 */
     const int64_t *len;       /* ... the stream's ring, blocks >= 1 */
     const int64_t *phase;     /* ... 0 <= phase < len */
+    /* Optional, a request program (docs/workloads.md, "For the progress
+     * simulator"): CTA c runs steps[c] steps (0 .. N; NULL: N each), and
+     * request i reads base[i] + (phase[i] + dir[i] k) mod len[i] at step k,
+     * dir[i] = +1 or -1 (NULL: +1).  Only the open scan takes them. */
+    const int64_t *steps;     /* ctas entries */
+    const int64_t *dir;       /* ctas units entries */
 } pascal_sim_work;
 
 #define PASCAL_SIM_MAX_UNITS 64

@@ -134,6 +134,7 @@ typedef struct sim_slot {
     double ovh;             /* its per-iteration overhead, ns */
     int64_t cta;            /* CTA running in the slot, -1: none */
     int32_t j;              /* block the CTA waits for (or issues) next */
+    int32_t n;              /* the CTA's steps (N, or its program's) */
     int32_t sm;             /* its SM, m */
     int32_t slot;           /* its number, m + k sms */
     uint8_t kind;           /* its pending event */

@@ -108,7 +108,9 @@ static void request_step(scan *x, int64_t s, int64_t j, double t)
     int64_t u = x->units, e = sl->cta * u;
     double step = -INFINITY;
     for (int64_t i = 0; i < u; i++, e++) {
-        int32_t b = (int32_t)(k->base[e] + (j + k->phase[e]) % k->len[e]);
+        int64_t at = k->dir && k->dir[e] < 0 ? ((k->phase[e] - j) % k->len[e] + k->len[e]) % k->len[e]
+                                             : (j + k->phase[e]) % k->len[e];
+        int32_t b = (int32_t)(k->base[e] + at);
         int o;
         double a = sim_serve(x->w, x->tm, b, sl->sm, t, &o);
         if (x->jitter)
@@ -183,7 +185,7 @@ static ALWAYS_INLINE double consume_sync(scan *x, int64_t s, int64_t j, double t
     if (x->traj)
         sample(x, t);
     sl->j = (int32_t)(j + 1);
-    if (j + 1 == x->N)
+    if (j + 1 == sl->n)
         return finish(x, s, next);
     sl->kind = EV_ISSUE;
     return next;
@@ -239,13 +241,16 @@ static double start(scan *x, shape f, int64_t s, double t)
         return INFINITY;
     sl->cta = x->next_cta++;
     sl->j = 0;
+    sl->n = x->work && x->work->steps ? (int32_t)x->work->steps[sl->cta] : (int32_t)x->N;
     if (x->c->cta_start_ns)
         x->c->cta_start_ns[sl->cta] = t;
+    if (sl->n == 0)
+        return finish(x, s, t);   /* a CTA without steps exits at once */
     if (!f.tma) {
         sl->kind = EV_ISSUE;
         return t;
     }
-    for (int64_t k = 0; k < x->d - 1 && k < x->N; k++)
+    for (int64_t k = 0; k < x->d - 1 && k < sl->n; k++)
         request(x, s, k, t);
     return resume(x, f, s, 0, t > arrival(x, s, 0) ? t : arrival(x, s, 0));
 }
@@ -257,13 +262,13 @@ static ALWAYS_INLINE double refill(scan *x, shape f, int64_t s, double t)
     sim_slot *sl = &x->sl[s];
     int64_t j = sl->j;
     double next, a;
-    if (j + x->d - 1 < x->N)
+    if (j + x->d - 1 < sl->n)
         request(x, s, j + x->d - 1, t);
     next = (x->compute ? sim_sm_job(x->w, sl->sm, t, x->cmp_work, x->cmp_lat) : t) + sl->ovh;
     if (x->traj)
         sample(x, t);
     sl->j = (int32_t)(j + 1);
-    if (j + 1 == x->N)
+    if (j + 1 == sl->n)
         return finish(x, s, next);
     a = arrival(x, s, j + 1);
     return resume(x, f, s, j + 1, next > a ? next : a);
@@ -387,13 +392,24 @@ static void scan_finish(const scan *x, pascal_sim_result *o)
     o->requests = x->requests, o->hits = x->hits, o->merged = x->merged, o->fills = x->fills;
     o->samples = x->samples;
     o->makespan_ns = x->makespan;
-    o->H = (double)x->ctas * (double)c->N / (double)x->M;
+    /* a program's work is its steps; every CTA's N otherwise */
+    const int64_t *steps = x->work ? x->work->steps : NULL;
+    double total = 0;
+    for (int64_t k = 0; steps && k < x->ctas; k++)
+        total += (double)steps[k];
+    o->H = (steps ? total : (double)x->ctas * (double)c->N) / (double)x->M;
     o->K_H = (double)o->fills / o->H;
     o->ns_per_round = o->makespan_ns / o->H;
     o->first_wave_ns_per_round = x->first_wave_end / (double)c->N;
     for (int64_t v = 0; c->K_wave && v < o->waves && v < c->max_waves; v++) {
         int64_t n = x->ctas - v * x->M < x->M ? x->ctas - v * x->M : x->M;
-        c->K_wave[v] = c->K_wave[v] * (double)x->M / ((double)n * (double)c->N);
+        double work = (double)n * (double)c->N;
+        if (steps) {
+            work = 0;
+            for (int64_t k = v * x->M; k < v * x->M + n; k++)
+                work += (double)steps[k];
+        }
+        c->K_wave[v] = work > 0 ? c->K_wave[v] * (double)x->M / work : 0;
     }
 }
 

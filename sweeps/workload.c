@@ -199,19 +199,21 @@ static int check_causal(const spec_ctx *c)
     if (!can_be(spec, PASCAL_P_CAUSAL, 1))
         return 0;
     unsigned fine = (1u << PASCAL_MODEL_WORKLOAD) | (1u << PASCAL_MODEL_LRU_REPLAY) |
-                    (1u << PASCAL_MODEL_TRAFFIC);
+                    (1u << PASCAL_MODEL_TRAFFIC) | (1u << PASCAL_MODEL_SIMULATE);
     int replay = spec->models >> PASCAL_MODEL_LRU_REPLAY & 1u;
+    int answered = replay || (spec->models >> PASCAL_MODEL_SIMULATE & 1u);
     for (int m = 0; m < PASCAL_NMODEL && off < sizeof names; m++)
-        if ((spec->models >> m & 1u) && (!(fine >> m & 1u) || (m == PASCAL_MODEL_TRAFFIC && !replay)))
+        if ((spec->models >> m & 1u) && (!(fine >> m & 1u) || (m == PASCAL_MODEL_TRAFFIC && !answered)))
             off += (size_t)snprintf(names + off, sizeof names - off, "%s%s", off ? ", " : "",
                                     pascal_models[m].name);
     if (off)
         return yml_fail_mark(c->y->err, &spec->src[PASCAL_P_CAUSAL], PASCAL_EINPUT,
                               "expected causal: false with models %s (causal attention is not a "
                               "ring scan: query tile t reads KV blocks 0..last(t) only, so its CTAs "
-                              "scan different lengths and only the exact replay applies: models: "
-                              "[traffic, lru_replay] gives fill_bytes_replay and traffic_replay, "
-                              "models: [workload] the derived columns), got causal: true",
+                              "scan different lengths and only the exact replay and the simulator "
+                              "apply: models: [traffic, lru_replay] gives fill_bytes_replay and "
+                              "traffic_replay, simulate the free-running CTAs, models: [workload] "
+                              "the derived columns), got causal: true",
                               names);
     int pattern = PASCAL_P_PATTERN;
     int other = spec->source[pattern] != SRC_AXIS

@@ -86,11 +86,12 @@ TEST_F(SimSweep, StopInsideASimulationThenResume)
 
 // A workload's kernel is simulated as its streams in waves (docs/
 // workloads.md); causal attention, whose CTAs scan different lengths, is
-// no ring scan: refused at the causal key, before any output.
+// simulated as its request program, but a ring model beside it is refused
+// at the causal key, before any output.
 TEST(SimSpec, CausalWorkloadIsRefused)
 {
     std::string text = "name: w\ndevice: " + std::string(PASCAL_SOURCE_DIR) +
-                       "/configs/devices/gb10.yaml\nmodels: [workload, simulate]\n"
+                       "/configs/devices/gb10.yaml\nmodels: [workload, simulate, ttl]\n"
                        "workload:\n  attention: {batch: 1, q_heads: 8, kv_heads: 2, seq_q: 512, "
                        "seq_kv: 1024, head_dim: 128, dtype: bf16, tile_q: 64, tile_kv: 64, "
                        "causal: true}\n"
@@ -101,8 +102,13 @@ TEST(SimSpec, CausalWorkloadIsRefused)
     EXPECT_EQ(pascal_spec_parse(text.c_str(), text.size(), "w.yaml", &spec, &err), PASCAL_EINPUT);
     // Column 137: the value true on line 5.
     EXPECT_EQ(std::string(err.msg).rfind("w.yaml:5:137: workload.attention.causal: expected causal: "
-                                         "false with models simulate (causal attention is not a "
+                                         "false with models ttl (causal attention is not a "
                                          "ring scan", 0), 0u) << err.msg;
+    pascal_spec_free(spec);
+    // The simulator alone takes the mask.
+    std::string sim = text;
+    sim.replace(sim.find(", ttl]"), 6, "]");
+    ASSERT_EQ(pascal_spec_parse(sim.c_str(), sim.size(), "w.yaml", &spec, &err), 0) << err.msg;
     pascal_spec_free(spec);
     // Without the mask the same spec is taken.
     text.replace(text.find("causal: true"), 12, "causal: false");

@@ -162,17 +162,18 @@ TEST_F(SimWorkloadCli, RejectsBadInput)
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err.rfind("pascal simulate: --spec: expected a spec with device: PROFILE", 0), 0u)
         << r.err;
-    // Causal attention cannot be simulated: refused at its key.
+    // Causal attention runs on the simulator as a request program, but no
+    // ring model takes it: refused at its key beside lru.
     std::string causal = write("c.yaml", "name: c\ndevice: " + gb10 +
-                                             "\nmodels: [traffic, simulate]\nworkload:\n  attention: "
+                                             "\nmodels: [traffic, simulate, lru]\nworkload:\n  attention: "
                                              "{q_heads: 8, seq_q: 512, seq_kv: 512, head_dim: 64, "
                                              "dtype: bf16, tile_q: 64, tile_kv: 64, causal: true}\n"
                                              "fixed: {occupancy: 1, path: sync, compute: 0}\n"
                                              "axes: {capacity_bytes: [1MiB]}\n");
     r = run("simulate --spec " + causal);
     EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("workload.attention.causal: expected causal: false with models traffic, "
-                         "simulate"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("workload.attention.causal: expected causal: false with models lru ("),
+              std::string::npos) << r.err;
     r = run("run " + causal + " -o " + dir + "/c.h5");
     EXPECT_EQ(r.status, 2);
     EXPECT_FALSE(pascal_test::exists(dir + "/c.h5"));

@@ -9,6 +9,7 @@
 // counts the simulation's requests and the simulator's memory.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -222,6 +223,99 @@ TEST(SimWorkload, PlannerCountsTheKernelSimulation)
     ASSERT_EQ(pascal_spec_parse(waves.data(), waves.size(), "d.yaml", &sb, &err), 0) << err.msg;
     EXPECT_EQ(pascal_plan_check(sb, 0, 1, &o, &r, &err), 0) << err.msg;
     pascal_spec_free(sb);
+}
+
+} // namespace
+
+namespace {
+
+// The open scan on a request program (causal, split-KV, FlashInfer's
+// chunks): one slot runs the CTAs one after another, so the simulator's
+// request log is the launch order written out here CTA by CTA, each step
+// a K then a V block; with a cache that holds everything it fills each
+// block once.  More slots run the same requests, and the time columns
+// count the program's own rounds.
+TEST(SimWorkload, RequestProgramsRunTheirOwnSteps)
+{
+    struct Case {
+        const char *workload;
+        std::vector<int64_t> order;   // block ids, one slot
+    } cases[] = {
+        // FlashAttention-2 causal, 2 heads of 32 rows, tiles 16 x 8: grid
+        // (2 query tiles, 1, 2 heads), tile 0 reads KV blocks 1, 0 and tile
+        // 1 blocks 3 .. 0 (from the last down); K is stream 0 (ids 0..3),
+        // V stream 1 (ids 4..7)
+        {"attention: {q_heads: 2, kv_heads: 1, seq_q: 32, seq_kv: 32, head_dim: 16, dtype: bf16, "
+         "tile_q: 16, tile_kv: 8, causal: true, kernel: flash-attn-2}",
+         {1, 5, 0, 4, 3, 7, 2, 6, 1, 5, 0, 4, 1, 5, 0, 4, 3, 7, 2, 6, 1, 5, 0, 4}},
+        // its split-KV kernel, 2 splits of 64 x 128 tiles over 300 keys (3
+        // blocks: splits of 2 and 1), one query token, 2 heads folded into
+        // one KV head's rows: grid (1, 2 splits, 1), each range from its last
+        {"attention: {q_heads: 2, kv_heads: 1, seq_q: 1, seq_kv: 300, head_dim: 128, dtype: bf16, "
+         "tile_q: 16, tile_kv: 8, kernel: flash-attn-2, num_splits: 2}",
+         {1, 4, 0, 3, 2, 5}},
+        // FlashInfer, G 2 over 2 KV heads, 8-token steps, 40 pages; on 4
+        // SMs x 1 the plan splits each request into 2 chunks of 20 pages
+        // (40 blocks), KV head outermost, each chunk read forward
+        {"attention: {q_heads: 4, kv_heads: 2, seq_q: 1, seq_kv: 640, head_dim: 128, dtype: bf16, "
+         "tile_q: 16, tile_kv: 8, kernel: flashinfer}",
+         {}},
+    };
+    // FlashInfer's requests: per CTA 40 steps of K (stream 2 h) then V
+    // (2 h + 1), N = 80 (their order across 4 slots interleaves)
+    for (int64_t h = 0; h < 2; h++)
+        for (int64_t k = 0; k < 2; k++)
+            for (int64_t j = 0; j < 40; j++) {
+                cases[2].order.push_back(2 * h * 80 + k * 40 + j);
+                cases[2].order.push_back((2 * h + 1) * 80 + k * 40 + j);
+            }
+    pascal_sim_timing t = test_timing();
+    for (const Case &cs : cases)
+        for (int64_t sms : {1, 4}) {
+            bool flashinfer = std::strstr(cs.workload, "flashinfer") != nullptr;
+            if (flashinfer && sms == 1)
+                continue;   /* one slot fills the plan's grid: no split */
+            char buf[1024];
+            std::snprintf(buf, sizeof buf,
+                          "name: t\nmodels: [traffic, lru_replay, simulate]\nworkload:\n  %s\n"
+                          "fixed: {sms: %lld, occupancy: 1, path: tma, depth: 2, compute: 0}\n"
+                          "axes:\n  C: [1000]\n",
+                          cs.workload, (long long)sms);
+            Point pt;
+            pascal_error err{};
+            ASSERT_EQ(pascal_spec_parse(buf, std::strlen(buf), nullptr, &pt.spec, &err), 0) << err.msg;
+            pt.wl = pascal_wl_sim_create();
+            pascal_point p;
+            pascal_sim_config c;
+            pascal_workload w;
+            pascal_sim_result r;
+            ASSERT_EQ(pascal_spec_point(pt.spec, 0, &p, &err), 1) << err.msg;
+            ASSERT_EQ(pascal_wl_sim_config(pt.wl, &p, &c, &w), 0) << cs.workload;
+            EXPECT_EQ(w.ring, 0);
+            std::vector<int32_t> blocks(4096);
+            std::vector<uint8_t> outcome(4096);
+            c.req_block = blocks.data(), c.req_outcome = outcome.data(), c.req_max = 4096;
+            ASSERT_EQ(pascal_sim_fit(&pt.sim, &c), 0);
+            ASSERT_EQ(pascal_sim_run(pt.sim, &t, &c, &r), PASCAL_SIM_OK);
+            ASSERT_EQ(r.requests, (int64_t)cs.order.size()) << cs.workload;
+            EXPECT_EQ(r.requests, w.requests);
+            std::vector<int64_t> distinct(cs.order);
+            std::sort(distinct.begin(), distinct.end());
+            distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+            EXPECT_EQ(r.fills, (int64_t)distinct.size());
+            std::vector<int64_t> got(blocks.begin(), blocks.begin() + r.requests);
+            if (sms == 1) {
+                for (size_t i = 0; i < cs.order.size(); i++)
+                    ASSERT_EQ(got[i], cs.order[i]) << cs.workload << " request " << i;
+            } else {   /* the same requests, interleaved */
+                std::vector<int64_t> want(cs.order);
+                std::sort(want.begin(), want.end());
+                std::sort(got.begin(), got.end());
+                EXPECT_EQ(got, want) << cs.workload;
+            }
+            // the program's steps (requests / 2 units) over its M slots
+            EXPECT_DOUBLE_EQ(r.H, (double)r.requests / 2 / (double)sms);
+        }
 }
 
 } // namespace
