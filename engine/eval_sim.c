@@ -99,16 +99,23 @@ int pascal_wl_sim_config(pascal_wl_sim *s, const pascal_point *p, pascal_sim_con
 {
     pascal_pattern pat;
     int64_t M;
-    /* a persistent kernel's slots pull tiles as they finish: not modelled */
-    if (pascal_workload_of_point(p->v, w) != 0 || w->persistent ||
-        pascal_eval_sim_config(p->v, c) != 0 ||
+    if (pascal_workload_of_point(p->v, w) != 0 || pascal_eval_sim_config(p->v, c) != 0 ||
         w->streams > INT32_MAX / w->blocks)
         return -1;
+    /* A persistent kernel (flash-attn-3): its grid of one CTA per SM, the
+     * tiles launched in the scheduler's order into whichever CTA frees
+     * first, as the dynamic scheduler hands them out (the static one's
+     * fixed stride is approximated by the same pull). */
+    if (w->persistent) {
+        if (w->grid % c->sms != 0)
+            return -1;
+        c->occupancy = w->grid / c->sms;
+    }
     M = c->sms * c->occupancy;
     if (grow(s, w->ctas * w->units, M, pascal_sim_work_scratch(w, M)) != 0)
         return -2;
-    if (!w->ring) {
-        /* A request program (causal, split-KV): CTA c runs its own steps,
+    if (!w->ring || w->persistent) {
+        /* A request program (causal, split-KV, persistent tiles): CTA c runs its own steps,
          * each stream read over the contiguous range pascal_workload_cta_block
          * gives, forward or from its last block down. */
         int64_t N = w->blocks, st[64];
@@ -169,6 +176,27 @@ double pascal_wl_sim_bytes(const double *v)
 
 double pascal_wl_sim_rounds(const pascal_workload *w, int64_t M)
 {
+    if (w->persistent) {
+        /* the replay's rounds: until the last slot runs out of tiles */
+        int64_t *mem = malloc((size_t)(2 * w->grid) * sizeof *mem);
+        pascal_psched ps;
+        double rounds = 0;
+        if (!mem)
+            return NAN;
+        pascal_psched_init(&ps, w, mem, mem + w->grid);
+        for (int64_t q = 0; q < ps.G; q++)
+            pascal_psched_take(&ps, q, 1, NULL, NULL);
+        for (int live = 1; live; rounds++) {
+            live = 0;
+            for (int64_t q = 0; q < ps.G; q++)
+                if (ps.tile[q] >= 0 && ++ps.step[q] == pascal_workload_cta_steps(w, ps.tile[q]))
+                    pascal_psched_take(&ps, q, 0, NULL, NULL);
+            for (int64_t q = 0; q < ps.G; q++)
+                live |= ps.tile[q] >= 0;
+        }
+        free(mem);
+        return rounds;
+    }
     if (w->ring)
         return (double)pascal_workload_waves(w, M) * (double)w->blocks;
     /* a program: each wave as long as its longest CTA, as the replay runs it */

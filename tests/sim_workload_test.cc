@@ -20,6 +20,7 @@
 #include "engine/eval_sim.h"
 #include "engine/plan.h"
 #include "model/sim.h"
+#include "model/workload.h"
 #include "sweeps/spec.h"
 
 namespace {
@@ -270,11 +271,36 @@ TEST(SimWorkload, RequestProgramsRunTheirOwnSteps)
                 cases[2].order.push_back((2 * h + 1) * 80 + k * 40 + j);
             }
     pascal_sim_timing t = test_timing();
-    for (const Case &cs : cases)
+    std::vector<Case> all(std::begin(cases), std::end(cases));
+    // FlashAttention-3's persistent CTAs (causal, its 192 x 128 tiles for d
+    // 64): one SM runs its one CTA over the tiles in the scheduler's order,
+    // as the lock-step walk of one slot gives them
+    all.push_back({"attention: {q_heads: 2, kv_heads: 1, seq_q: 256, seq_kv: 256, head_dim: 64, "
+                   "dtype: bf16, tile_q: 16, tile_kv: 8, causal: true, kernel: flash-attn-3}",
+                   {}});
+    {
+        pascal_workload_shape fa3{};
+        fa3.kind = PASCAL_WORKLOAD_ATTENTION, fa3.dtype = PASCAL_DTYPE_BF16, fa3.batch = 1;
+        fa3.q_heads = 2, fa3.kv_heads = 1, fa3.seq_q = 256, fa3.seq_kv = 256, fa3.head_dim = 64;
+        fa3.tile_q = 16, fa3.tile_kv = 8, fa3.causal = 1, fa3.kernel = PASCAL_KERNEL_FLASH3, fa3.sms = 1;
+        pascal_workload w;
+        ASSERT_EQ(pascal_workload_derive(&fa3, &w), PASCAL_WL_OK);
+        ASSERT_EQ(w.persistent, 2);
+        int64_t slots[2];
+        auto visit = [](void *ctx, int what, int64_t, int64_t id, int64_t) {
+            if (what == PASCAL_ACCESS_BLOCK)
+                static_cast<std::vector<int64_t> *>(ctx)->push_back(id);
+            return 0;
+        };
+        ASSERT_EQ(pascal_workload_walk(&w, 1, nullptr, 32, slots, visit, &all.back().order), 0);
+        ASSERT_GT(all.back().order.size(), 4u);
+    }
+    for (const Case &cs : all)
         for (int64_t sms : {1, 4}) {
             bool flashinfer = std::strstr(cs.workload, "flashinfer") != nullptr;
-            if (flashinfer && sms == 1)
-                continue;   /* one slot fills the plan's grid: no split */
+            bool fa3 = std::strstr(cs.workload, "flash-attn-3") != nullptr;
+            if ((flashinfer && sms == 1) || (fa3 && sms != 1))
+                continue;   /* one slot fills the plan's grid: no split; FA3: one SM */
             char buf[1024];
             std::snprintf(buf, sizeof buf,
                           "name: t\nmodels: [traffic, lru_replay, simulate]\nworkload:\n  %s\n"
