@@ -81,6 +81,10 @@ void pascal_run_headline_init(headline *h, const pascal_spec *spec, pascal_run_s
     if (st->metric >= 0 && pascal_columns[st->metric].model == PASCAL_MODEL_TRAFFIC)
         h->group_axis = pascal_run_find_axis(spec, PASCAL_P_DEVICE, PASCAL_P_DEVICE, 2,
                                              PASCAL_RUN_MAX_GROUPS);
+    /* A model step's decode and prefill next: each asks its own question. */
+    if (h->group_axis < 0 && st->metric >= 0 && pascal_columns[st->metric].model == PASCAL_MODEL_TRAFFIC)
+        h->group_axis = pascal_run_find_axis(spec, PASCAL_P_PHASE, PASCAL_P_PHASE, 2,
+                                             PASCAL_RUN_MAX_GROUPS);
     for (int a = 0; h->group_axis < 0 && st->metric >= 0 &&
                     pascal_columns[st->metric].model == PASCAL_MODEL_TRAFFIC &&
                     a < pascal_spec_naxes(spec); a++) {
