@@ -107,9 +107,14 @@ int pascal_wl_sim_config(pascal_wl_sim *s, const pascal_point *p, pascal_sim_con
      * first, as the dynamic scheduler hands them out (the static one's
      * fixed stride is approximated by the same pull). */
     if (w->persistent) {
-        if (w->grid % c->sms != 0)
+        if (w->grid < c->sms) {   /* fewer tiles than SMs (cutlass-3): one CTA on each of grid SMs */
+            c->sms = w->grid;
+            c->occupancy = 1;
+        } else if (w->grid % c->sms != 0) {
             return -1;
-        c->occupancy = w->grid / c->sms;
+        } else {
+            c->occupancy = w->grid / c->sms;
+        }
     }
     M = c->sms * c->occupancy;
     if (grow(s, w->ctas * w->units, M, pascal_sim_work_scratch(w, M)) != 0)

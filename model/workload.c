@@ -8,7 +8,7 @@
 const char *const pascal_workload_names[PASCAL_WORKLOAD_COUNT] = {"attention", "gemm"};
 const char *const pascal_raster_names[PASCAL_RASTER_COUNT] = {"row", "column", "swizzle"};
 const char *const pascal_kernel_names[PASCAL_KERNEL_COUNT] = {"model", "flash-attn-2", "cutlass",
-                                                               "flash-attn-3", "flashinfer"};
+                                                               "flash-attn-3", "flashinfer", "cutlass-3"};
 const pascal_kernel_info pascal_kernels[PASCAL_KERNEL_COUNT] = {
     {"attention, gemm", "pascal's model kernel: query tile, then query head, then sequence; "
      "GEMM tiles in the raster order asked",
@@ -51,6 +51,16 @@ const pascal_kernel_info pascal_kernels[PASCAL_KERNEL_COUNT] = {
      "(attention/scheduler.cuh), DISPATCH_GQA_GROUP_SIZE (utils.cuh), "
      "DISPATCH_COMPUTE_CAP_DECODE_NUM_STAGES_SMEM; read at nightly-v0.6.18-20260819 (fb28d72, "
      "2026-08-22); docs/workloads.md section 2.9"},
+    {"gemm", "CUTLASS 3 GEMM on Hopper with PersistentTileSchedulerSm90, cluster 1 x 1: "
+     "min(sms, tiles) persistent CTAs, CTA q taking tiles q, q + grid, ...; the raster order by "
+     "its heuristic (along M when there are more N tiles, else along N), swizzled in groups of "
+     "up to `swizzle` (its max_swizzle_size; default 1); one K slice",
+     "NVIDIA/cutlass include/cutlass/gemm/kernel: PersistentTileSchedulerSm90::"
+     "get_work_idx_m_and_n (sm90_tile_scheduler.hpp), StaticPersistentTileScheduler (its "
+     "constructor, get_current_work_for_linear_idx, advance_to_next_work; "
+     "static_tile_scheduler.hpp), PersistentTileSchedulerSm90Params::initialize, get_grid_shape, "
+     "get_log_swizzle_size, get_rasterization_order (tile_scheduler_params.h); read at v4.7.0-6 "
+     "(7107b05, 2026-08-20); docs/workloads.md section 2.10"},
 };
 const char *const pascal_dtype_names[PASCAL_DTYPE_COUNT] = {"fp32", "tf32", "bf16", "fp16",
                                                             "fp8",  "int8", "fp4"};
@@ -487,8 +497,13 @@ static int derive_gemm(const pascal_workload_shape *s, pascal_workload *w)
         return PASCAL_WL_KIND;
     if (s->kernel == PASCAL_KERNEL_FLASH2 || s->kernel == PASCAL_KERNEL_FLASH3 ||
         s->kernel == PASCAL_KERNEL_FLASHINFER ||
-        (s->kernel == PASCAL_KERNEL_CUTLASS && s->raster != PASCAL_RASTER_ROW))
+        ((s->kernel == PASCAL_KERNEL_CUTLASS || s->kernel == PASCAL_KERNEL_CUTLASS3) &&
+         s->raster != PASCAL_RASTER_ROW))
         return PASCAL_WL_KERNEL;
+    if (s->kernel == PASCAL_KERNEL_CUTLASS3 && s->split_k != 1)
+        return PASCAL_WL_SPLIT;
+    if (s->kernel == PASCAL_KERNEL_CUTLASS3 && s->sms < 1)
+        return PASCAL_WL_SMS;
     /* GemmIdentityThreadblockSwizzle<N>::get_log_tile: the widest of 8, 4,
      * 2 allowed by N with enough N tiles ("so that it doesn't cause too
      * many no-op CTAs") */
@@ -522,7 +537,24 @@ static int derive_gemm(const pascal_workload_shape *s, pascal_workload *w)
     w->sharers_a = n_t;                                     /* W10 */
     w->sharers_b = m_t;
     w->ring = 1;
-    w->requests = mul(mul(w->ctas, w->units), w->blocks);
+    if (s->kernel == PASCAL_KERNEL_CUTLASS3) {
+        /* PersistentTileSchedulerSm90Params: get_log_swizzle_size on the
+         * tile counts, each rounded up to the swizzle, the heuristic raster
+         * order on the rounded counts, and get_grid_shape's min(sms, tiles)
+         * for a 1 x 1 cluster */
+        int64_t mn = m_t < n_t ? m_t : n_t;
+        int L = s->swizzle >= 8 && mn >= 6 ? 3 : s->swizzle >= 4 && mn >= 3 ? 2
+                : s->swizzle >= 2 && mn >= 2 ? 1 : 0;
+        w->log_tile = L;
+        w->blocks_m = cdiv(m_t, (int64_t)1 << L) << L;
+        w->blocks_n = cdiv(n_t, (int64_t)1 << L) << L;
+        w->along_n = !(w->blocks_n > w->blocks_m);
+        w->ctas = mul(w->blocks_m, w->blocks_n);   /* tiles, padding ones too */
+        w->grid = w->ctas < s->sms ? w->ctas : s->sms;
+        w->persistent = 1;
+        w->ring = 0;
+    }
+    w->requests = mul(mul(mul(m_t, n_t), w->units), w->blocks);
     w->ideal_bytes = mul(mul(w->streams, w->blocks), w->block_bytes);
     int64_t a_bytes = storage_bytes(mul(s->m, s->k), s->dtype);   /* A and B, each packed */
     int64_t b_bytes = storage_bytes(mul(s->k, s->n), s->dtype);
@@ -566,6 +598,12 @@ void pascal_workload_explain(const pascal_workload_shape *s, int error, char *bu
         snprintf(buf, (size_t)len, "a block of %s elements that is not a whole number of bytes", dt);
         break;
     case PASCAL_WL_SPLIT:
+        if (s->kernel == PASCAL_KERNEL_CUTLASS3) {
+            snprintf(buf, (size_t)len, "split_k = %lld with kernel cutlass-3, whose data-parallel "
+                     "persistent scheduler takes one K slice (split-K and stream-K are other "
+                     "schedulers, not modelled)", (long long)s->split_k);
+            break;
+        }
         snprintf(buf, (size_t)len, "split_k = %lld, which does not divide the %lld K tiles "
                  "ceil(gemm_k / tile_k) = ceil(%lld / %lld) (unequal slices are not a ring scan)",
                  (long long)s->split_k, (long long)tiles, (long long)s->k, (long long)s->tile_k);
@@ -579,7 +617,10 @@ void pascal_workload_explain(const pascal_workload_shape *s, int error, char *bu
         snprintf(buf, (size_t)len, "a field below 1 or a derived count past 2^53");
         break;
     case PASCAL_WL_SMS:
-        if (s->kernel == PASCAL_KERNEL_FLASHINFER)
+        if (s->kernel == PASCAL_KERNEL_CUTLASS3)
+            snprintf(buf, (size_t)len, "kernel cutlass-3 and no sms (its persistent grid is min(sms, "
+                     "tiles), PersistentTileSchedulerSm90Params::get_grid_shape): give sms or a device");
+        else if (s->kernel == PASCAL_KERNEL_FLASHINFER)
             snprintf(buf, (size_t)len, "kernel flashinfer with num_splits 0 and no sms or occupancy "
                      "(its plan splits the KV when the requests do not fill sms x occupancy CTAs, "
                      "BatchDecodeWithPagedKVCacheWorkEstimationDispatched in scheduler.cuh): give "
@@ -628,10 +669,12 @@ void pascal_workload_explain(const pascal_workload_shape *s, int error, char *bu
         if (s->kind == PASCAL_WORKLOAD_ATTENTION && s->kernel == PASCAL_KERNEL_FLASHINFER)
             snprintf(buf, (size_t)len, "seq_q = %lld with kernel flashinfer, a decode kernel (one query "
                      "token per request)", (long long)s->seq_q);
-        else if (s->kind == PASCAL_WORKLOAD_GEMM && s->kernel == PASCAL_KERNEL_CUTLASS)
-            snprintf(buf, (size_t)len, "raster %s with kernel cutlass, whose swizzle sets the "
+        else if (s->kind == PASCAL_WORKLOAD_GEMM &&
+                 (s->kernel == PASCAL_KERNEL_CUTLASS || s->kernel == PASCAL_KERNEL_CUTLASS3))
+            snprintf(buf, (size_t)len, "raster %s with kernel %s, whose swizzle sets the "
                      "order (raster row, the default, stands for it)",
-                     s->raster >= 0 && s->raster < PASCAL_RASTER_COUNT ? pascal_raster_names[s->raster] : "?");
+                     s->raster >= 0 && s->raster < PASCAL_RASTER_COUNT ? pascal_raster_names[s->raster] : "?",
+                     pascal_kernel_names[s->kernel]);
         else
             snprintf(buf, (size_t)len, "kernel %s, %s kernel, for %s",
                      s->kernel >= 0 && s->kernel < PASCAL_KERNEL_COUNT ? pascal_kernel_names[s->kernel] : "?",
@@ -649,6 +692,18 @@ void pascal_workload_gemm_tile(const pascal_workload *w, int64_t c, int64_t *i, 
 {
     int64_t m_t = w->tiles_q, n_t = w->tiles_n, per = m_t * n_t, t = c % per, g;
     *z = c / per;
+    if (w->shape.kernel == PASCAL_KERNEL_CUTLASS3) {
+        /* get_work_idx_m_and_n, cluster 1 x 1: the swizzle's offset fastest,
+         * then the major dimension (N along N, M along M), then the rest;
+         * tile (i, j) past the problem is padding (no steps) */
+        int64_t L = w->log_tile, major = w->along_n ? w->blocks_n : w->blocks_m;
+        int64_t offset = c & (((int64_t)1 << L) - 1), extra = c >> L;
+        int64_t minor = (extra / major << L) + offset, maj = extra % major;
+        *z = 0;
+        *i = w->along_n ? minor : maj;
+        *j = w->along_n ? maj : minor;
+        return;
+    }
     if (w->shape.kernel == PASCAL_KERNEL_CUTLASS) {
         /* grid (m_t 2^L, [n_t / 2^L], split_k), blockIdx.x fastest; the
          * tile of (x, y) is m = x >> L, n = (y << L) + (x & (2^L - 1)), and
@@ -785,6 +840,11 @@ int64_t pascal_workload_cta_steps(const pascal_workload *w, int64_t c)
     if (w->ring)
         return w->blocks;
     if (w->persistent) {
+        if (w->shape.kind == PASCAL_WORKLOAD_GEMM) {
+            int64_t i, j, z;
+            pascal_workload_gemm_tile(w, c, &i, &j, &z);
+            return i < w->tiles_q && j < w->tiles_n ? w->blocks : 0;
+        }
         if (w->persistent == 1)
             return w->blocks;
         int64_t b, h, t, k;

@@ -72,9 +72,12 @@ typedef enum pascal_kernel {
     PASCAL_KERNEL_FLASHINFER = 4, /* FlashInfer's batch decode over a paged KV cache: grid
                                    (requests x chunks, KV heads), the G query heads of a KV
                                    head in one CTA, chunks of the partition-kv plan */
-    PASCAL_KERNEL_COUNT = 5
+    PASCAL_KERNEL_CUTLASS3 = 5, /* CUTLASS 3 GEMM on Hopper, PersistentTileSchedulerSm90 (cluster
+                                   1 x 1): min(sms, tiles) persistent CTAs over the tiles, the
+                                   raster order by its heuristic, swizzle up to `swizzle` */
+    PASCAL_KERNEL_COUNT = 6
 } pascal_kernel;
-extern const char *const pascal_kernel_names[PASCAL_KERNEL_COUNT];     /* model, flash-attn-2, cutlass, flash-attn-3, flashinfer */
+extern const char *const pascal_kernel_names[PASCAL_KERNEL_COUNT];     /* model, flash-attn-2, cutlass, flash-attn-3, flashinfer, cutlass-3 */
 /* Each kernel's workload kinds, and where its launch was read (pascal list
  * kernels). */
 typedef struct pascal_kernel_info {
@@ -144,6 +147,8 @@ typedef struct pascal_workload {
      * after it finishes one: its own next (tile + grid) when persistent is
      * 1, the next unclaimed one when 2 (the dynamic scheduler). */
     int persistent;         /* 0: one CTA per tile, in waves of M */
+    int along_n;            /* GEMM, kernel cutlass-3: RasterOrder::AlongN (else AlongM) */
+    int64_t blocks_m, blocks_n; /* ... the tile grid rounded up to the swizzle */
     int64_t grid;           /* persistent CTAs (the SM count) */
     int64_t l2_swizzle;     /* 2: (sequence, head) pairs per L2 section */
     int packed;             /* flash-attn-3: PackGQA (G query heads in one tile's rows) */

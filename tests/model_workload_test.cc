@@ -724,3 +724,72 @@ TEST(ModelWorkload, FlashInferDecodeCtaByCta)
     pascal_workload_explain(&bad, PASCAL_WL_HEADS, why, sizeof why);
     EXPECT_NE(std::string(why).find("group sizes 1, 2, 3, 4, 6 and 8"), std::string::npos) << why;
 }
+
+// CUTLASS 3's PersistentTileSchedulerSm90 for a 1 x 1 cluster, written
+// from tile_scheduler_params.h and sm90_tile_scheduler.hpp: the swizzle
+// from the smaller tile count and max_swizzle_size, both counts rounded up
+// to it, the heuristic raster order on the rounded counts, min(sms, tiles)
+// CTAs, and linear tile t at (m, n) by get_work_idx_m_and_n; CTA q runs t
+// = q, q + grid, ... (StaticPersistentTileScheduler), padding tiles past
+// the problem without steps.
+TEST(ModelWorkload, Cutlass3PersistentSchedulerByTheSource)
+{
+    struct Case {
+        int64_t m, n, swizzle, sms;
+    } cases[] = {
+        {3 * 128, 5 * 128, 1, 132},   // 3 x 5 tiles: more N tiles, along M, no swizzle
+        {5 * 128, 3 * 128, 1, 4},     // 5 x 3: along N; 4 SMs for 15 tiles
+        {7 * 128 - 5, 10 * 128, 4, 16}, // 7 x 10 tiles, swizzle 4: log 2, rounded to 8 x 12
+        {9 * 128, 9 * 128, 8, 132},   // 9 x 9: log 3 (both >= 6), rounded to 16 x 16, along N
+    };
+    for (const Case &c : cases) {
+        auto s = gemm(c.m, c.n, 512, PASCAL_DTYPE_BF16, 128, 128, 64, PASCAL_RASTER_ROW, c.swizzle);
+        s.kernel = PASCAL_KERNEL_CUTLASS3;
+        s.sms = c.sms;
+        pascal_workload w;
+        ASSERT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
+        int64_t mt = (c.m + 127) / 128, nt = (c.n + 127) / 128, mn = std::min(mt, nt);
+        int L = c.swizzle >= 8 && mn >= 6 ? 3 : c.swizzle >= 4 && mn >= 3 ? 2 : c.swizzle >= 2 && mn >= 2 ? 1 : 0;
+        int64_t bm = (mt + (1 << L) - 1) / (1 << L) * (1 << L), bn = (nt + (1 << L) - 1) / (1 << L) * (1 << L);
+        bool along_n = !(bn > bm);
+        EXPECT_EQ(w.persistent, 1);
+        EXPECT_EQ(w.ring, 0);
+        EXPECT_EQ(w.along_n, along_n);
+        ASSERT_EQ(w.ctas, bm * bn);
+        EXPECT_EQ(w.grid, std::min(c.sms, bm * bn));
+        EXPECT_EQ(w.requests, mt * nt * 2 * 8);   // 2 units a step (u = 128), 8 K steps
+        int64_t real = 0;
+        std::vector<int> seen(mt * nt, 0);
+        for (int64_t t = 0; t < bm * bn; t++) {
+            // get_work_idx_m_and_n: cluster_id = t; offset, extra; the
+            // major divmod by the rounded count along the raster
+            int64_t offset = t & ((1 << L) - 1), extra = t >> L, major = along_n ? bn : bm;
+            int64_t minor = extra / major * (1 << L) + offset, maj = extra % major;
+            int64_t wm = along_n ? minor : maj, wn = along_n ? maj : minor, i, j, z;
+            pascal_workload_gemm_tile(&w, t, &i, &j, &z);
+            EXPECT_EQ(i, wm) << "tile " << t;
+            EXPECT_EQ(j, wn) << "tile " << t;
+            bool inside = wm < mt && wn < nt;
+            EXPECT_EQ(pascal_workload_cta_steps(&w, t), inside ? 8 : 0) << "tile " << t;
+            if (inside) {
+                real++;
+                seen[wm * nt + wn]++;
+            }
+        }
+        EXPECT_EQ(real, mt * nt);
+        for (int v : seen)
+            EXPECT_EQ(v, 1);   // every tile of the problem once
+    }
+    // Refusals: another raster, split-K, no SMs.
+    auto s = gemm(512, 512, 512, PASCAL_DTYPE_BF16, 128, 128, 64, PASCAL_RASTER_COLUMN);
+    s.kernel = PASCAL_KERNEL_CUTLASS3, s.sms = 8;
+    pascal_workload w;
+    EXPECT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_KERNEL);
+    s.raster = PASCAL_RASTER_ROW, s.split_k = 2;
+    EXPECT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_SPLIT);
+    char why[320];
+    pascal_workload_explain(&s, PASCAL_WL_SPLIT, why, sizeof why);
+    EXPECT_NE(std::string(why).find("stream-K are other schedulers"), std::string::npos) << why;
+    s.split_k = 1, s.sms = 0;
+    EXPECT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_SMS);
+}
