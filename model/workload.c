@@ -554,7 +554,7 @@ static int derive_gemm(const pascal_workload_shape *s, pascal_workload *w)
         w->persistent = 1;
         w->ring = 0;
     }
-    w->requests = mul(mul(mul(m_t, n_t), w->units), w->blocks);
+    w->requests = mul(mul(mul(mul(m_t, n_t), s->split_k), w->units), w->blocks);   /* padding tiles: none */
     w->ideal_bytes = mul(mul(w->streams, w->blocks), w->block_bytes);
     int64_t a_bytes = storage_bytes(mul(s->m, s->k), s->dtype);   /* A and B, each packed */
     int64_t b_bytes = storage_bytes(mul(s->k, s->n), s->dtype);
