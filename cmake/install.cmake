@@ -52,6 +52,10 @@ function(pascal_public_archive name)
     COMMAND_EXPAND_LISTS
     COMMENT "Public archive lib${name}.a")
   add_custom_target(${name}_archive ALL DEPENDS ${out})
+  # The objects are another target's: without this an incremental parallel
+  # build may pack them before they are rebuilt.
+  add_dependencies(${name}_archive pascal_common_objs pascal_model_objs pascal_core_objs
+                   pascal_output_objs)
 endfunction()
 pascal_public_archive(pascal_model ${PASCAL_MODEL_OBJECTS})
 pascal_public_archive(pascal ${PASCAL_ALL_OBJECTS})
