@@ -167,7 +167,7 @@ int main(void)
     snprintf(path, sizeof path, "%s/model.h5", dir);
     memset(&prov, 0, sizeof prov);
     prov.cv = pascal_cv_default_opts();
-    if (pascal_calibrate_save(path, m, &refs, NULL, &prov, &err) != 0)
+    if (pascal_calibrate_save(path, m, &refs, NULL, NULL, 0, &prov, &err) != 0)
         die("save", &err);
 
     printf("bench_dynamic (median of %d)\n", REPS);

@@ -38,6 +38,7 @@ void pascal_calibrate_result_free(pascal_calibrate_result *r)
     pascal_dyn_agg_free(r->agg);
     pascal_dyn_model_free(r->model);
     pascal_calibrate_cv_free(&r->cv);
+    pascal_calibrate_levels_free(r);
     r->agg = NULL;
     r->model = NULL;
 }
@@ -87,7 +88,15 @@ static int device_facts(const pascal_calibrate_opts *o, pascal_calibrate_result 
         if (isnan(cap))
             cap = dev.capacity_bytes;
         r->par.C = !isnan(o->C) ? o->C : floor(cap / r->par.block_bytes);
-        if (h.have && r->par.C != h.C)
+        if (h.have && isnan(h.C) && (!isnan(o->C) || !isnan(o->capacity_bytes)))
+            return pascal_error_set(err, PASCAL_EINPUT,
+                                    "%s:%lld: %s: expected no capacity for references that give "
+                                    "their own per run (the header says \"C: per row\"), got %.17g "
+                                    "blocks", o->refs_path, (long long)h.line,
+                                    !isnan(o->C) ? "--C" : "--capacity-bytes", r->par.C);
+        if (h.have && isnan(h.C))
+            r->par.C = NAN; /* the rows say */
+        else if (h.have && r->par.C != h.C)
             return contradicts(o, &h, "capacity in blocks", r->par.C,
                                !isnan(o->C) ? "--C" : "--capacity-bytes", h.C, err);
     } else {
@@ -97,34 +106,80 @@ static int device_facts(const pascal_calibrate_opts *o, pascal_calibrate_result 
         return pascal_error_set(err, PASCAL_EINPUT,
                                 "calibrate: sms: expected the number of SMs (a device profile or "
                                 "--sms), got none");
-    if (!(r->par.C >= 1))
-        return pascal_error_set(err, PASCAL_EINPUT,
-                                "calibrate: C: expected a capacity of at least one block (a device "
-                                "profile, --capacity-bytes or --C), got %s",
-                                isnan(r->par.C) ? "none" : "less than one block");
     snprintf(r->prov.device, sizeof r->prov.device, "%s", dev.name);
     snprintf(r->prov.device_path, sizeof r->prov.device_path, "%s",
              o->device_path ? o->device_path : "");
     return 0;
 }
 
+/* Anchored and templated keys and families, summed over the levels. */
 static void count_completion(pascal_calibrate_result *r)
 {
-    pascal_dyn_key prev = {0, 0, 0, 0};
-    for (int64_t i = 0; i < pascal_dyn_model_nkeys(r->model); i++) {
-        pascal_dyn_key k;
-        unsigned fl;
-        pascal_dyn_model_curve(r->model, i, &k, NULL, NULL, NULL, &fl);
-        r->anchored += (fl & PASCAL_DYN_ANCHORED) != 0;
-        r->templated += (fl & PASCAL_DYN_TEMPLATED) != 0;
-        r->families += i == 0 || k.o != prev.o || k.path != prev.path || k.d != prev.d;
-        prev = k;
+    for (int64_t l = 0; l < pascal_dyn_model_levels(r->model); l++) {
+        const pascal_dyn_model *m = pascal_dyn_model_level(r->model, l);
+        pascal_dyn_key prev = {0, 0, 0, 0};
+        for (int64_t i = 0; i < pascal_dyn_model_nkeys(m); i++) {
+            pascal_dyn_key k;
+            unsigned fl;
+            pascal_dyn_model_curve(m, i, &k, NULL, NULL, NULL, &fl);
+            r->anchored += (fl & PASCAL_DYN_ANCHORED) != 0;
+            r->templated += (fl & PASCAL_DYN_TEMPLATED) != 0;
+            r->families += i == 0 || k.o != prev.o || k.path != prev.path || k.d != prev.d;
+            prev = k;
+        }
     }
 }
 
-static int fit_all(pascal_calibrate_result *r, pascal_error *err)
+/* The runs' C column against the capacity the options, header or profile
+ * give: a file without one is at r->par.C; a file with one value in it is
+ * at that value (a flag that says otherwise is refused); a file with
+ * several is a ladder (r->par.C NaN). */
+static int capacities(const pascal_calibrate_opts *o, pascal_calibrate_result *r, int *ladder,
+                      pascal_error *err)
 {
-    int rc = pascal_dyn_aggregate(r->refs.rows, r->refs.n, r->par.N0, &r->agg);
+    const pascal_refs *f = &r->refs;
+    int several = 0;
+    int flag = !isnan(o->C) || !isnan(o->capacity_bytes);
+    *ladder = 0;
+    if (!f->have_C) {
+        if (r->par.C >= 1)
+            return 0;
+        return pascal_error_set(err, PASCAL_EINPUT,
+                                "calibrate: C: expected a capacity of at least one block (a device "
+                                "profile, --capacity-bytes, --C or a C column in the references), "
+                                "got %s", isnan(r->par.C) ? "none" : "less than one block");
+    }
+    for (int64_t i = 1; i < f->n; i++)
+        several |= f->rows[i].C != f->rows[0].C;
+    if (!flag || (!several && r->par.C == f->rows[0].C)) {
+        /* what the runs were measured at, whatever the profile says now */
+        r->par.C = several ? NAN : f->rows[0].C;
+        *ladder = several;
+        return 0;
+    }
+    for (int64_t i = 0; i < f->n; i++)
+        if (f->rows[i].C != r->par.C)
+            return pascal_error_set(err, PASCAL_EINPUT,
+                                    "%s:%lld: C: expected the capacity %s gives (%.17g blocks), "
+                                    "got %.17g (the references give each run's capacity: leave "
+                                    "the flag out)", o->refs_path, (long long)f->line[i],
+                                    !isnan(o->C) ? "--C" : "--capacity-bytes", r->par.C, f->rows[i].C);
+    return 0;
+}
+
+static int fit_all(const pascal_calibrate_opts *o, pascal_calibrate_result *r,
+                   pascal_error *err)
+{
+    int ladder, rc = capacities(o, r, &ladder, err);
+    if (rc)
+        return rc;
+    if (ladder) {
+        if ((rc = pascal_calibrate_ladder(r, &o->cv, err)))
+            return rc;
+        count_completion(r);
+        return 0;
+    }
+    rc = pascal_dyn_aggregate(r->refs.rows, r->refs.n, r->par.N0, &r->agg);
     if (rc == -1)
         return pascal_error_set(err, PASCAL_EINPUT,
                                 "calibrate: expected at most %d distinct horizons per key, got more",
@@ -132,6 +187,9 @@ static int fit_all(pascal_calibrate_result *r, pascal_error *err)
     if (rc || pascal_dyn_fit(r->agg, -1, &r->par, &r->model) != 0)
         return pascal_error_set(err, PASCAL_ENOMEM, "calibrate: out of memory");
     count_completion(r);
+    if ((rc = pascal_calibrate_cv(&r->refs, r->agg, &r->par, &o->cv, &r->cv, err)))
+        return rc;
+    pascal_dyn_model_set_band(r->model, r->cv.band_radius);
     return 0;
 }
 
@@ -175,13 +233,12 @@ static int fit_and_save(const pascal_calibrate_opts *o, pascal_calibrate_result 
     if ((rc = device_facts(o, r, err)) ||
         (rc = pascal_calibrate_read_refs(o->refs_path, r->par.sms, &r->refs, err)) ||
         (rc = pascal_digest_file(o->refs_path, r->prov.input_sha256, err)) ||
-        (rc = fit_all(r, err)) ||
-        (rc = pascal_calibrate_cv(&r->refs, r->agg, &r->par, &o->cv, &r->cv, err)))
+        (rc = fit_all(o, r, err)))
         return rc;
-    pascal_dyn_model_set_band(r->model, r->cv.band_radius);
     /* The claim found the destination writable: a failure now (a full
      * disk) is a failure while running. */
     if (o->out_path)
-        rc = pascal_calibrate_save(o->out_path, r->model, &r->refs, &r->cv, &r->prov, err);
+        rc = pascal_calibrate_save(o->out_path, r->model, &r->refs, &r->cv, r->lev, r->nlev,
+                                   &r->prov, err);
     return rc;
 }

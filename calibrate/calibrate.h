@@ -1,7 +1,8 @@
 /* Calibrating the dynamic model (paper section 4.5, DESIGN.md section 3):
  * reference measurements in, a frozen model file out.
  *
- *   refs   CSV with the header `o,path,d,m,N,W,K` (columns in any order; '#'
+ *   refs   CSV with the header `o,path,d,m,N,W,K` and optionally `C`, the
+ *          capacity (blocks) each run was measured at (columns in any order; '#'
  *          comment lines and blank lines skipped), or HDF5 with the same
  *          columns as datasets of /references (path: 0 = sync, 1 = tma, or
  *          an enum with those values).  Every malformed row is an error
@@ -35,6 +36,8 @@ typedef struct pascal_refs {
     int64_t n;
     pascal_dyn_ref *rows;
     int64_t *line;          /* CSV line (1-based) or HDF5 row (0-based) of each row */
+    int have_C;             /* the file has a C column: each run's capacity in blocks
+                               (rows[i].C); else every C is NaN */
 } pascal_refs;
 
 /* Parses CSV text; `filename` names the file in messages.  When sms is not
@@ -52,7 +55,7 @@ void pascal_calibrate_refs_free(pascal_refs *r);
  * its provenance beside it; HDF5 references carry none). */
 typedef struct pascal_refs_facts {
     int have;
-    double sms, C, block_bytes;
+    double sms, C, block_bytes;   /* C NaN: "C: per row" (the file's C column) */
     int64_t line;           /* of that comment, 1-based */
 } pascal_refs_facts;
 /* 0, facts filled in; an unreadable file is left to the reader. */
@@ -96,6 +99,8 @@ pascal_cv_opts pascal_cv_default_opts(void);
 
 typedef struct pascal_cv_key {
     pascal_dyn_key key;
+    double C;                          /* capacity (blocks) of a calibration over several;
+                                          NaN for one */
     int64_t runs;                      /* scored runs n_z */
     double K_geomean;                  /* of those runs' measured K */
     double mape[PASCAL_CV_NMETHOD];    /* eq. 26 inner term, %; NaN: no prediction */
@@ -129,6 +134,9 @@ typedef struct pascal_cv_result {
 void pascal_cv_split(const pascal_cv_result *r, unsigned codes, double *mape, double *sle,
                      int64_t *nkeys);
 
+/* The overall figures (mape, mape_all) of r's keys, key-balanced. */
+void pascal_cv_overall(pascal_cv_result *r);
+
 int pascal_calibrate_cv(const pascal_refs *refs, const pascal_dyn_agg *agg,
                         const pascal_dyn_params *par, const pascal_cv_opts *o,
                         pascal_cv_result *out, pascal_error *err);
@@ -157,8 +165,12 @@ typedef struct pascal_cal_prov {
 } pascal_cal_prov;
 
 /* Writes the model file (nothing is created on failure). */
+struct pascal_calibrate_level;
+/* lev[0..nlev-1]: the levels of a calibration over several capacities
+ * (NULL, 0 for one). */
 int pascal_calibrate_save(const char *path, const pascal_dyn_model *model,
                           const pascal_refs *refs, const pascal_cv_result *cv,
+                          const struct pascal_calibrate_level *lev, int64_t nlev,
                           const pascal_cal_prov *prov, pascal_error *err);
 /* Reads a model file written by pascal_calibrate_save; prov may be NULL. */
 int pascal_calibrate_load(const char *path, pascal_dyn_model **model, pascal_cal_prov *prov,
@@ -181,6 +193,21 @@ typedef struct pascal_calibrate_opts {
 
 pascal_calibrate_opts pascal_calibrate_default_opts(void);
 
+/* One capacity of a calibration over several (a reference file with a C
+ * column and more than one value in it; docs/simulate.md section 7.1). */
+typedef struct pascal_calibrate_level {
+    double C;                     /* blocks */
+    pascal_refs refs;             /* its runs (line numbers of the file) */
+    int64_t *row;                 /* each one's row in the whole file */
+    pascal_dyn_agg *agg;
+    pascal_cv_result cv;          /* leave-one-key-out within this capacity */
+    /* Leave-one-capacity-out (interior capacities only; nkeys 0 at the
+     * ends): the ladder of the other capacities predicts this one's runs;
+     * mape[PASCAL_CV_PASCAL] that, [PASCAL_CV_ALIGNED] K = 1,
+     * [PASCAL_CV_NEAREST] the nearest other capacity (in log C) alone. */
+    pascal_cv_result lcoo;
+} pascal_calibrate_level;
+
 typedef struct pascal_calibrate_result {
     pascal_refs refs;
     pascal_dyn_agg *agg;
@@ -190,7 +217,16 @@ typedef struct pascal_calibrate_result {
     pascal_dyn_params par;
     int64_t families, anchored, templated;
     double seconds;
+    int64_t nlev;                 /* capacities: 0 for a calibration at one */
+    pascal_calibrate_level *lev;  /* ascending C; the model is their ladder, cv merges their
+                                     folds (keys carry C), agg pools every run by key */
 } pascal_calibrate_result;
+
+/* The fit over several capacities (calibrate/ladder.c): r->refs read,
+ * r->par set but for C.  Fills r->lev, r->model, r->cv and r->agg. */
+int pascal_calibrate_ladder(pascal_calibrate_result *r, const pascal_cv_opts *o,
+                            pascal_error *err);
+void pascal_calibrate_levels_free(pascal_calibrate_result *r);
 
 int pascal_calibrate_run(const pascal_calibrate_opts *o, pascal_calibrate_result *r,
                          pascal_error *err);

@@ -337,6 +337,7 @@ static int run_fold(cv_ctx *c, int64_t e, pascal_cv_key *out, pascal_cv_result *
         fold_ridge(&fd, c->o->ridge_lambda);
     }
     out->key = c->agg->keys[e];
+    out->C = NAN;
     out->runs = n;
     out->code = PASCAL_DYN_ERR_FAMILY; /* no other key at all */
     for (int64_t q = c->roff[e]; q < c->roff[e + 1]; q++) {
@@ -408,6 +409,11 @@ static void overall(pascal_cv_result *res)
     }
 }
 
+void pascal_cv_overall(pascal_cv_result *r)
+{
+    overall(r);
+}
+
 int pascal_calibrate_cv(const pascal_refs *refs, const pascal_dyn_agg *agg,
                         const pascal_dyn_params *par, const pascal_cv_opts *o,
                         pascal_cv_result *out, pascal_error *err)
@@ -474,6 +480,7 @@ static void holdout_key(const fold *fd, const cv_ctx *c, const pascal_dyn_model 
 {
     double sum[PASCAL_CV_NMETHOD] = {0}, sle[PASCAL_CV_NMETHOD] = {0}, slog = 0;
     out->key = key_of(&test->rows[rows[0]]);
+    out->C = NAN;
     out->runs = n;
     for (int64_t q = 0; q < n; q++) {
         const pascal_dyn_ref *r = &test->rows[rows[q]];

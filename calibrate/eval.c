@@ -1,7 +1,8 @@
 /* The dynamic model inside a sweep (calibrate/calibrate.h): a point's
  * parameters become a section 4 query, checked against the device the
  * calibration was measured on, since a calibration transfers across
- * configurations of one device, not across devices. */
+ * configurations of one device, not across devices.  A calibration over
+ * several capacities answers any C between its smallest and largest. */
 #include <math.h>
 
 #include "calibrate/calibrate.h"
@@ -35,6 +36,7 @@ void pascal_calibrate_point(const pascal_dyn_model *m, const double *v, unsigned
     const pascal_dyn_params *par;
     pascal_dyn_query q;
     pascal_dyn_pred p;
+    int ladder;
     double o = v[PASCAL_P_OCCUPANCY], path = v[PASCAL_P_PATH], d = v[PASCAL_P_DEPTH];
     if (!m || !whole(o) || !(path == 0 || path == 1) || !whole(v[PASCAL_P_COMPUTE]) ||
         (path == 1 && !whole(d))) {
@@ -42,7 +44,8 @@ void pascal_calibrate_point(const pascal_dyn_model *m, const double *v, unsigned
         return;
     }
     par = pascal_dyn_model_params(m);
-    if (v[PASCAL_P_M] != par->sms * o || v[PASCAL_P_C] != par->C ||
+    ladder = pascal_dyn_model_levels(m) > 1;
+    if (v[PASCAL_P_M] != par->sms * o || (!ladder && v[PASCAL_P_C] != par->C) ||
         (!isnan(v[PASCAL_P_BLOCK_BYTES]) && v[PASCAL_P_BLOCK_BYTES] != par->block_bytes)) {
         reject(out, PASCAL_DYN_ERR_DEVICE);
         return;
@@ -55,7 +58,7 @@ void pascal_calibrate_point(const pascal_dyn_model *m, const double *v, unsigned
     q.W = v[PASCAL_P_W];
     q.M = v[PASCAL_P_M];
     q.flags = flags;
-    pascal_dyn_predict(m, &q, &p);
+    pascal_dyn_predict_at(m, &q, v[PASCAL_P_C], &p);
     out[0] = p.K;
     out[1] = p.rho;
     out[2] = p.band_lo;

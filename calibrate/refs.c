@@ -14,11 +14,14 @@
 
 #include "common/readfile.h"
 #include "common/suggest.h"
+#include "output/h5_file.h"
 #include "output/sink.h"
 #include "vocab/params.h"
 
-enum { C_O, C_PATH, C_D, C_M, C_N, C_W, C_K, NCOL };
-static const char *const col_names[NCOL] = {"o", "path", "d", "m", "N", "W", "K"};
+/* C (the capacity a run was measured at, blocks) is optional: a file
+ * measured at one capacity leaves it out. */
+enum { C_O, C_PATH, C_D, C_M, C_N, C_W, C_K, NCOL, C_C = NCOL, NALL };
+static const char *const col_names[NALL] = {"o", "path", "d", "m", "N", "W", "K", "C"};
 #define HEADER "o,path,d,m,N,W,K"
 /* A reference file is read whole: 1 GiB is some 30 million runs. */
 #define REFS_MAX_BYTES ((size_t)1 << 30)
@@ -80,6 +83,7 @@ static const char *check_value(int c, const char *text, double v, int path, int 
     switch (c) {
     case C_O:
     case C_N:
+    case C_C:
         return isnum && v >= 1 && v == floor(v) ? NULL : "a positive integer";
     case C_M:
         return isnum && v >= 0 && v == floor(v) ? NULL : "a non-negative integer";
@@ -109,6 +113,7 @@ static void store(pascal_dyn_ref *r, const double *v)
     r->N = v[C_N];
     r->W = v[C_W];
     r->K = v[C_K];
+    r->C = v[C_C];
 }
 
 /* ---- CSV ---------------------------------------------------------------- */
@@ -152,20 +157,21 @@ static int blank_or_comment(const char *line, size_t len)
 }
 
 static int parse_header(const char *file, int64_t ln, const csv_field *f, int n, int *map,
-                        pascal_error *err)
+                        int *ncols, pascal_error *err)
 {
-    int seen[NCOL] = {0};
+    int seen[NALL] = {0};
     if (n > NCOL + 8)
         n = NCOL + 8;
+    *ncols = n;
     for (int j = 0; j < n; j++) {
         int c = -1;
-        for (int k = 0; k < NCOL; k++)
+        for (int k = 0; k < NALL; k++)
             if (strcmp(f[j].text, col_names[k]) == 0)
                 c = k;
         if (c < 0)
             return pascal_error_set(err, PASCAL_EINPUT,
-                                    "%s:%lld:%d: header: expected one of o, path, d, m, N, W, K, "
-                                    "got \"%s\"",
+                                    "%s:%lld:%d: header: expected one of o, path, d, m, N, W, K "
+                                    "or C, got \"%s\"",
                                     file, (long long)ln, f[j].col, f[j].text);
         if (seen[c])
             return pascal_error_set(err, PASCAL_EINPUT,
@@ -190,15 +196,17 @@ static int over_m(double sms, const double *v)
 }
 
 static int parse_row(const char *file, int64_t ln, const csv_field *f, int n, const int *map,
-                     double sms, double *v, pascal_error *err)
+                     int ncols, double sms, double *v, pascal_error *err)
 {
-    int at[NCOL] = {0}, path = -1;
-    if (n != NCOL)
+    int at[NALL] = {0}, path = -1;
+    if (n != ncols)
         return pascal_error_set(err, PASCAL_EINPUT,
                                 "%s:%lld:1: row: expected %d fields like the header, got %d", file,
-                                (long long)ln, NCOL, n);
-    for (int j = 0; j < NCOL; j++)
+                                (long long)ln, ncols, n);
+    at[C_C] = -1;
+    for (int j = 0; j < ncols; j++)
         at[map[j]] = j;
+    v[C_C] = NAN;
     /* path first: the rule for d depends on it */
     if ((path = pascal_path_from_name(f[at[C_PATH]].text)) < 0) {
         char hint[96];
@@ -208,11 +216,11 @@ static int parse_row(const char *file, int64_t ln, const csv_field *f, int n, co
                                                     PASCAL_PATH_COUNT, hint, sizeof hint));
     }
     v[C_PATH] = path;
-    for (int c = 0; c < NCOL; c++) {
-        const csv_field *x = &f[at[c]];
+    for (int c = 0; c < NALL; c++) {
+        const csv_field *x = &f[at[c] >= 0 ? at[c] : 0];
         int isnum;
         const char *want;
-        if (c == C_PATH)
+        if (c == C_PATH || at[c] < 0)
             continue;
         isnum = (c == C_W || c == C_K ? parse_real(x->text, &v[c]) : parse_int(x->text, &v[c])) == 0;
         if ((want = check_value(c, x->text, v[c], path, isnum)))
@@ -232,7 +240,7 @@ int pascal_calibrate_parse_csv(const char *text, size_t len, const char *filenam
                                pascal_refs *out, pascal_error *err)
 {
     const char *file = filename ? filename : "<refs>";
-    int map[NCOL + 8], have_header = 0, rc = 0;
+    int map[NCOL + 8], ncols = NCOL, have_header = 0, rc = 0;
     int64_t ln = 0, cap = 0, last = 0;
     size_t pos = 0;
     csv_field f[NCOL + 8];
@@ -243,7 +251,7 @@ int pascal_calibrate_parse_csv(const char *text, size_t len, const char *filenam
         pos = 3;
     while (pos < len && rc == 0) {
         size_t e = pos, l;
-        double v[NCOL];
+        double v[NALL];
         int n;
         while (e < len && text[e] != '\n')
             e++;
@@ -254,9 +262,10 @@ int pascal_calibrate_parse_csv(const char *text, size_t len, const char *filenam
             last = ln;
             n = split(text + pos, l, f, NCOL + 8);
             if (!have_header) {
-                rc = parse_header(file, ln, f, n, map, err);
+                rc = parse_header(file, ln, f, n, map, &ncols, err);
                 have_header = 1;
-            } else if ((rc = parse_row(file, ln, f, n, map, sms, v, err)) == 0) {
+                out->have_C = ncols > NCOL;
+            } else if ((rc = parse_row(file, ln, f, n, map, ncols, sms, v, err)) == 0) {
                 if (out->n == cap && refs_grow(out, &cap) != 0)
                     rc = pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", file);
                 else {
@@ -288,7 +297,7 @@ int pascal_calibrate_parse_csv(const char *text, size_t len, const char *filenam
 
 /* ---- HDF5 --------------------------------------------------------------- */
 
-static int refs_from_columns(const char *path, double **cols, int64_t n, double sms,
+static int refs_from_columns(const char *path, double **cols, int64_t n, int have_C, double sms,
                              pascal_refs *out, pascal_error *err)
 {
     int64_t cap = 0;
@@ -302,12 +311,14 @@ static int refs_from_columns(const char *path, double **cols, int64_t n, double 
             return pascal_error_set(err, PASCAL_ENOMEM, "%s: out of memory", path);
         }
     for (int64_t i = 0; i < n; i++) {
-        double v[NCOL];
+        double v[NALL];
         int path_code;
-        for (int c = 0; c < NCOL; c++)
+        for (int c = 0; c < NCOL + have_C; c++)
             v[c] = cols[c][i];
+        if (!have_C)
+            v[C_C] = NAN;
         path_code = v[C_PATH] == 0 ? PASCAL_DYN_SYNC : v[C_PATH] == 1 ? PASCAL_DYN_TMA : -1;
-        for (int c = 0; c < NCOL; c++) {
+        for (int c = 0; c < NCOL + have_C; c++) {
             const char *want = c == C_PATH ? (path_code < 0 ? "0 (sync) or 1 (tma)" : NULL)
                                            : check_value(c, "", v[c], path_code, !isnan(v[c]));
             if (want) {
@@ -328,15 +339,23 @@ static int refs_from_columns(const char *path, double **cols, int64_t n, double 
         out->line[i] = i;
     }
     out->n = n;
+    out->have_C = have_C;
     return 0;
 }
 
 static int read_h5(const char *path, double sms, pascal_refs *out, pascal_error *err)
 {
-    double *cols[NCOL] = {0};
+    double *cols[NALL] = {0};
     int64_t n = 0, len;
-    int rc = pascal_h5_vet(path, err);
-    for (int c = 0; c < NCOL && rc == 0; c++) {
+    int rc = pascal_h5_vet(path, err), have_C = 0;
+    if (rc == 0) {
+        pascal_h5_file *f = NULL;
+        pascal_error e2;
+        if (pascal_h5_file_open(path, &f, &e2) == 0)
+            have_C = pascal_h5_file_kind(f, "references/C") == PASCAL_H5_DATASET;
+        pascal_h5_file_close(f);
+    }
+    for (int c = 0; c < NCOL + have_C && rc == 0; c++) {
         rc = pascal_h5_read_column(path, "references", col_names[c], &cols[c], &len, err);
         if (rc == 0 && c > 0 && len != n)
             rc = pascal_error_set(err, PASCAL_EINPUT,
@@ -347,8 +366,8 @@ static int read_h5(const char *path, double sms, pascal_refs *out, pascal_error 
     if (rc == PASCAL_EIO)
         err->code = rc = PASCAL_EINPUT; /* not HDF5 we can read: bad input */
     if (rc == 0)
-        rc = refs_from_columns(path, cols, n, sms, out, err);
-    for (int c = 0; c < NCOL; c++)
+        rc = refs_from_columns(path, cols, n, have_C, sms, out, err);
+    for (int c = 0; c < NALL; c++)
         free(cols[c]);
     return rc;
 }
@@ -371,6 +390,11 @@ int pascal_calibrate_refs_facts(const char *path, pascal_refs_facts *facts)
         if (sscanf(buf, "# sms: %lf, C: %lf blocks of %lf bytes", &sms, &C, &bb) == 3 && sms >= 1 &&
             C >= 1 && bb >= 1) {
             *facts = (pascal_refs_facts){1, sms, C, bb, line};
+            break;
+        }
+        if (sscanf(buf, "# sms: %lf, C: per row, blocks of %lf bytes", &sms, &bb) == 2 &&
+            sms >= 1 && bb >= 1) {
+            *facts = (pascal_refs_facts){1, sms, NAN, bb, line};
             break;
         }
         at = end + 1;

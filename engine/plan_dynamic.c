@@ -13,7 +13,7 @@
 #include "engine/parallel.h"
 #include "model/dynamic.h"
 
-#define NCODES 16
+#define NCODES 17
 
 /* The dynamic model's code at raw index i, or -1 when the point is dropped. */
 static int dyn_code(const pascal_spec *spec, const struct pascal_dyn_model *dyn, uint64_t i)
@@ -70,10 +70,19 @@ static void describe_codes(const uint64_t *count, const struct pascal_dyn_model 
         used[best] = 1;
         off += (size_t)snprintf(buf + off, len - off, "%s%llu %s", off ? ", " : "",
                                 (unsigned long long)count[best], pascal_dyn_code_name(best));
-        if (best == PASCAL_DYN_ERR_DEVICE && off < len)
+        if (best == PASCAL_DYN_ERR_DEVICE && off < len && pascal_dyn_model_levels(dyn) > 1)
+            off += (size_t)snprintf(buf + off, len - off, " (M or block_bytes differ from the "
+                                    "calibration's device: M = %.0f x occupancy, blocks of %.0f "
+                                    "bytes)", par->sms, par->block_bytes);
+        else if (best == PASCAL_DYN_ERR_DEVICE && off < len)
             off += (size_t)snprintf(buf + off, len - off, " (M, C or block_bytes differ from the "
                                     "calibration's device: M = %.0f x occupancy, C = %.0f blocks "
                                     "of %.0f bytes)", par->sms, par->C, par->block_bytes);
+        if (best == PASCAL_DYN_ERR_CAPACITY && off < len)
+            off += (size_t)snprintf(buf + off, len - off, " (C outside the calibrated %.0f to %.0f "
+                                    "blocks)", pascal_dyn_model_params(pascal_dyn_model_level(dyn, 0))->C,
+                                    pascal_dyn_model_params(pascal_dyn_model_level(
+                                        dyn, pascal_dyn_model_levels(dyn) - 1))->C);
     }
 }
 

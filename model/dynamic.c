@@ -21,6 +21,7 @@ const char *pascal_dyn_code_name(int code)
     case PASCAL_DYN_ERR_DEVICE: return "device";
     case PASCAL_DYN_ERR_WORKLOAD: return "workload";
     case PASCAL_DYN_ERR_CLAMPED: return "clamped";
+    case PASCAL_DYN_ERR_CAPACITY: return "capacity";
     default: return "?";
     }
 }

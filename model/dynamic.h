@@ -43,6 +43,7 @@ extern "C" {
 #define PASCAL_DYN_EPS 0.01  /* eq. 20 */
 #define PASCAL_DYN_ETA 4.0   /* eq. 23: the single global weight eta_g */
 #define PASCAL_DYN_MAX_KNOTS 4096 /* horizons per key */
+#define PASCAL_DYN_MAX_LEVELS 64  /* capacities of one calibration */
 
 /* Per-key completion flags. */
 enum { PASCAL_DYN_ANCHORED = 1u, PASCAL_DYN_TEMPLATED = 2u };
@@ -56,6 +57,8 @@ typedef struct pascal_dyn_ref {
     double N;    /* blocks scanned per CTA */
     double W;    /* CTA scans per resident worker */
     double K;    /* measured fill-equivalent blocks per unit work, A(H)/H */
+    double C;    /* cache capacity it was measured at, blocks; NaN: the
+                    calibration's one capacity */
 } pascal_dyn_ref;
 
 typedef struct pascal_dyn_key {
@@ -151,6 +154,22 @@ int64_t pascal_dyn_model_nkeys(const pascal_dyn_model *m);
 /* Key i's curve: knots t = log x and y = S(t) (fitted log(x K)). */
 void pascal_dyn_model_curve(const pascal_dyn_model *m, int64_t i, pascal_dyn_key *key,
                             const double **t, const double **y, int *n, unsigned *flags);
+/* A calibration over several capacities: levels[0..n-1] (1 <= n <=
+ * PASCAL_DYN_MAX_LEVELS), each fitted at its own par.C, all with the same
+ * sms, block_bytes, eta, eps and N0 and distinct C.  On success *out owns
+ * the levels (in ascending C) and 0 is returned; else -1 and the caller
+ * keeps them.  pascal_dyn_predict_at answers between the levels; the
+ * ladder's own params have C = NaN and it has no keys of its own. */
+int pascal_dyn_ladder(pascal_dyn_model **levels, int64_t n, pascal_dyn_model **out);
+/* Levels of a model (1 for a model fitted at one capacity) and level i
+ * (the model itself for such a model). */
+int64_t pascal_dyn_model_levels(const pascal_dyn_model *m);
+/* A ladder's prediction at C without level `level` (an interior one, 0 <
+ * level < levels - 1): what the other capacities say of it, for a
+ * leave-one-capacity-out check.  Else PASCAL_DYN_ERR_CAPACITY. */
+int pascal_dyn_predict_without(const pascal_dyn_model *m, int64_t level,
+                               const pascal_dyn_query *q, double C, pascal_dyn_pred *out);
+const pascal_dyn_model *pascal_dyn_model_level(const pascal_dyn_model *m, int64_t i);
 /* Log band radius r (NaN: no band). */
 void pascal_dyn_model_set_band(pascal_dyn_model *m, double r);
 double pascal_dyn_model_band(const pascal_dyn_model *m);

@@ -51,12 +51,21 @@ struct pascal_dyn_model {
     dyn_family *fam;
     dyn_group *grp;
     int64_t *cls;        /* key indices, per family and class, ascending m */
+    /* A ladder over capacities (pascal_dyn_ladder): nlev > 0 models, each
+     * fitted at one capacity lev[i]->par.C, ascending; the fields above
+     * other than par (C NaN) and band are unused. */
+    int64_t nlev;
+    pascal_dyn_model **lev;
+    double *logC;        /* log of each level's C */
 };
 
 void pascal_dyn_model_free(pascal_dyn_model *m)
 {
     if (!m)
         return;
+    for (int64_t i = 0; i < m->nlev; i++)
+        pascal_dyn_model_free(m->lev[i]);
+    free(m->lev), free(m->logC);
     free(m->keys), free(m->mk), free(m->off), free(m->t), free(m->y), free(m->s);
     free(m->flags), free(m->a_lo), free(m->a_hi), free(m->fam), free(m->grp), free(m->cls);
     free(m);
@@ -355,8 +364,35 @@ static int reject(pascal_dyn_pred *out, int code)
     return code;
 }
 
+static int predict_level(const pascal_dyn_model *m, const pascal_dyn_query *q,
+                         pascal_dyn_pred *out);
+static int predict_ladder(const pascal_dyn_model *m, int64_t skip, const pascal_dyn_query *q,
+                          double C, pascal_dyn_pred *out);
+
 int pascal_dyn_predict(const pascal_dyn_model *m, const pascal_dyn_query *q,
                        pascal_dyn_pred *out)
+{
+    return pascal_dyn_predict_at(m, q, NAN, out);
+}
+
+int pascal_dyn_predict_at(const pascal_dyn_model *m, const pascal_dyn_query *q, double C,
+                          pascal_dyn_pred *out)
+{
+    if (m->nlev > 0)
+        return predict_ladder(m, -1, q, C, out);
+    return predict_level(m, q, out);
+}
+
+int pascal_dyn_predict_without(const pascal_dyn_model *m, int64_t level,
+                               const pascal_dyn_query *q, double C, pascal_dyn_pred *out)
+{
+    if (m->nlev < 3 || level <= 0 || level >= m->nlev - 1)
+        return reject(out, PASCAL_DYN_ERR_CAPACITY);
+    return predict_ladder(m, level, q, C, out);
+}
+
+static int predict_level(const pascal_dyn_model *m, const pascal_dyn_query *q,
+                         pascal_dyn_pred *out)
 {
     const dyn_group *g;
     double M, a, tq, r = m->band;
@@ -389,4 +425,129 @@ int pascal_dyn_predict(const pascal_dyn_model *m, const pascal_dyn_query *q,
     out->band_hi = isnan(r) ? NAN : fmin(M, out->K * m->band_up) / M;
     out->code = code;
     return code;
+}
+
+/* ---- a ladder over capacities ----------------------------------------------- */
+
+static int cmp_level(const void *a, const void *b)
+{
+    double x = (*(pascal_dyn_model *const *)a)->par.C, y = (*(pascal_dyn_model *const *)b)->par.C;
+    return (x > y) - (x < y);
+}
+
+int pascal_dyn_ladder(pascal_dyn_model **levels, int64_t n, pascal_dyn_model **out)
+{
+    pascal_dyn_model *m;
+    *out = NULL;
+    if (n < 1 || n > PASCAL_DYN_MAX_LEVELS)
+        return -1;
+    for (int64_t i = 0; i < n; i++) {
+        const pascal_dyn_params *a = &levels[i]->par, *b = &levels[0]->par;
+        if (levels[i]->nlev > 0 || !(a->C >= 1) || a->sms != b->sms ||
+            a->block_bytes != b->block_bytes || a->eta != b->eta || a->eps != b->eps ||
+            a->N0 != b->N0)
+            return -1;
+    }
+    if (!(m = calloc(1, sizeof *m)) || !(m->lev = malloc((size_t)n * sizeof *m->lev)) ||
+        !(m->logC = malloc((size_t)n * sizeof *m->logC))) {
+        pascal_dyn_model_free(m);
+        return -1;
+    }
+    memcpy(m->lev, levels, (size_t)n * sizeof *levels);
+    qsort(m->lev, (size_t)n, sizeof *m->lev, cmp_level);
+    for (int64_t i = 0; i < n; i++) {
+        if (i > 0 && m->lev[i]->par.C == m->lev[i - 1]->par.C) {
+            free(m->lev), free(m->logC), free(m); /* the caller keeps the levels */
+            return -1;
+        }
+        m->logC[i] = log(m->lev[i]->par.C);
+    }
+    m->nlev = n;
+    m->par = m->lev[0]->par;
+    m->par.C = NAN;
+    pascal_dyn_model_set_band(m, NAN);
+    *out = m;
+    return 0;
+}
+
+int64_t pascal_dyn_model_levels(const pascal_dyn_model *m) { return m->nlev > 0 ? m->nlev : 1; }
+
+const pascal_dyn_model *pascal_dyn_model_level(const pascal_dyn_model *m, int64_t i)
+{
+    return m->nlev > 0 ? m->lev[i] : m;
+}
+
+/* Antitonic (non-increasing) least-squares projection of a[0..n-1], equal
+ * weights, by pool-adjacent-violators; n <= PASCAL_DYN_MAX_LEVELS. */
+static void antitonic(double *a, int64_t n)
+{
+    double sum[PASCAL_DYN_MAX_LEVELS];
+    int64_t cnt[PASCAL_DYN_MAX_LEVELS], top = 0;
+    for (int64_t i = 0; i < n; i++) {
+        sum[top] = a[i], cnt[top] = 1;
+        while (top > 0 && sum[top - 1] / (double)cnt[top - 1] < sum[top] / (double)cnt[top]) {
+            sum[top - 1] += sum[top], cnt[top - 1] += cnt[top];
+            top--;
+        }
+        top++;
+    }
+    for (int64_t b = 0, i = 0; b < top; b++)
+        for (int64_t k = 0; k < cnt[b]; k++)
+            a[i++] = sum[b] / (double)cnt[b];
+}
+
+/* docs/simulate.md section 7.1: every level answers the query; the encoded
+ * answers of the levels that support it are projected onto a sequence that
+ * does not increase with C (a larger cache never needs more fills per unit
+ * work), then interpolated linearly in log C between the two levels that
+ * bracket C.  Outside [C_0, C_{n-1}]: PASCAL_DYN_ERR_CAPACITY. */
+static int predict_ladder(const pascal_dyn_model *m, int64_t skip, const pascal_dyn_query *q,
+                          double C, pascal_dyn_pred *out)
+{
+    pascal_dyn_pred p[PASCAL_DYN_MAX_LEVELS];
+    double a[PASCAL_DYN_MAX_LEVELS], w, M, r;
+    int64_t n = 0, lo = -1, hi = -1, ilo, ihi;
+    out->cls = q->m >= 0 ? pascal_dyn_class(q->m) : -1;
+    out->near_x = out->near_m = out->near_d = NAN;
+    if (!(C >= m->lev[0]->par.C && C <= m->lev[m->nlev - 1]->par.C))
+        return reject(out, PASCAL_DYN_ERR_CAPACITY);
+    for (ilo = 0; ilo + 1 < m->nlev && (ilo + 1 == skip || m->lev[ilo + 1]->par.C <= C); ilo++)
+        ;
+    while (ilo == skip) /* skip is never level 0 */
+        ilo--;
+    for (ihi = ilo + 1; ihi == skip; ihi++)
+        ;
+    if (m->lev[ilo]->par.C == C)
+        ihi = ilo;
+    for (int64_t i = 0; i < m->nlev; i++) {
+        if (i == skip)
+            continue;
+        predict_level(m->lev[i], q, &p[i]);
+        if (p[i].code >= PASCAL_DYN_UNSUPPORTED) {
+            if (i == ilo || i == ihi)
+                return reject(out, p[i].code);
+            continue;
+        }
+        if (i == ilo)
+            lo = n;
+        if (i == ihi)
+            hi = n;
+        a[n++] = p[i].a;
+    }
+    antitonic(a, n);
+    w = ihi == ilo ? 0 : (log(C) - m->logC[ilo]) / (m->logC[ihi] - m->logC[ilo]);
+    out->a = a[lo] + w * (a[hi] - a[lo]);
+    M = isnan(q->M) ? m->par.sms * (double)q->o : q->M;
+    out->K = pascal_dyn_decode(out->a, m->par.eps, M);
+    out->rho = out->K / M;
+    r = fmax(m->lev[ilo]->band, m->lev[ihi]->band);
+    if (isnan(m->lev[ilo]->band) || isnan(m->lev[ihi]->band))
+        r = NAN;
+    out->band_lo = isnan(r) ? NAN : out->K * exp(-r) / M;
+    out->band_hi = isnan(r) ? NAN : fmin(M, out->K * exp(r)) / M;
+    out->code = p[ilo].code > p[ihi].code ? p[ilo].code : p[ihi].code;
+    out->near_x = !isnan(p[ilo].near_x) ? p[ilo].near_x : p[ihi].near_x;
+    out->near_m = !isnan(p[ilo].near_m) ? p[ilo].near_m : p[ihi].near_m;
+    out->near_d = !isnan(p[ilo].near_d) ? p[ilo].near_d : p[ihi].near_d;
+    return out->code;
 }

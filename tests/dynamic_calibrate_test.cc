@@ -97,7 +97,7 @@ TEST(DynamicCalibrate, CsvRejectsEveryMalformedRowWithItsPlace)
     EXPECT_PREFIX(csv_bad(""), "refs.csv:1:1: expected a header row o,path,d,m,N,W,K, got an empty file");
     EXPECT_PREFIX(csv_bad("# only\n"), "refs.csv:1:1: expected a header row o,path,d,m,N,W,K, got only comments");
     EXPECT_PREFIX(csv_bad("o,path,d,m,N,W,Kx\n"),
-                  "refs.csv:1:16: header: expected one of o, path, d, m, N, W, K, got \"Kx\"");
+                  "refs.csv:1:16: header: expected one of o, path, d, m, N, W, K or C, got \"Kx\"");
     EXPECT_PREFIX(csv_bad("o,path,d,m,N,W\n"), "refs.csv:1:1: header: expected the columns o,path,d,m,N,W,K, got no column K");
     EXPECT_PREFIX(csv_bad("o,path,d,m,N,W,K,o\n"), "refs.csv:1:18: header: expected each column once, got \"o\" again");
     EXPECT_PREFIX(csv_bad(kHeader), "refs.csv:1:1: expected at least one reference row after the header, got none");

@@ -276,7 +276,7 @@ TEST(SizeSearchErrors, TargetsAreCheckedWhereWritten)
         {"rho_lr <= 0.05", 0, "got \"rho_lr\" (did you mean 'rho_lru'?)"},
         {"Kttl <= 1", 0, "got \"Kttl\" (did you mean 'K_ttl'?)"},
         {"margin <= 1", 0, "got margin: Proposition 7 counts gaps"},
-        {"rho_dyn <= 0.05", 0, "got rho_dyn: the calibration is one device's cache"},
+        {"rho_dyn <= 0.05", 0, "got rho_dyn: a calibration at one capacity has no prediction at another C"},
         {"P_hit <= 3", 0, "got P_hit: Theorem 6's issue period does not depend on C"},
         {"rho_lru >= 0.05", 8, "expected <= or < for rho_lru, which does not increase with C"},
         {"V <= 3", 2, "expected >= or > for V, which does not decrease with C"},

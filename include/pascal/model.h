@@ -223,8 +223,10 @@ enum {
     PASCAL_DYN_ERR_WORKLOAD = 14, /* (sweeps) a workload point that is not one open
                                      scan (engine/eval_workload.h); never
                                      returned by pascal_dyn_predict */
-    PASCAL_DYN_ERR_CLAMPED = 15  /* PASCAL_DYN_NO_HOLD: the answer would be held at
+    PASCAL_DYN_ERR_CLAMPED = 15, /* PASCAL_DYN_NO_HOLD: the answer would be held at
                                     the edge of the calibrated range */
+    PASCAL_DYN_ERR_CAPACITY = 16 /* a calibration over several capacities: C outside
+                                    the smallest and largest calibrated */
 };
 
 /* Query flags. */
@@ -236,7 +238,7 @@ enum {
 };
 
 /* "none", "reference", "compute", "depth", "family", "class", "invalid",
- * "device", "workload", "clamped"; "?" for anything else. */
+ * "device", "workload", "clamped", "capacity"; "?" for anything else. */
 PASCAL_API const char *pascal_dyn_code_name(int code);
 
 typedef struct pascal_dyn_model pascal_dyn_model;
@@ -273,6 +275,13 @@ typedef struct pascal_dyn_pred {
 /* Predicts one configuration; returns out->code.  Thread-safe. */
 PASCAL_API int pascal_dyn_predict(const pascal_dyn_model *m, const pascal_dyn_query *q,
                                   pascal_dyn_pred *out);
+/* The same at cache capacity C (blocks).  A model calibrated at one
+ * capacity ignores C (the caller checks it is that one); a calibration
+ * over several capacities interpolates between the two that bracket C
+ * (docs/simulate.md section 7.1) and refuses a C outside them
+ * (PASCAL_DYN_ERR_CAPACITY; so does pascal_dyn_predict on it). */
+PASCAL_API int pascal_dyn_predict_at(const pascal_dyn_model *m, const pascal_dyn_query *q,
+                                     double C, pascal_dyn_pred *out);
 
 #ifdef __cplusplus
 }
