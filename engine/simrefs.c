@@ -27,7 +27,7 @@ static pascal_sim_config config_of(const pascal_simrefs_opts *o, const pascal_si
     c.compute = r->m;
     c.N = r->N;
     c.W = r->W;
-    c.C = o->C;
+    c.C = r->C > 0 ? r->C : o->C;
     c.block_bytes = o->block_bytes;
     c.seed = r->seed;
     c.should_stop = o->should_stop;
@@ -168,12 +168,20 @@ static int write_all(FILE *f, const char *header, const pascal_simref *runs, int
         fprintf(f, "# %.*s\n", (int)len, p);
         p += len + (p[len] == '\n');
     }
-    fprintf(f, "o,path,d,m,N,W,K\n");
+    int per_run = 0;
     for (int64_t i = 0; i < n; i++)
-        if (!isnan(runs[i].K))
-            fprintf(f, "%lld,%s,%lld,%lld,%lld,%.17g,%.17g\n", (long long)runs[i].o,
-                    pascal_path_names[runs[i].path], (long long)runs[i].d,
-                    (long long)runs[i].m, (long long)runs[i].N, runs[i].W, runs[i].K);
+        per_run |= runs[i].C > 0;
+    fprintf(f, per_run ? "o,path,d,m,N,W,K,C\n" : "o,path,d,m,N,W,K\n");
+    for (int64_t i = 0; i < n; i++) {
+        if (isnan(runs[i].K))
+            continue;
+        fprintf(f, "%lld,%s,%lld,%lld,%lld,%.17g,%.17g", (long long)runs[i].o,
+                pascal_path_names[runs[i].path], (long long)runs[i].d,
+                (long long)runs[i].m, (long long)runs[i].N, runs[i].W, runs[i].K);
+        if (per_run)
+            fprintf(f, ",%lld", (long long)runs[i].C);
+        fputc('\n', f);
+    }
     return ferror(f) ? -1 : 0;
 }
 

@@ -28,6 +28,7 @@ typedef struct pascal_simref {
     uint64_t seed;    /* per-SM draws of this run */
     double K;         /* result: K_H; NaN until simulated */
     double ns_per_round;
+    int64_t C;        /* capacity, blocks; 0: the options' */
 } pascal_simref;
 
 typedef struct pascal_simrefs_opts {
@@ -53,7 +54,7 @@ int pascal_simrefs_run(const pascal_simrefs_opts *o, pascal_simref *runs, int64_
 
 /* The reference CSV with its provenance as `#` comment lines first (each
  * line of `header`, which may hold several, prefixed "# "): the header
- * o,path,d,m,N,W,K, then one row per run with a K (runs without one are
+ * o,path,d,m,N,W,K (and C when a run has its own capacity), then one row per run with a K (runs without one are
  * left out), K to 17 significant digits.  Written to PATH.tmp.PID and renamed
  * when complete. */
 int pascal_simrefs_write(const char *path, const char *header, const pascal_simref *runs,

@@ -148,6 +148,30 @@ static void print_table(FILE *f, const pascal_cv_result *cv, const pascal_calibr
                 (long long)cv->keys_rejected);
 }
 
+/* A calibration over several capacities: each level's runs, keys and
+ * folds, and what leaving it out says of the interpolation in C. */
+static void print_levels(FILE *f, const pascal_calibrate_opts *o, const pascal_calibrate_result *r)
+{
+    fprintf(f, "  capacities (blocks): runs, keys, leave-one-key-out PASCAL MAPE; left out whole "
+               "(W > %g): PASCAL from the others, nearest capacity alone, K = 1\n", o->cv.w_min);
+    for (int64_t i = 0; i < r->nlev; i++) {
+        const pascal_calibrate_level *l = &r->lev[i];
+        char a[24], b[24], c[24], d[24];
+        fmt_pct(l->cv.mape[PASCAL_CV_PASCAL], a, sizeof a);
+        if (l->lcoo.nkeys == 0) {
+            snprintf(b, sizeof b, "-"), snprintf(c, sizeof c, "-"), snprintf(d, sizeof d, "-");
+        } else {
+            fmt_pct(l->lcoo.mape[PASCAL_CV_PASCAL], b, sizeof b);
+            fmt_pct(l->lcoo.mape[PASCAL_CV_NEAREST], c, sizeof c);
+            fmt_pct(l->lcoo.mape[PASCAL_CV_ALIGNED], d, sizeof d);
+        }
+        fprintf(f, "    C %8.0f: %6lld runs %4lld keys  cv %7s%%   left out %7s%% %7s%% %7s%%%s\n",
+                l->C, (long long)l->refs.n, (long long)l->agg->nkeys, a, b, c, d,
+                l->lcoo.nkeys == 0 ? (i == 0 ? "  (smallest: not left out)" : "  (largest: not left out)")
+                                   : "");
+    }
+}
+
 static void print_summary(FILE *f, const pascal_calibrate_opts *o, const pascal_calibrate_result *r)
 {
     char bb[32];
@@ -155,9 +179,16 @@ static void print_summary(FILE *f, const pascal_calibrate_opts *o, const pascal_
     pascal_size_format(r->par.block_bytes, bb, sizeof bb);
     fprintf(f, "pascal calibrate: %lld runs, %lld keys in %lld families from %s\n",
             (long long)r->refs.n, (long long)r->agg->nkeys, (long long)r->families, o->refs_path);
-    fprintf(f, "  device %s: sms %.0f, C %.0f blocks of %s; eta %g, eps %g\n",
-            r->prov.device[0] ? r->prov.device : "(flags)", r->par.sms, r->par.C, bb, r->par.eta,
-            r->par.eps);
+    if (r->nlev > 0) {
+        fprintf(f, "  device %s: sms %.0f, %lld capacities of blocks of %s; eta %g, eps %g\n",
+                r->prov.device[0] ? r->prov.device : "(flags)", r->par.sms, (long long)r->nlev, bb,
+                r->par.eta, r->par.eps);
+        print_levels(f, o, r);
+    } else {
+        fprintf(f, "  device %s: sms %.0f, C %.0f blocks of %s; eta %g, eps %g\n",
+                r->prov.device[0] ? r->prov.device : "(flags)", r->par.sms, r->par.C, bb, r->par.eta,
+                r->par.eps);
+    }
     fprintf(f, "  completion: %lld keys with an initial anchor, %lld with a borrowed shape\n",
             (long long)r->anchored, (long long)r->templated);
     fprintf(f, "  leave-one-key-out: %lld keys, %lld scored runs (W > %g), PASCAL MAPE %.2f%%, "
@@ -197,7 +228,15 @@ static int held_out(const char *path, const pascal_calibrate_opts *o,
     pascal_cv_opts cv = o->cv;
     char title[1200];
     int64_t shared = 0;
-    int rc = pascal_calibrate_read_refs(path, r->par.sms, &test, err);
+    int rc;
+    if (r->nlev > 0) {
+        pascal_error_set(err, PASCAL_EINPUT, "--test: expected references at one capacity, got %lld "
+                         "capacities (a calibration over several is checked by leaving each "
+                         "capacity out, printed above)", (long long)r->nlev);
+        fprintf(stderr, "pascal calibrate: %s\n", err->msg);
+        return PASCAL_EINPUT;
+    }
+    rc = pascal_calibrate_read_refs(path, r->par.sms, &test, err);
     if (rc != 0) {
         fprintf(stderr, "pascal calibrate: --test: %s\n", err->msg);
         return rc;

@@ -80,6 +80,7 @@ static int read_paths(cli_flag *f, int nf, refs_opts *o)
 static int read_opts(cli_flag *f, int nf, refs_opts *o)
 {
     static const char cmd[] = "measure-refs";
+    static const char *const sim_only[] = {"seed", "key-seeds", "threads", "C"};
     cli_flag *x;
     o->out = cli_find(f, nf, "output")->value;
     o->device = cli_find(f, nf, "device")->given ? cli_find(f, nf, "device")->value : "auto";
@@ -89,6 +90,13 @@ static int read_opts(cli_flag *f, int nf, refs_opts *o)
     o->dry_run = cli_find(f, nf, "dry-run")->given;
     o->quiet = cli_find(f, nf, "quiet")->given;
     o->block_bytes = 16384, o->reps = 2;
+    for (size_t k = 0; k < sizeof sim_only / sizeof sim_only[0]; k++)
+        if (cli_find(f, nf, sim_only[k])->given) {
+            fprintf(stderr, "pascal measure-refs: --%s: expected it only with --simulate (a GPU "
+                            "runs at its own cache and seeds nothing), got it without\n",
+                    sim_only[k]);
+            return CLI_USAGE;
+        }
     if (cli_int_list_flag(cmd, f, nf, "occupancy", "1,2", 1, &o->occ, &o->nocc) ||
         cli_int_list_flag(cmd, f, nf, "depth", "2,4", 1, &o->depth, &o->ndepth) ||
         cli_int_list_flag(cmd, f, nf, "compute", "0,8", 0, &o->compute, &o->ncompute) ||
@@ -310,6 +318,9 @@ int cli_measure_refs(int argc, char **argv)
                             "S + R k + r - 1 (R = --repeat), so no two keys share the SMs' speed "
                             "draws", 0, 0},
         {"threads", "T", "--simulate: threads (default all)", 0, 0},
+        {"C", "LIST", "--simulate: cache capacities in blocks, every key at each (a C column: "
+                      "a calibration over capacities, docs/simulate.md 7.1; default the "
+                      "profile's L2, no column)", 0, 0},
     };
     int nf = (int)(sizeof flags / sizeof flags[0]), npos, rc;
     char *pos[1];

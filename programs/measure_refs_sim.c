@@ -32,6 +32,8 @@
 typedef struct simrefs_cli {
     int64_t *occ[2], *depth, *compute, *N, *W;  /* occ per path */
     int nocc[2], ndepth, ncompute, nN, nW;
+    int64_t *caps;                              /* --C: capacities in blocks (NULL: the profile's) */
+    int ncaps;
     int paths[2];                               /* sync, tma wanted */
     int64_t reps, seed;
     int key_seeds;                              /* seeds differ across keys */
@@ -78,6 +80,9 @@ static int read_lists(cli_flag *f, int nf, simrefs_cli *o)
         cli_int_list_flag(cmd, f, nf, "N", PAPER_N, 1, &o->N, &o->nN) ||
         cli_int_list_flag(cmd, f, nf, "W", PAPER_W, 1, &o->W, &o->nW))
         return CLI_USAGE;
+    if (cli_find(f, nf, "C")->given &&
+        cli_int_list_flag(cmd, f, nf, "C", "", 1, &o->caps, &o->ncaps))
+        return CLI_USAGE;
     return CLI_OK;
 }
 
@@ -113,14 +118,15 @@ static int read_opts(cli_flag *f, int nf, simrefs_cli *o)
     return CLI_OK;
 }
 
-/* The runs in the order o, path, d, m, N, W, repetition (last fastest),
+/* The runs in the order C, o, path, d, m, N, W, repetition (last fastest),
  * sync keys first; out may be NULL to count.  Repetition r of key k (its
- * place in that order) runs at seed S + r, or with --key-seeds at
- * S + R k + r: the same seeds at every N and W of a key, none shared
- * with another key. */
+ * place in that order, a key at each capacity its own) runs at seed S + r,
+ * or with --key-seeds at S + R k + r: the same seeds at every N and W of a
+ * key, none shared with another key. */
 static int64_t make_runs(const simrefs_cli *o, pascal_simref *out)
 {
     int64_t n = 0, key = 0;
+    for (int c = 0; c < (o->ncaps ? o->ncaps : 1); c++)
     for (int p = 0; p < 2; p++)
         for (int a = 0; o->paths[p] && a < o->nocc[p]; a++)
             for (int d = 0; d < (p ? o->ndepth : 1); d++)
@@ -133,13 +139,14 @@ static int64_t make_runs(const simrefs_cli *o, pascal_simref *out)
                                         o->occ[p][a], p, p ? o->depth[d] : 0, o->compute[m], o->N[i],
                                         (double)o->W[w],
                                         (uint64_t)(o->seed + (o->key_seeds ? o->reps * key : 0) + r),
-                                        NAN, NAN};
+                                        NAN, NAN, o->ncaps ? o->caps[c] : 0};
     return n;
 }
 
 static void free_cli(simrefs_cli *o)
 {
     free(o->occ[0]), free(o->occ[1]), free(o->depth), free(o->compute), free(o->N), free(o->W);
+    free(o->caps);
 }
 
 /* Provenance lines: what made the file, with every timing value. */
@@ -154,13 +161,18 @@ static void provenance(char *buf, size_t len, const pascal_device_facts *dev,
     else
         snprintf(seeds, sizeof seeds, "%lld..%lld", (long long)o->seed,
                  (long long)(o->seed + o->reps - 1));
+    char cap[48];
+    if (o->ncaps)
+        snprintf(cap, sizeof cap, "per row, blocks");
+    else
+        snprintf(cap, sizeof cap, "%lld blocks", (long long)C);
     size_t k = (size_t)snprintf(
         buf, len,
         "SIMULATED reference runs: no GPU measured these numbers (pascal measure-refs --simulate, "
         "docs/simulate.md)\nkind: pascal-measure-refs-simulated\ndevice profile: %s (%s)\n"
-        "sms: %.0f, C: %lld blocks of %.0f bytes, repetitions: %lld, seeds %s\n"
+        "sms: %.0f, C: %s of %.0f bytes, repetitions: %lld, seeds %s\n"
         "command: %s\nsim timing:",
-        dev->path, dev->name, dev->sms, (long long)C, o->block_bytes, (long long)o->reps, seeds,
+        dev->path, dev->name, dev->sms, cap, o->block_bytes, (long long)o->reps, seeds,
         cmdline);
     for (int i = 0; i < PASCAL_DEVICE_SIM_NKEYS && k < len; i++)
         k += (size_t)snprintf(buf + k, len - k, "%s %s=%.10g", i ? "," : "",
@@ -264,11 +276,15 @@ int cli_measure_refs_simulated(cli_flag *f, int nf, int argc, char **argv)
     make_runs(&o, runs);
     if (cli_find(f, nf, "dry-run")->given) {
         printf("pascal measure-refs --simulate: %lld runs (dry run: nothing simulated)\n  "
-               "o,path,d,m,N,W,seed\n", (long long)n);
-        for (int64_t i = 0; i < n; i++)
-            printf("  %lld,%s,%lld,%lld,%lld,%g,%llu\n", (long long)runs[i].o,
+               "o,path,d,m,N,W,seed%s\n", (long long)n, o.ncaps ? ",C" : "");
+        for (int64_t i = 0; i < n; i++) {
+            printf("  %lld,%s,%lld,%lld,%lld,%g,%llu", (long long)runs[i].o,
                    pascal_path_names[runs[i].path], (long long)runs[i].d, (long long)runs[i].m,
                    (long long)runs[i].N, runs[i].W, (unsigned long long)runs[i].seed);
+            if (o.ncaps)
+                printf(",%lld", (long long)runs[i].C);
+            printf("\n");
+        }
         rc = CLI_OK;
     } else {
         rc = simulate_runs(cli_find(f, nf, "output")->value, cli_find(f, nf, "device")->value, &o,
