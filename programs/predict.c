@@ -13,15 +13,16 @@
 
 static const char *usage_text =
     "usage: pascal predict --model MODEL.h5 --o OCC --path sync|tma [--d DEPTH] --m COMPUTE\n"
-    "                      --N BLOCKS --W SCANS [--json]\n\n"
+    "                      --N BLOCKS --W SCANS [--C BLOCKS] [--json]\n\n"
     "Predicts the whole-run fill count K_H (fill-equivalent blocks per unit work)\n"
     "and rho = K/M of one configuration from a calibration written by\n"
     "pascal calibrate.  Unsupported families and unsampled execution classes are\n"
     "reported, never extrapolated.  Outside the calibrated range the nearest\n"
     "calibrated answer is held (the paper's fallback) and the output says where;\n"
-    "--extrapolation nan refuses such queries instead.";
+    "--extrapolation nan refuses such queries instead.  A calibration over several\n"
+    "capacities needs --C, the cache capacity in blocks, inside its range.";
 
-enum { F_MODEL, F_O, F_PATH, F_D, F_M, F_N, F_W, F_JSON, F_EXTRAP, F_COUNT };
+enum { F_MODEL, F_O, F_PATH, F_D, F_M, F_N, F_W, F_JSON, F_EXTRAP, F_C, F_COUNT };
 
 static int need(const cli_flag *f, const char *what)
 {
@@ -84,6 +85,29 @@ static int read_query(cli_flag *f, pascal_dyn_query *q)
     return CLI_OK;
 }
 
+/* --C against the calibration: required by one over several capacities
+ * (outside its range the answer is code 16), else its own C or nothing. */
+static int read_capacity(cli_flag *f, const pascal_dyn_model *m, double *C)
+{
+    int64_t n = pascal_dyn_model_levels(m), v;
+    double lo = pascal_dyn_model_params(pascal_dyn_model_level(m, 0))->C;
+    double hi = pascal_dyn_model_params(pascal_dyn_model_level(m, n - 1))->C;
+    if (f->given && cli_int("predict", f, 1, &v) != CLI_OK)
+        return CLI_USAGE;
+    if (n > 1 && !f->given) {
+        fprintf(stderr, "pascal predict: --C: expected the cache capacity in blocks (the "
+                        "calibration covers %.0f to %.0f), got nothing\n", lo, hi);
+        return CLI_USAGE;
+    }
+    if (n == 1 && f->given && (double)v != lo) {
+        fprintf(stderr, "pascal predict: --C: expected the calibration's capacity (%.0f blocks: "
+                        "it was measured at one), got %lld\n", lo, (long long)v);
+        return CLI_USAGE;
+    }
+    *C = f->given ? (double)v : NAN;
+    return CLI_OK;
+}
+
 static void reason(const pascal_dyn_query *q, const pascal_dyn_pred *p, char *buf, size_t len)
 {
     const char *path = pascal_path_names[q->path];
@@ -94,6 +118,8 @@ static void reason(const pascal_dyn_query *q, const pascal_dyn_pred *p, char *bu
         snprintf(buf, len, "unsampled execution class %d: no reference of class %d with occupancy "
                            "%lld on the %s path at any depth (Prop. 8); not interpolated",
                  p->cls, p->cls, (long long)q->o, path);
+    else if (p->code == PASCAL_DYN_ERR_CAPACITY)
+        snprintf(buf, len, "outside the calibrated capacities; not extrapolated");
     else if (p->code == PASCAL_DYN_ERR_CLAMPED)
         snprintf(buf, len, "outside the calibrated range (see the clamp_ values); refused by "
                            "--extrapolation nan");
@@ -182,11 +208,14 @@ int cli_predict(int argc, char **argv)
         [F_JSON] = {"json", NULL, "print one JSON object", 0, 0},
         [F_EXTRAP] = {"extrapolation", "hold|nan",
                       "outside the calibrated range: hold the nearest answer (default) or refuse", 0, 0},
+        [F_C] = {"C", "BLOCKS", "cache capacity in blocks (a calibration over several capacities: "
+                                "needed; one at one capacity: its own, the default)", 0, 0},
     };
     pascal_dyn_query q;
     pascal_dyn_pred p;
     pascal_dyn_model *model = NULL;
     pascal_error err = {0};
+    double C = NAN;
     char *pos[1];
     int npos, rc = cli_parse("predict", usage_text, argc, argv, f, F_COUNT, pos, 0, &npos);
     if (rc != CLI_OK)
@@ -206,11 +235,21 @@ int cli_predict(int argc, char **argv)
         fprintf(stderr, "pascal predict: --model: %s\n", err.msg);
         return rc == PASCAL_EINPUT ? CLI_USAGE : CLI_FAIL;
     }
-    pascal_dyn_predict(model, &q, &p);
+    if ((rc = read_capacity(&f[F_C], model, &C)) != CLI_OK) {
+        pascal_dyn_model_free(model);
+        return rc;
+    }
+    pascal_dyn_predict_at(model, &q, C, &p);
     if (f[F_JSON].given)
         print_json(stdout, &q, &p);
     else
         print_text(stdout, &q, &p, pascal_dyn_model_params(model)->sms * (double)q.o);
+    if (!f[F_JSON].given && pascal_dyn_model_levels(model) > 1)
+        printf("capacity: C = %.0f blocks; calibrated at %lld capacities from %.0f to %.0f, "
+               "answered linearly in log C between the two around it\n", C,
+               (long long)pascal_dyn_model_levels(model),
+               pascal_dyn_model_params(pascal_dyn_model_level(model, 0))->C,
+               pascal_dyn_model_params(pascal_dyn_model_level(model, pascal_dyn_model_levels(model) - 1))->C);
     pascal_dyn_model_free(model);
     return CLI_OK;
 }

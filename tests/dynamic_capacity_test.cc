@@ -406,4 +406,39 @@ TEST(DynamicCapacity, SweepOverCapacityAnswersInsideTheRangeOnly)
     pascal_calibrate_result_free(&r);
 }
 
+// calibrate and predict as a user runs them on references over capacities.
+TEST(DynamicCapacity, CalibrateAndPredictOnTheCommandLine)
+{
+    TmpDir t;
+    std::string refs = t.file("refs.csv", ladder_csv()), cal = t.path + "/cal.h5";
+    auto r = pascal_test::run_cli(t.path, "calibrate " + refs + " --device " + kSrc +
+                                              "/configs/devices/gb10.yaml -o " + cal);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("3 capacities of blocks of 16KiB"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("C     1280:     36 runs    6 keys"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("(smallest: not left out)"), std::string::npos) << r.out;
+    const std::string q = "predict --model " + cal + " --o 1 --path tma --d 3 --m 8 --N 4096 --W 16";
+    r = pascal_test::run_cli(t.path, q);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--C: expected the cache capacity in blocks (the calibration covers 640 to "
+                         "2560), got nothing"), std::string::npos) << r.err;
+    r = pascal_test::run_cli(t.path, q + " --C 900 --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    pascal_calibrate_opts o = opts(refs, "");
+    pascal_calibrate_result res;
+    pascal_error err{};
+    ASSERT_EQ(pascal_calibrate_run(&o, &res, &err), 0) << err.msg;
+    EXPECT_EQ(pascal_test::json_num(r.out, "K"), at(res.model, 8, 900).K) << r.out;
+    pascal_calibrate_result_free(&res);
+    r = pascal_test::run_cli(t.path, q + " --C 5000 --json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(pascal_test::json_str(r.out, "fallback"), "\"capacity\"") << r.out;
+    EXPECT_NE(r.out.find("\"K\": null"), std::string::npos) << r.out;
+    // --test is for one capacity; --C against runs that carry their own.
+    r = pascal_test::run_cli(t.path, "calibrate " + refs + " --device " + kSrc +
+                                         "/configs/devices/gb10.yaml --C 640 -o " + t.path + "/x.h5");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_FALSE(pascal_test::exists(t.path + "/x.h5"));
+}
+
 } // namespace
