@@ -246,9 +246,10 @@ int pascal_calibrate_save(const char *path, const pascal_dyn_model *model,
             fill_cv(cv, &v);
         if (ladder)
             fill_levels(lev, nlev, model, &l);
+        /* capacities and C_max (the last two) only over several capacities */
         rc = pascal_calibration_write(path, FORMAT, ladder ? 2 : 1, attrs,
-                                      (int)(sizeof attrs / sizeof attrs[0]), tables,
-                                      ladder ? 5 : 4, err);
+                                      (int)(sizeof attrs / sizeof attrs[0]) - (ladder ? 0 : 2),
+                                      tables, ladder ? 5 : 4, err);
     }
     tb_free(&c), tb_free(&k), tb_free(&r), tb_free(&v), tb_free(&l);
     return rc;

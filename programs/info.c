@@ -87,7 +87,7 @@ static void print_provenance(FILE *f, const pascal_file_info *d)
 {
     static const char *const keys[] = {"format", "format_version", "pascal_version", "created",
                                        "command_line", "threads", "device", "calibration",
-                                       "input", "input_sha256", "sms", "C", "block_bytes",
+                                       "input", "input_sha256", "sms", "C", "C_max", "capacities", "block_bytes",
                                        "cv_mape", "merged_shards", "comments", "shard",
                                        "raw_range", "chunk_rows", "compression", "answer",
                                        /* a sampled sweep (docs/scale.md) */
