@@ -15,6 +15,7 @@ const char *pascal_dyn_code_name(int code)
     case PASCAL_DYN_FB_REFERENCE: return "reference";
     case PASCAL_DYN_FB_COMPUTE: return "compute";
     case PASCAL_DYN_FB_DEPTH: return "depth";
+    case PASCAL_DYN_FB_REGIME: return "regime";
     case PASCAL_DYN_ERR_FAMILY: return "family";
     case PASCAL_DYN_ERR_CLASS: return "class";
     case PASCAL_DYN_ERR_INVALID: return "invalid";

@@ -222,6 +222,8 @@ static double key_logk(const pascal_dyn_model *m, int64_t i, double tq)
 typedef struct clamp {
     double tq, q;          /* the query's log x and compute */
     double near_t, near_m, near_d;
+    double alt;            /* a compute fallback: the family's answer from its nearest
+                              computes of any class (NaN: none) */
 } clamp;
 
 static void hold_at(double *near, double v, double query)
@@ -280,6 +282,15 @@ static double within_family(const pascal_dyn_model *m, const dyn_family *f, doub
     if (L < 0 || R < 0) {
         *code = PASCAL_DYN_FB_COMPUTE;
         hold_at(&cl->near_m, m->mk[L >= 0 ? L : R], q);
+        /* What the neighbours of any class say, against which the held
+         * answer is checked for a regime between them (predict_level). */
+        if (j > f->k0 && j < f->k1) {
+            am = key_a(m, j - 1, tq, cl);
+            ap = key_a(m, j, tq, cl);
+            cl->alt = am + (ap - am) * (q - m->mk[j - 1]) / (m->mk[j] - m->mk[j - 1]);
+        } else {
+            cl->alt = key_a(m, j > f->k0 ? j - 1 : j, tq, cl);
+        }
         return key_a(m, L >= 0 ? L : R, tq, cl);
     }
     /* m- = keys[j-1] < m < m+ = keys[j]: both exist inside the bracket. */
@@ -359,7 +370,7 @@ static double round15(double v)
 
 static int reject(pascal_dyn_pred *out, int code)
 {
-    out->K = out->rho = out->band_lo = out->band_hi = out->a = NAN;
+    out->K = out->rho = out->band_lo = out->band_hi = out->a = out->K_alt = NAN;
     out->code = code;
     return code;
 }
@@ -408,7 +419,7 @@ static int predict_level(const pascal_dyn_model *m, const pascal_dyn_query *q,
     if (!(g = find_group(m, q->o, q->path)))
         return reject(out, PASCAL_DYN_ERR_FAMILY);
     tq = log(q->W * q->N / m->par.N0);
-    cl = (clamp){tq, (double)q->m, NAN, NAN, NAN};
+    cl = (clamp){tq, (double)q->m, NAN, NAN, NAN, NAN};
     a = resolve(m, g, q->d, (double)q->m, out->cls, tq, &code, &cl);
     if (code >= PASCAL_DYN_UNSUPPORTED)
         return reject(out, code);
@@ -423,6 +434,20 @@ static int predict_level(const pascal_dyn_model *m, const pascal_dyn_query *q,
     out->rho = out->K / M;
     out->band_lo = isnan(r) ? NAN : out->K * m->band_down / M;
     out->band_hi = isnan(r) ? NAN : fmin(M, out->K * m->band_up) / M;
+    out->K_alt = NAN;
+    if (code == PASCAL_DYN_FB_COMPUTE && !isnan(cl.alt)) {
+        /* The held same-class answer and the neighbours of other classes
+         * disagree by more than the band (by 5 % without one): a regime
+         * lies between the query and the reference it is held at.  Kept,
+         * but the band spans both and the code says so. */
+        double Ka = pascal_dyn_decode(cl.alt, m->par.eps, M), rr = isnan(r) ? 0 : r;
+        if (fabs(log(Ka / out->K)) > (isnan(r) ? log(1.05) : r)) {
+            code = PASCAL_DYN_FB_REGIME;
+            out->K_alt = Ka;
+            out->band_lo = fmin(out->K, Ka) * exp(-rr) / M;
+            out->band_hi = fmin(M, fmax(out->K, Ka) * exp(rr)) / M;
+        }
+    }
     out->code = code;
     return code;
 }
@@ -546,6 +571,15 @@ static int predict_ladder(const pascal_dyn_model *m, int64_t skip, const pascal_
     out->band_lo = isnan(r) ? NAN : out->K * exp(-r) / M;
     out->band_hi = isnan(r) ? NAN : fmin(M, out->K * exp(r)) / M;
     out->code = p[ilo].code > p[ihi].code ? p[ilo].code : p[ihi].code;
+    out->K_alt = NAN;
+    for (int64_t k = 0; k < 2; k++) { /* a regime at either capacity widens the band */
+        const pascal_dyn_pred *x = &p[k ? ihi : ilo];
+        if (x->code != PASCAL_DYN_FB_REGIME)
+            continue;
+        out->K_alt = isnan(out->K_alt) ? x->K_alt : out->K_alt;
+        out->band_lo = isnan(out->band_lo) ? x->band_lo : fmin(out->band_lo, x->band_lo);
+        out->band_hi = isnan(out->band_hi) ? x->band_hi : fmax(out->band_hi, x->band_hi);
+    }
     out->near_x = !isnan(p[ilo].near_x) ? p[ilo].near_x : p[ihi].near_x;
     out->near_m = !isnan(p[ilo].near_m) ? p[ilo].near_m : p[ihi].near_m;
     out->near_d = !isnan(p[ilo].near_d) ? p[ilo].near_d : p[ihi].near_d;

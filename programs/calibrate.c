@@ -99,7 +99,8 @@ static void print_split(FILE *f, const pascal_cv_result *cv)
 {
     static const struct { const char *what; unsigned codes; } part[2] = {
         {"bracketed keys", 1u << PASCAL_DYN_FB_NONE | 1u << PASCAL_DYN_FB_REFERENCE},
-        {"fallback keys", 1u << PASCAL_DYN_FB_COMPUTE | 1u << PASCAL_DYN_FB_DEPTH},
+        {"fallback keys", 1u << PASCAL_DYN_FB_COMPUTE | 1u << PASCAL_DYN_FB_DEPTH |
+                              1u << PASCAL_DYN_FB_REGIME},
     };
     for (int s = 0; s < 2; s++) {
         double mape[PASCAL_CV_NMETHOD], sle[PASCAL_CV_NMETHOD];

@@ -136,6 +136,8 @@ static void print_json(FILE *f, const pascal_dyn_query *q, const pascal_dyn_pred
     pascal_json_key_num(f, "band_lo", p->band_lo, 17), fputs(", ", f);
     pascal_json_key_num(f, "band_hi", p->band_hi, 17), fputs(", ", f);
     fprintf(f, "\"class\": %d, \"fallback\": \"%s\", ", p->cls, pascal_dyn_code_name(p->code));
+    /* fallback "regime": what the neighbouring computes say (null otherwise) */
+    pascal_json_key_num(f, "K_alt", p->K_alt, 17), fputs(", ", f);
     /* How far outside: the calibrated value each clamped coordinate is held
      * at (null inside); clamp_W is clamp_x as a horizon at this N. */
     pascal_json_key_num(f, "clamp_x", p->near_x, 17), fputs(", ", f);
@@ -156,6 +158,9 @@ static const char *rule_text(int code)
     case PASCAL_DYN_FB_NONE: return "same-class bracket, anchored harmonic interpolation (eq. 24)";
     case PASCAL_DYN_FB_REFERENCE: return "a reference key: its own fitted curve";
     case PASCAL_DYN_FB_COMPUTE: return "no same-class bracket: nearest same-class compute (clamped)";
+    case PASCAL_DYN_FB_REGIME: return "no same-class bracket: nearest same-class compute (clamped), "
+                                      "across a regime from the neighbouring computes of other "
+                                      "classes: the band spans both";
     default: return "class absent at this depth: across the nearest depths (clamped)";
     }
 }
@@ -192,6 +197,9 @@ static void print_text(FILE *f, const pascal_dyn_query *q, const pascal_dyn_pred
         fprintf(f, "band: rho in [%.4g, %.4g]\n", p->band_lo, p->band_hi);
     fprintf(f, "class %d (m mod 4 = %lld); rule: %s\n", p->cls, (long long)(q->m % 4),
             rule_text(p->code));
+    if (p->code == PASCAL_DYN_FB_REGIME)
+        fprintf(f, "regime: the neighbouring computes say K = %.4g, the held reference K = %.4g\n",
+                p->K_alt, p->K);
     print_clamps(f, q, p);
 }
 

@@ -156,7 +156,13 @@ TEST_F(DynamicCli, PredictJsonAtAReferenceHorizon)
     EXPECT_LT(json_num(r.out, "band_lo"), rho);
     EXPECT_GT(json_num(r.out, "band_hi"), rho);
     EXPECT_EQ(json_num(r.out, "class"), 0);
-    EXPECT_EQ(json_str(r.out, "fallback"), "\"compute\"");
+    // m 40 is held at m 32, the last class-0 key; the keys of other classes
+    // around it disagree by more than the band: the band spans both.
+    EXPECT_EQ(json_str(r.out, "fallback"), "\"regime\"");
+    double alt = json_num(r.out, "K_alt");
+    EXPECT_GT(std::fabs(std::log(alt / K)), 0.0);
+    EXPECT_LE(json_num(r.out, "band_lo"), std::min(alt, K) / 96 * (1 + 1e-12));
+    EXPECT_GE(json_num(r.out, "band_hi"), std::max(alt, K) / 96 * (1 - 1e-12));
     EXPECT_EQ(json_str(r.out, "error"), "null");
 }
 

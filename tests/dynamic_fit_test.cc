@@ -197,6 +197,46 @@ double eq24(double m, double mL, double aL, double mR, double aR, double mm, dou
     return (c0 * p + wl * aL + wr * aR) / (c0 + wl + wr);
 }
 
+// A compute fallback held at a same-class key that its family's
+// neighbouring computes of other classes contradict (fallback 4) keeps its
+// value and widens its band to span both; where they agree it is plain 2.
+TEST(DynamicFit, FallbackAcrossARegimeSaysSoAndWidensTheBand)
+{
+    for (double K8 : {1.0, 1.2}) {
+        std::vector<pascal_dyn_ref> r;
+        auto key = [&](int64_t m, double K) {
+            add_key(r, 1, PASCAL_DYN_TMA, 3, m, {1, 4, 16}, [=](double) { return K; });
+        };
+        key(0, 2.0), key(1, 1.2), key(4, K8 == 1.0 ? 1.1 : 1.2), key(8, K8);
+        Fit f(r);
+        // m 5 (class 1): held at m 1; its neighbours of any class are m 4 and m 8.
+        pascal_dyn_pred p = f.predict(1, PASCAL_DYN_TMA, 3, 5, 4096, 8);
+        EXPECT_NEAR(p.K, 1.2, 1e-12);
+        if (K8 == 1.2) { // m 4 and m 8 agree with the held 1.2
+            EXPECT_EQ(p.code, PASCAL_DYN_FB_COMPUTE);
+            EXPECT_TRUE(std::isnan(p.K_alt));
+            EXPECT_TRUE(std::isnan(p.band_lo)); // this model has no band
+            continue;
+        }
+        double alt = dec(enc(1.1) + (enc(1.0) - enc(1.1)) * (5 - 4) / (8 - 4.0));
+        EXPECT_EQ(p.code, PASCAL_DYN_FB_REGIME);
+        EXPECT_NEAR(p.K_alt, alt, 1e-12);
+        EXPECT_NEAR(p.band_lo, alt / 48, 1e-12);
+        EXPECT_NEAR(p.band_hi, 1.2 / 48, 1e-12);
+        EXPECT_STREQ(pascal_dyn_code_name(p.code), "regime");
+        // With a band of radius r the test is r, and the band spans both
+        // answers widened by it.
+        pascal_dyn_model_set_band(f.m, 0.3);
+        p = f.predict(1, PASCAL_DYN_TMA, 3, 5, 4096, 8);
+        EXPECT_EQ(p.code, PASCAL_DYN_FB_COMPUTE) << "|ln(1.2 / " << alt << ")| < 0.3";
+        pascal_dyn_model_set_band(f.m, 0.05);
+        p = f.predict(1, PASCAL_DYN_TMA, 3, 5, 4096, 8);
+        EXPECT_EQ(p.code, PASCAL_DYN_FB_REGIME);
+        EXPECT_NEAR(p.band_lo, alt * std::exp(-0.05) / 48, 1e-12);
+        EXPECT_NEAR(p.band_hi, 1.2 * std::exp(0.05) / 48, 1e-12);
+    }
+}
+
 TEST(DynamicFit, FallbackRulesByHand)
 {
     Fit f(fallback_refs());
@@ -207,9 +247,23 @@ TEST(DynamicFit, FallbackRulesByHand)
     EXPECT_NEAR(p.a, a_d2, 1e-12);
     EXPECT_NEAR(p.K, dec(a_d2), 1e-12);
     // d 2, m 12 (class 0) is beyond the last class-0 reference: clamped to m 8.
+    // The nearest key of any class, m 9 (1.40), disagrees by more than 5 %
+    // (this model has no band): the code says so, K_alt is its answer, and
+    // the band (radius 0 here) spans both.
     p = f.predict(1, PASCAL_DYN_TMA, 2, 12, 4096, 8);
-    EXPECT_EQ(p.code, PASCAL_DYN_FB_COMPUTE);
+    EXPECT_EQ(p.code, PASCAL_DYN_FB_REGIME);
     EXPECT_NEAR(p.K, 2.10, 1e-12);
+    EXPECT_NEAR(p.K_alt, 1.40, 1e-12);
+    EXPECT_NEAR(p.band_lo, 1.40 / 48, 1e-12);
+    EXPECT_NEAR(p.band_hi, 2.10 / 48, 1e-12);
+    // d 6, m 9 (class 1): held at m 5 (1.90), the only class-1 key; above
+    // every key of the family, whose nearest is m 8 (1.50): a regime.
+    p = f.predict(1, PASCAL_DYN_TMA, 6, 9, 4096, 8);
+    EXPECT_EQ(p.code, PASCAL_DYN_FB_REGIME);
+    EXPECT_NEAR(p.K, 1.90, 1e-12);
+    EXPECT_NEAR(p.K_alt, 1.50, 1e-12);
+    // d 2, m 5 (class 1) lies between m 1 and m 9: bracketed.
+    EXPECT_EQ(f.predict(1, PASCAL_DYN_TMA, 2, 5, 4096, 8).code, PASCAL_DYN_FB_NONE);
     // d 4 has no family: halfway between d 2 and d 6 (neighbours 0 and 5 there).
     double a_d6 = eq24(4, 0, enc(1.10), 8, enc(1.50), 0, enc(1.10), 5, enc(1.90));
     p = f.predict(1, PASCAL_DYN_TMA, 4, 4, 4096, 8);

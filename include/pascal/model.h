@@ -215,6 +215,10 @@ enum {
                                     reference in compute (endpoint clamp) */
     PASCAL_DYN_FB_DEPTH = 3,     /* class absent at this depth: linear across
                                     the nearest depths that have it, clamped */
+    PASCAL_DYN_FB_REGIME = 4,    /* a compute fallback whose held same-class answer
+                                    and the family's neighbouring computes of other
+                                    classes differ by more than the band: kept, the
+                                    band widened to span both (K_alt) */
     PASCAL_DYN_UNSUPPORTED = 10,
     PASCAL_DYN_ERR_FAMILY = 10,  /* no reference for this (occupancy, path) */
     PASCAL_DYN_ERR_CLASS = 11,   /* Prop. 8: class unsampled at every depth */
@@ -238,7 +242,8 @@ enum {
 };
 
 /* "none", "reference", "compute", "depth", "family", "class", "invalid",
- * "device", "workload", "clamped", "capacity"; "?" for anything else. */
+ * "device", "workload", "clamped", "capacity"; "regime" for 4; "?" for anything
+ * else. */
 PASCAL_API const char *pascal_dyn_code_name(int code);
 
 typedef struct pascal_dyn_model pascal_dyn_model;
@@ -270,6 +275,9 @@ typedef struct pascal_dyn_pred {
      * one nearest the query), m (no same-class reference beyond the query's
      * compute), d (no depth with the class beyond the query's depth). */
     double near_x, near_m, near_d;
+    /* PASCAL_DYN_FB_REGIME: what the family's neighbouring computes of any
+     * class say (the band spans it and K); NaN otherwise. */
+    double K_alt;
 } pascal_dyn_pred;
 
 /* Predicts one configuration; returns out->code.  Thread-safe. */
