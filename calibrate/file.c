@@ -71,7 +71,7 @@ static const pascal_column_desc cv_cols[] = {
     COL_F64("mape_knn", "%", "inverse-distance k-NN"),
     COL_F64("mape_ridge", "%", "ridge regression on log K"),
     COL_F64("mape_family", "%", "the family's key of nearest compute"),
-    COL_I64("code", "", "PASCAL rule (0 none, 1 reference, 2 compute, 3 depth, 10+ rejected)"),
+    COL_I64("code", "", "PASCAL rule (0 none, 1 reference, 2 compute, 3 depth, 4 regime, 10+ rejected)"),
     COL_F64("C", "blocks", "capacity of the fold (several capacities only)"),
 };
 static const pascal_column_desc level_cols[] = {

@@ -224,10 +224,12 @@ const pascal_column_info pascal_columns[PASCAL_NCOLUMN] = {
     [PASCAL_COL_BAND_HI] = {"band_hi", PASCAL_MODEL_DYNAMIC, "misses/request", "min(M, K_dyn e^r) / M"},
     [PASCAL_COL_FALLBACK] = {"fallback", PASCAL_MODEL_DYNAMIC, "code",
                              "rule: 0 same-class bracket (eq. 24), 1 reference key, 2 nearest same-class "
-                             "compute, 3 across depth; K_dyn NaN: 10 unsupported (occupancy, path), "
+                             "compute, 3 across depth, 4 nearest same-class compute across a regime "
+                             "(band widened); K_dyn NaN: 10 unsupported (occupancy, path), "
                              "11 unsampled class (Prop. 8), 12 invalid point, 13 device differs from "
                              "the calibration, 14 a workload point the dynamic model does not cover "
-                             "(docs/workloads.md), 15 outside the calibrated range with extrapolation: nan"},
+                             "(docs/workloads.md), 15 outside the calibrated range with extrapolation: "
+                             "nan, 16 capacity outside a calibration over several"},
     [PASCAL_COL_STREAMS] = {"streams", PASCAL_MODEL_WORKLOAD, "streams",
                             "streams of unit blocks: K and V of every KV head; A and B panels "
                             "in units of gcd(tile_m, tile_n), per split"},
