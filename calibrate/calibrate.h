@@ -61,7 +61,8 @@ typedef struct pascal_refs_facts {
 /* 0, facts filled in; an unreadable file is left to the reader. */
 int pascal_calibrate_refs_facts(const char *path, pascal_refs_facts *facts);
 
-/* A reference set's runs with W > w_min before any fit: how many have K
+/* A reference set's runs with W > w_min before any fit (a key and a
+ * repetition group are at one capacity): how many have K
  * within PASCAL_REFS_NEAR_ONE of the lock-step answer, the key-balanced
  * eq. 26 MAPE of assuming K = 1, and over the groups of repeated runs (one
  * key, N and W, several seeds) the spread max K / min K. */

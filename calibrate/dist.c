@@ -8,12 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A run's capacity for grouping: runs at different capacities are different
+ * configurations, not repetitions (NaN: the file's one capacity). */
+static double cap(const pascal_dyn_ref *r)
+{
+    return isnan(r->C) ? -1 : r->C;
+}
+
 static int cmp_row(const void *x, const void *y)
 {
     const pascal_dyn_ref *a = *(const pascal_dyn_ref *const *)x, *b = *(const pascal_dyn_ref *const *)y;
-    double ka[6] = {(double)a->o, a->path, (double)a->d, (double)a->m, a->N, a->W};
-    double kb[6] = {(double)b->o, b->path, (double)b->d, (double)b->m, b->N, b->W};
-    for (int k = 0; k < 6; k++)
+    double ka[7] = {cap(a), (double)a->o, a->path, (double)a->d, (double)a->m, a->N, a->W};
+    double kb[7] = {cap(b), (double)b->o, b->path, (double)b->d, (double)b->m, b->N, b->W};
+    for (int k = 0; k < 7; k++)
         if (ka[k] != kb[k])
             return ka[k] < kb[k] ? -1 : 1;
     return (a->K > b->K) - (a->K < b->K);
@@ -27,13 +34,13 @@ static int cmp_double(const void *x, const void *y)
 
 static int same_run(const pascal_dyn_ref *a, const pascal_dyn_ref *b)
 {
-    return a->o == b->o && a->path == b->path && a->d == b->d && a->m == b->m && a->N == b->N &&
-           a->W == b->W;
+    return cap(a) == cap(b) && a->o == b->o && a->path == b->path && a->d == b->d &&
+           a->m == b->m && a->N == b->N && a->W == b->W;
 }
 
 static int same_key(const pascal_dyn_ref *a, const pascal_dyn_ref *b)
 {
-    return a->o == b->o && a->path == b->path && a->d == b->d && a->m == b->m;
+    return cap(a) == cap(b) && a->o == b->o && a->path == b->path && a->d == b->d && a->m == b->m;
 }
 
 /* Linear between order statistics at q (n - 1). */

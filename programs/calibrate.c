@@ -153,8 +153,9 @@ static void print_table(FILE *f, const pascal_cv_result *cv, const pascal_calibr
  * folds, and what leaving it out says of the interpolation in C. */
 static void print_levels(FILE *f, const pascal_calibrate_opts *o, const pascal_calibrate_result *r)
 {
-    fprintf(f, "  capacities (blocks): runs, keys, leave-one-key-out PASCAL MAPE; left out whole "
-               "(W > %g): PASCAL from the others, nearest capacity alone, K = 1\n", o->cv.w_min);
+    fprintf(f, "  capacities (blocks): runs, keys, leave-one-key-out PASCAL MAPE and log band "
+               "radius; left out whole (W > %g): PASCAL from the others, nearest capacity alone, "
+               "K = 1\n", o->cv.w_min);
     for (int64_t i = 0; i < r->nlev; i++) {
         const pascal_calibrate_level *l = &r->lev[i];
         char a[24], b[24], c[24], d[24];
@@ -166,8 +167,10 @@ static void print_levels(FILE *f, const pascal_calibrate_opts *o, const pascal_c
             fmt_pct(l->lcoo.mape[PASCAL_CV_NEAREST], c, sizeof c);
             fmt_pct(l->lcoo.mape[PASCAL_CV_ALIGNED], d, sizeof d);
         }
-        fprintf(f, "    C %8.0f: %6lld runs %4lld keys  cv %7s%%   left out %7s%% %7s%% %7s%%%s\n",
-                l->C, (long long)l->refs.n, (long long)l->agg->nkeys, a, b, c, d,
+        fprintf(f, "    C %8.0f: %6lld runs %4lld keys  cv %7s%% band %6.4f  left out %7s%% %7s%% "
+                   "%7s%%%s\n",
+                l->C, (long long)l->refs.n, (long long)l->agg->nkeys, a,
+                pascal_dyn_model_band(pascal_dyn_model_level(r->model, i)), b, c, d,
                 l->lcoo.nkeys == 0 ? (i == 0 ? "  (smallest: not left out)" : "  (largest: not left out)")
                                    : "");
     }
@@ -209,7 +212,10 @@ static void print_summary(FILE *f, const pascal_calibrate_opts *o, const pascal_
         else
             fprintf(f, "  repeated runs: none (one run per key, N and W: no seed spread to show)\n");
     }
-    if (isnan(rb))
+    if (r->nlev > 0 && !isnan(rb))
+        fprintf(f, "  band: each capacity its own (above); over every capacity's folds the %g "
+                   "quantile of |log(K/K_hat)| is %.4f\n", o->cv.band_quantile, rb);
+    else if (isnan(rb))
         fprintf(f, "  band: none (no scored out-of-fold run)\n");
     else
         fprintf(f, "  band: log radius %.4f (%g quantile of |log(K/K_hat)|): K x %.3f .. x %.3f\n",
