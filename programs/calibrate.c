@@ -149,6 +149,15 @@ static void print_table(FILE *f, const pascal_cv_result *cv, const pascal_calibr
                 (long long)cv->keys_rejected);
 }
 
+/* "12.34%", or "-" for NaN. */
+static void pct(double v, char *buf, size_t len)
+{
+    if (isnan(v))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.2f%%", v);
+}
+
 /* A calibration over several capacities: each level's runs, keys and
  * folds, and what leaving it out says of the interpolation in C. */
 static void print_levels(FILE *f, const pascal_calibrate_opts *o, const pascal_calibrate_result *r)
@@ -159,16 +168,12 @@ static void print_levels(FILE *f, const pascal_calibrate_opts *o, const pascal_c
     for (int64_t i = 0; i < r->nlev; i++) {
         const pascal_calibrate_level *l = &r->lev[i];
         char a[24], b[24], c[24], d[24];
-        fmt_pct(l->cv.mape[PASCAL_CV_PASCAL], a, sizeof a);
-        if (l->lcoo.nkeys == 0) {
-            snprintf(b, sizeof b, "-"), snprintf(c, sizeof c, "-"), snprintf(d, sizeof d, "-");
-        } else {
-            fmt_pct(l->lcoo.mape[PASCAL_CV_PASCAL], b, sizeof b);
-            fmt_pct(l->lcoo.mape[PASCAL_CV_NEAREST], c, sizeof c);
-            fmt_pct(l->lcoo.mape[PASCAL_CV_ALIGNED], d, sizeof d);
-        }
-        fprintf(f, "    C %8.0f: %6lld runs %4lld keys  cv %7s%% band %6.4f  left out %7s%% %7s%% "
-                   "%7s%%%s\n",
+        pct(l->cv.mape[PASCAL_CV_PASCAL], a, sizeof a);
+        pct(l->lcoo.nkeys ? l->lcoo.mape[PASCAL_CV_PASCAL] : NAN, b, sizeof b);
+        pct(l->lcoo.nkeys ? l->lcoo.mape[PASCAL_CV_NEAREST] : NAN, c, sizeof c);
+        pct(l->lcoo.nkeys ? l->lcoo.mape[PASCAL_CV_ALIGNED] : NAN, d, sizeof d);
+        fprintf(f, "    C %8.0f: %6lld runs %4lld keys  cv %8s band %6.4f  left out %8s %8s "
+                   "%8s%s\n",
                 l->C, (long long)l->refs.n, (long long)l->agg->nkeys, a,
                 pascal_dyn_model_band(pascal_dyn_model_level(r->model, i)), b, c, d,
                 l->lcoo.nkeys == 0 ? (i == 0 ? "  (smallest: not left out)" : "  (largest: not left out)")
