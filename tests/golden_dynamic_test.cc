@@ -4,7 +4,7 @@
 // constant K, and the leave-one-key-out band, written here, not from
 // pascal; the workload table adds the open-scan view of docs/workloads.md
 // section 7 worked out from the attention equations W1-W5.  Every code of
-// the fallback table appears: 0-3, 10, 11, 13, 14 (workload) and 15
+// the fallback table appears: 0-4, 10, 11, 13, 14 (workload) and 15
 // (clamped, `extrapolation: nan`).  Each test recomputes its table, requires
 // the checked-in file to match, and checks pascal run (and predict --json)
 // against it.  PASCAL_GOLDEN_WRITE=1 rewrites the files from the reference.
@@ -51,6 +51,7 @@ struct DKey {
 struct DPred {
     int code;
     double a, near_m, near_d;
+    double alt = NAN; // rule 2: what the neighbours of any class say
 };
 
 // The nearer of two held values to the query (ties to the smaller).
@@ -61,8 +62,10 @@ void hold(double *near, double v, double q)
         *near = v;
 }
 
-// Rules 0-2 inside one family (keys of one (o, path, d)).
-double within(const std::vector<DKey> &fam, int64_t q, int *code, double *near_m)
+// Rules 0-2 inside one family (keys of one (o, path, d)); for rule 2 *alt
+// gets the encoded answer of the neighbours of any class: linear between
+// the two around q, or the nearest one when q lies beyond them all.
+double within(const std::vector<DKey> &fam, int64_t q, int *code, double *near_m, double *alt)
 {
     const DKey *L = nullptr, *R = nullptr, *lo = nullptr, *hi = nullptr;
     for (const DKey &k : fam) {
@@ -84,6 +87,11 @@ double within(const std::vector<DKey> &fam, int64_t q, int *code, double *near_m
     if (!L || !R) { // one side only: the nearest same-class compute
         *code = 2;
         hold(near_m, (double)(L ? L : R)->m, (double)q);
+        if (lo && hi)
+            *alt = enc(std::log(lo->K)) + (enc(std::log(hi->K)) - enc(std::log(lo->K))) *
+                                              (double)(q - lo->m) / (double)(hi->m - lo->m);
+        else
+            *alt = enc(std::log((lo ? lo : hi)->K));
         return enc(std::log((L ? L : R)->K));
     }
     // eq. 24: p linear between the neighbours of any class, blended with
@@ -115,7 +123,7 @@ DPred dyn_predict(const std::vector<DKey> &keys, int64_t o, int64_t path, int64_
         if (!has_class(f))
             continue;
         if (fd == d) {
-            out.a = within(f, m, &out.code, &out.near_m);
+            out.a = within(f, m, &out.code, &out.near_m, &out.alt);
             return out;
         }
         if (fd < d)
@@ -128,11 +136,13 @@ DPred dyn_predict(const std::vector<DKey> &keys, int64_t o, int64_t path, int64_
         return out;
     }
     int sub;
+    double unused;
     if (!below || !above) { // rule 3, one side: held at that depth
         hold(&out.near_d, (double)(below ? dlo : dhi), (double)d);
-        out.a = within(below ? *below : *above, m, &sub, &out.near_m);
+        out.a = within(below ? *below : *above, m, &sub, &out.near_m, &unused);
     } else { // rule 3: linear in d
-        double alo = within(*below, m, &sub, &out.near_m), ahi = within(*above, m, &sub, &out.near_m);
+        double alo = within(*below, m, &sub, &out.near_m, &unused);
+        double ahi = within(*above, m, &sub, &out.near_m, &unused);
         out.a = alo + (ahi - alo) * (double)(d - dlo) / (double)(dhi - dlo);
     }
     out.code = 3;
@@ -238,6 +248,14 @@ std::map<std::string, double> dyn_answer(const std::vector<DKey> &keys, double r
     c["rho_dyn"] = K / M;
     c["band_lo"] = K * std::exp(-r) / M;
     c["band_hi"] = std::min(M, K * std::exp(r)) / M;
+    // Rule 4: the held answer and its neighbours of any class differ by
+    // more than the band: the band spans both.
+    if (p.code == 2 && !std::isnan(p.alt) && std::fabs(std::log(dec(p.alt, M) / K)) > r) {
+        double Ka = dec(p.alt, M);
+        c["fallback"] = 4;
+        c["band_lo"] = std::min(K, Ka) * std::exp(-r) / M;
+        c["band_hi"] = std::min(M, std::max(K, Ka) * std::exp(r)) / M;
+    }
     return c;
 }
 
@@ -279,7 +297,7 @@ TEST_F(GoldenDynamic, DynamicSweepMatchesTheIndependentReference)
     // occupancy 1 inside the horizons, the held horizons at the ends of the
     // compute axis, and an unsupported occupancy.
     std::map<std::string, int> seen;
-    const char *names[] = {"none", "reference", "compute", "depth"};
+    const char *names[] = {"none", "reference", "compute", "depth", "regime"};
     for (const DynRow &q : dyn_rows()) {
         if (!(q.o == 1 ? q.W == 8 || q.m == 0 || q.m == 12 : q.W == 8 && q.m == 0))
             continue;
@@ -299,7 +317,7 @@ TEST_F(GoldenDynamic, DynamicSweepMatchesTheIndependentReference)
         EXPECT_TRUE(close(json_num(p.out, "clamp_compute"), want["clamp_compute"])) << args << "\n" << p.out;
         EXPECT_TRUE(close(json_num(p.out, "clamp_depth"), want["clamp_depth"])) << args << "\n" << p.out;
         int code = (int)want["fallback"];
-        std::string name = code < 4 ? names[code] : code == 10 ? "family" : "class";
+        std::string name = code < 5 ? names[code] : code == 10 ? "family" : "class";
         EXPECT_EQ(json_str(p.out, "fallback"), "\"" + name + "\"") << args;
     }
 }
