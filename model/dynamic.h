@@ -44,6 +44,7 @@ extern "C" {
 #define PASCAL_DYN_ETA 4.0   /* eq. 23: the single global weight eta_g */
 #define PASCAL_DYN_MAX_KNOTS 4096 /* horizons per key */
 #define PASCAL_DYN_MAX_LEVELS 64  /* capacities of one calibration */
+#define PASCAL_DYN_REGIME 1.25    /* fallback 4: held and neighbouring answers this far apart */
 
 /* Per-key completion flags. */
 enum { PASCAL_DYN_ANCHORED = 1u, PASCAL_DYN_TEMPLATED = 2u };

@@ -437,11 +437,13 @@ static int predict_level(const pascal_dyn_model *m, const pascal_dyn_query *q,
     out->K_alt = NAN;
     if (code == PASCAL_DYN_FB_COMPUTE && !isnan(cl.alt)) {
         /* The held same-class answer and the neighbours of other classes
-         * disagree by more than the band (by 5 % without one): a regime
-         * lies between the query and the reference it is held at.  Kept,
-         * but the band spans both and the code says so. */
+         * disagree by more than a factor PASCAL_DYN_REGIME: a regime lies
+         * between the query and the reference it is held at.  Kept, but
+         * the band spans both and the code says so.  (A fixed factor, not
+         * the band: cross-validation folds have no band yet, and the
+         * flag must mean the same there.) */
         double Ka = pascal_dyn_decode(cl.alt, m->par.eps, M), rr = isnan(r) ? 0 : r;
-        if (fabs(log(Ka / out->K)) > (isnan(r) ? log(1.05) : r)) {
+        if (fabs(log(Ka / out->K)) > log(PASCAL_DYN_REGIME)) {
             code = PASCAL_DYN_FB_REGIME;
             out->K_alt = Ka;
             out->band_lo = fmin(out->K, Ka) * exp(-rr) / M;

@@ -97,12 +97,13 @@ static void print_row(FILE *f, const pascal_cv_key *k)
  * the same factor alike. */
 static void print_split(FILE *f, const pascal_cv_result *cv)
 {
-    static const struct { const char *what; unsigned codes; } part[2] = {
+    static const struct { const char *what; unsigned codes; } part[3] = {
         {"bracketed keys", 1u << PASCAL_DYN_FB_NONE | 1u << PASCAL_DYN_FB_REFERENCE},
         {"fallback keys", 1u << PASCAL_DYN_FB_COMPUTE | 1u << PASCAL_DYN_FB_DEPTH |
                               1u << PASCAL_DYN_FB_REGIME},
+        {"  of them across a regime", 1u << PASCAL_DYN_FB_REGIME},
     };
-    for (int s = 0; s < 2; s++) {
+    for (int s = 0; s < 3; s++) {
         double mape[PASCAL_CV_NMETHOD], sle[PASCAL_CV_NMETHOD];
         char m[PASCAL_CV_NMETHOD][24], l[PASCAL_CV_NMETHOD][24], what[64];
         int64_t n;

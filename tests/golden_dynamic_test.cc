@@ -249,8 +249,8 @@ std::map<std::string, double> dyn_answer(const std::vector<DKey> &keys, double r
     c["band_lo"] = K * std::exp(-r) / M;
     c["band_hi"] = std::min(M, K * std::exp(r)) / M;
     // Rule 4: the held answer and its neighbours of any class differ by
-    // more than the band: the band spans both.
-    if (p.code == 2 && !std::isnan(p.alt) && std::fabs(std::log(dec(p.alt, M) / K)) > r) {
+    // more than a factor 1.25: the band spans both.
+    if (p.code == 2 && !std::isnan(p.alt) && std::fabs(std::log(dec(p.alt, M) / K)) > std::log(1.25)) {
         double Ka = dec(p.alt, M);
         c["fallback"] = 4;
         c["band_lo"] = std::min(K, Ka) * std::exp(-r) / M;
