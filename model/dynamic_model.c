@@ -265,6 +265,21 @@ static int64_t lower_bound(const pascal_dyn_model *m, const int64_t *idx, int64_
     return lo;
 }
 
+/* What family f's computes of any class say at q: linear between the two
+ * around q, or the nearest when q lies beyond them all. */
+static double neighbours(const pascal_dyn_model *m, const dyn_family *f, double q, double tq,
+                         clamp *cl)
+{
+    int64_t j = lower_bound(m, NULL, f->k0, f->k1, q);
+    double am, ap;
+    if (j > f->k0 && j < f->k1) {
+        am = key_a(m, j - 1, tq, cl);
+        ap = key_a(m, j, tq, cl);
+        return am + (ap - am) * (q - m->mk[j - 1]) / (m->mk[j] - m->mk[j - 1]);
+    }
+    return key_a(m, j > f->k0 ? j - 1 : j, tq, cl);
+}
+
 /* Step 2 of the resolution order inside family f; the class list is
  * non-empty. */
 static double within_family(const pascal_dyn_model *m, const dyn_family *f, double q, int c,
@@ -272,6 +287,7 @@ static double within_family(const pascal_dyn_model *m, const dyn_family *f, doub
 {
     int64_t j = lower_bound(m, NULL, f->k0, f->k1, q), r, L, R;
     double p, am, ap, aL, aR, c0;
+    clamp scratch;
     if (j < f->k1 && m->mk[j] == q) {
         *code = PASCAL_DYN_FB_REFERENCE;
         return key_a(m, j, tq, cl);
@@ -284,13 +300,8 @@ static double within_family(const pascal_dyn_model *m, const dyn_family *f, doub
         hold_at(&cl->near_m, m->mk[L >= 0 ? L : R], q);
         /* What the neighbours of any class say, against which the held
          * answer is checked for a regime between them (predict_level). */
-        if (j > f->k0 && j < f->k1) {
-            am = key_a(m, j - 1, tq, cl);
-            ap = key_a(m, j, tq, cl);
-            cl->alt = am + (ap - am) * (q - m->mk[j - 1]) / (m->mk[j] - m->mk[j - 1]);
-        } else {
-            cl->alt = key_a(m, j > f->k0 ? j - 1 : j, tq, cl);
-        }
+        scratch = *cl; /* the check moves no clamp of the answer */
+        cl->alt = neighbours(m, f, q, tq, &scratch);
         return key_a(m, L >= 0 ? L : R, tq, cl);
     }
     /* m- = keys[j-1] < m < m+ = keys[j]: both exist inside the bracket. */
@@ -324,11 +335,14 @@ static const dyn_group *find_group(const pascal_dyn_model *m, int64_t o, int pat
 static double resolve(const pascal_dyn_model *m, const dyn_group *g, int64_t d, double q, int c,
                       double tq, int *code, clamp *cl)
 {
-    const dyn_family *lo = NULL, *hi = NULL;
-    double alo, ahi;
+    const dyn_family *lo = NULL, *hi = NULL, *here = NULL;
+    double alo, ahi, a;
+    clamp scratch;
     int sub;
     for (int64_t k = g->f0; k < g->f1; k++) {
         const dyn_family *f = &m->fam[k];
+        if (f->d == d)
+            here = f; /* the query's depth, with or without its class */
         if (f->c1[c] == f->c0[c])
             continue;
         if (f->d == d)
@@ -345,11 +359,17 @@ static double resolve(const pascal_dyn_model *m, const dyn_group *g, int64_t d, 
     }
     if (!lo || !hi) {
         hold_at(&cl->near_d, (double)(lo ? lo : hi)->d, (double)d);
-        return within_family(m, lo ? lo : hi, q, c, tq, &sub, cl);
+        a = within_family(m, lo ? lo : hi, q, c, tq, &sub, cl);
+    } else {
+        alo = within_family(m, lo, q, c, tq, &sub, cl);
+        ahi = within_family(m, hi, q, c, tq, &sub, cl);
+        a = alo + (ahi - alo) * (double)(d - lo->d) / (double)(hi->d - lo->d);
     }
-    alo = within_family(m, lo, q, c, tq, &sub, cl);
-    ahi = within_family(m, hi, q, c, tq, &sub, cl);
-    return alo + (ahi - alo) * (double)(d - lo->d) / (double)(hi->d - lo->d);
+    /* A family at the query's depth without its class: what its computes
+     * of other classes say is the check for a regime (predict_level). */
+    scratch = *cl;
+    cl->alt = here ? neighbours(m, here, q, tq, &scratch) : NAN;
+    return a;
 }
 
 static int invalid_query(const pascal_dyn_query *q)
@@ -435,10 +455,12 @@ static int predict_level(const pascal_dyn_model *m, const pascal_dyn_query *q,
     out->band_lo = isnan(r) ? NAN : out->K * m->band_down / M;
     out->band_hi = isnan(r) ? NAN : fmin(M, out->K * m->band_up) / M;
     out->K_alt = NAN;
-    if (code == PASCAL_DYN_FB_COMPUTE && !isnan(cl.alt)) {
-        /* The held same-class answer and the neighbours of other classes
-         * disagree by more than a factor PASCAL_DYN_REGIME: a regime lies
-         * between the query and the reference it is held at.  Kept, but
+    if ((code == PASCAL_DYN_FB_COMPUTE || code == PASCAL_DYN_FB_DEPTH) && !isnan(cl.alt)) {
+        /* The fallback's same-class answer (held in compute, or carried
+         * across depths) and the neighbours of other classes at the
+         * query's own depth disagree by more than a factor
+         * PASCAL_DYN_REGIME: a regime lies between the query and the
+         * references it is answered from.  Kept, but
          * the band spans both and the code says so.  (A fixed factor, not
          * the band: cross-validation folds have no band yet, and the
          * flag must mean the same there.) */

@@ -350,13 +350,22 @@ TEST(DynamicFit, UnsampledExecutionClassIsFlaggedNotInterpolated)
             EXPECT_EQ(p.cls, 2);
             EXPECT_TRUE(std::isnan(p.K));
         }
-    // Adding one class-2 reference at d 6 makes it predictable, by depth at d 2.
+    // Adding one class-2 reference at d 6 makes it predictable, by depth at
+    // d 2.  There the family's own computes around m 2 (m 1 at 1.70, m 8 at
+    // 2.10) say about 1.75, further than a factor 1.25 from 2.5: the depth
+    // fallback says it crosses a regime.  At d 4 no family exists: no check.
     std::vector<pascal_dyn_ref> r = fallback_refs();
     add_key(r, 1, PASCAL_DYN_TMA, 6, 6, {1, 4, 16}, [](double) { return 2.5; });
     Fit g(r);
     pascal_dyn_pred p = g.predict(1, PASCAL_DYN_TMA, 2, 2, 4096, 8);
+    EXPECT_EQ(p.code, PASCAL_DYN_FB_REGIME);
+    EXPECT_NEAR(p.K, 2.5, 1e-12);
+    EXPECT_NEAR(p.K_alt, dec(enc(1.70) + (enc(2.10) - enc(1.70)) / 7), 1e-12);
+    EXPECT_EQ(p.near_d, 6); // still said: held at depth 6
+    p = g.predict(1, PASCAL_DYN_TMA, 4, 2, 4096, 8);
     EXPECT_EQ(p.code, PASCAL_DYN_FB_DEPTH);
     EXPECT_NEAR(p.K, 2.5, 1e-12);
+    EXPECT_TRUE(std::isnan(p.K_alt));
 }
 
 TEST(DynamicFit, BandIsTheLogRadiusAroundK)

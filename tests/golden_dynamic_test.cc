@@ -62,6 +62,23 @@ void hold(double *near, double v, double q)
         *near = v;
 }
 
+// The encoded answer of a family's keys of any class at q: linear between
+// the two around q, or the nearest one when q lies beyond them all.
+double neighbours(const std::vector<DKey> &fam, int64_t q)
+{
+    const DKey *lo = nullptr, *hi = nullptr;
+    for (const DKey &k : fam) {
+        if (k.m <= q && (!lo || k.m > lo->m))
+            lo = &k;
+        if (k.m > q && (!hi || k.m < hi->m))
+            hi = &k;
+    }
+    if (lo && hi)
+        return enc(std::log(lo->K)) +
+               (enc(std::log(hi->K)) - enc(std::log(lo->K))) * (double)(q - lo->m) / (double)(hi->m - lo->m);
+    return enc(std::log((lo ? lo : hi)->K));
+}
+
 // Rules 0-2 inside one family (keys of one (o, path, d)); for rule 2 *alt
 // gets the encoded answer of the neighbours of any class: linear between
 // the two around q, or the nearest one when q lies beyond them all.
@@ -87,11 +104,7 @@ double within(const std::vector<DKey> &fam, int64_t q, int *code, double *near_m
     if (!L || !R) { // one side only: the nearest same-class compute
         *code = 2;
         hold(near_m, (double)(L ? L : R)->m, (double)q);
-        if (lo && hi)
-            *alt = enc(std::log(lo->K)) + (enc(std::log(hi->K)) - enc(std::log(lo->K))) *
-                                              (double)(q - lo->m) / (double)(hi->m - lo->m);
-        else
-            *alt = enc(std::log((lo ? lo : hi)->K));
+        *alt = neighbours(fam, q);
         return enc(std::log((L ? L : R)->K));
     }
     // eq. 24: p linear between the neighbours of any class, blended with
@@ -146,6 +159,8 @@ DPred dyn_predict(const std::vector<DKey> &keys, int64_t o, int64_t path, int64_
         out.a = alo + (ahi - alo) * (double)(d - dlo) / (double)(dhi - dlo);
     }
     out.code = 3;
+    if (fams.count(d)) // a family at d without the class: its neighbours are the check
+        out.alt = neighbours(fams[d], m);
     return out;
 }
 
@@ -248,9 +263,11 @@ std::map<std::string, double> dyn_answer(const std::vector<DKey> &keys, double r
     c["rho_dyn"] = K / M;
     c["band_lo"] = K * std::exp(-r) / M;
     c["band_hi"] = std::min(M, K * std::exp(r)) / M;
-    // Rule 4: the held answer and its neighbours of any class differ by
-    // more than a factor 1.25: the band spans both.
-    if (p.code == 2 && !std::isnan(p.alt) && std::fabs(std::log(dec(p.alt, M) / K)) > std::log(1.25)) {
+    // Rule 4: a compute or depth fallback and the neighbours of any class
+    // at the query's depth differ by more than a factor 1.25: the band
+    // spans both.
+    if ((p.code == 2 || p.code == 3) && !std::isnan(p.alt) &&
+        std::fabs(std::log(dec(p.alt, M) / K)) > std::log(1.25)) {
         double Ka = dec(p.alt, M);
         c["fallback"] = 4;
         c["band_lo"] = std::min(K, Ka) * std::exp(-r) / M;

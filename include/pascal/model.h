@@ -215,10 +215,11 @@ enum {
                                     reference in compute (endpoint clamp) */
     PASCAL_DYN_FB_DEPTH = 3,     /* class absent at this depth: linear across
                                     the nearest depths that have it, clamped */
-    PASCAL_DYN_FB_REGIME = 4,    /* a compute fallback whose held same-class answer
-                                    and the family's neighbouring computes of other
-                                    classes differ by more than a factor 1.25: kept,
-                                    the band widened to span both (K_alt) */
+    PASCAL_DYN_FB_REGIME = 4,    /* a compute or depth fallback whose same-class
+                                    answer and the neighbouring computes of other
+                                    classes at the query's depth differ by more
+                                    than a factor 1.25: kept, the band widened to
+                                    span both (K_alt) */
     PASCAL_DYN_UNSUPPORTED = 10,
     PASCAL_DYN_ERR_FAMILY = 10,  /* no reference for this (occupancy, path) */
     PASCAL_DYN_ERR_CLASS = 11,   /* Prop. 8: class unsampled at every depth */
