@@ -158,9 +158,9 @@ static const char *rule_text(int code)
     case PASCAL_DYN_FB_NONE: return "same-class bracket, anchored harmonic interpolation (eq. 24)";
     case PASCAL_DYN_FB_REFERENCE: return "a reference key: its own fitted curve";
     case PASCAL_DYN_FB_COMPUTE: return "no same-class bracket: nearest same-class compute (clamped)";
-    case PASCAL_DYN_FB_REGIME: return "no same-class bracket: nearest same-class compute (clamped), "
-                                      "across a regime from the neighbouring computes of other "
-                                      "classes: the band spans both";
+    case PASCAL_DYN_FB_REGIME: return "no same-class bracket: a fallback in compute or depth (see "
+                                      "held), across a regime from the neighbouring computes of "
+                                      "other classes: the band spans both";
     default: return "class absent at this depth: across the nearest depths (clamped)";
     }
 }
@@ -198,7 +198,7 @@ static void print_text(FILE *f, const pascal_dyn_query *q, const pascal_dyn_pred
     fprintf(f, "class %d (m mod 4 = %lld); rule: %s\n", p->cls, (long long)(q->m % 4),
             rule_text(p->code));
     if (p->code == PASCAL_DYN_FB_REGIME)
-        fprintf(f, "regime: the neighbouring computes say K = %.4g, the held reference K = %.4g\n",
+        fprintf(f, "regime: the neighbouring computes say K = %.4g, the fallback K = %.4g\n",
                 p->K_alt, p->K);
     print_clamps(f, q, p);
 }
