@@ -14,6 +14,9 @@ const char *const pascal_device_sim_keys[PASCAL_DEVICE_SIM_NKEYS] = {
     "hit_ns",     "l2_bytes_per_ns", "sm_bytes_per_ns", "sm_spread",  "dram_ns",
     "dram_bytes_per_ns", "consume_ns", "loop_ns",       "wmma_ns",    "wmma_sm_ns",
     "launch_ns",  "barrier_ns",      "jitter_ns",
+    /* optional (absent: 0, off) */
+    "hit_sm_spread", "l2_slices", "l2_slice_bytes", "hit_slice_spread", "sm_inflight_bytes",
+    "service_noise",
 };
 
 /* Where each key's value goes, in the order of the keys. */
@@ -23,19 +26,33 @@ double *pascal_device_sim_field(pascal_sim_timing *t, int k)
         &t->hit_ns,    &t->l2_bytes_per_ns, &t->sm_bytes_per_ns, &t->sm_spread, &t->dram_ns,
         &t->dram_bytes_per_ns, &t->consume_ns, &t->loop_ns, &t->wmma_ns, &t->wmma_sm_ns,
         &t->launch_ns, &t->barrier_ns, &t->jitter_ns,
+        &t->hit_sm_spread, &t->l2_slices, &t->l2_slice_bytes, &t->hit_slice_spread,
+        &t->sm_inflight_bytes, &t->service_noise,
     };
     return f[k];
 }
 
-/* What a key accepts: bandwidths are > 0, the spread is a fraction in
- * [0, 1], every other value a time >= 0 in ns. */
+/* Keys whose value is a fraction in [0, 1]. */
+static int is_fraction(const char *name)
+{
+    return strcmp(name, "sm_spread") == 0 || strcmp(name, "hit_sm_spread") == 0 ||
+           strcmp(name, "hit_slice_spread") == 0 || strcmp(name, "service_noise") == 0;
+}
+
+/* What a key accepts: bandwidths are > 0, spreads and noise fractions in
+ * [0, 1], the slices a whole number, the in-flight limit bytes, every other
+ * value a time >= 0 in ns. */
 static const char *accepted(int k)
 {
     const char *name = pascal_device_sim_keys[k];
     if (strstr(name, "bytes_per_ns"))
         return "a bandwidth > 0 in bytes per ns (GB/s)";
-    if (strcmp(name, "sm_spread") == 0)
+    if (is_fraction(name))
         return "a fraction from 0 to 1";
+    if (strcmp(name, "l2_slices") == 0)
+        return "a whole number of slices from 0 to 256";
+    if (strcmp(name, "sm_inflight_bytes") == 0 || strcmp(name, "l2_slice_bytes") == 0)
+        return "a size >= 0 in bytes";
     return "a time >= 0 in ns";
 }
 
@@ -51,8 +68,10 @@ static int in_range(int k, double v)
     const char *name = pascal_device_sim_keys[k];
     if (strstr(name, "bytes_per_ns"))
         return v > 0;
-    if (strcmp(name, "sm_spread") == 0)
+    if (is_fraction(name))
         return v >= 0 && v <= 1;
+    if (strcmp(name, "l2_slices") == 0)
+        return v >= 0 && v <= PASCAL_SIM_MAX_SLICES && v == floor(v);
     return v >= 0;
 }
 
@@ -136,6 +155,8 @@ int device_parse_sim(const yml_doc *c, const yaml_node_t *node, pascal_sim_timin
                 val[k] = yml_node(c, p->value);
     for (int k = 0; k < PASCAL_DEVICE_SIM_NKEYS; k++) {
         yml_path_key(sub, "sim", pascal_device_sim_keys[k]);
+        if (!val[k] && k >= PASCAL_DEVICE_SIM_NREQUIRED)
+            continue; /* a mechanism left off */
         if (!val[k])
             return yml_fail(c, node, sub, PASCAL_EINPUT,
                              "expected {value: NUMBER, source: TEXT}, got nothing (the key is "

@@ -23,7 +23,10 @@
 extern "C" {
 #endif
 
-#define PASCAL_DEVICE_SIM_NKEYS 13
+#define PASCAL_DEVICE_SIM_NKEYS 19
+/* The first 13 keys are required; the rest, the finer mechanisms of
+ * docs/simulate.md section 3.1, are 0 (off) when absent. */
+#define PASCAL_DEVICE_SIM_NREQUIRED 13
 /* The keys of the `sim` section, in the order of pascal_sim_timing. */
 extern const char *const pascal_device_sim_keys[PASCAL_DEVICE_SIM_NKEYS];
 

@@ -15,6 +15,13 @@
 #define SET_KEY 0x736574ULL
 /* Key of the per-SM port draws. */
 #define SM_KEY 0x736d706f7274ULL
+/* Keys of the finer mechanisms' draws: per-SM and per-slice latency, the
+ * block-to-slice hash (seed 0: a property of the device, the same in every
+ * run) and the service noise. */
+#define HIT_KEY 0x686974736dULL
+#define SLICE_KEY 0x736c6174ULL
+#define HASH_KEY 0x736c68617368ULL /* mixed into the slice hash */
+#define NOISE_KEY 0x6e6f697365ULL
 
 pascal_sim_config pascal_sim_default_config(void)
 {
@@ -142,7 +149,29 @@ static int timing_ok(const pascal_sim_timing *t)
            t->dram_bytes_per_ns > 0 && finite_nonneg(t->consume_ns) &&
            finite_nonneg(t->loop_ns) && finite_nonneg(t->wmma_ns) &&
            finite_nonneg(t->wmma_sm_ns) && finite_nonneg(t->launch_ns) &&
-           finite_nonneg(t->barrier_ns) && finite_nonneg(t->jitter_ns);
+           finite_nonneg(t->barrier_ns) && finite_nonneg(t->jitter_ns) &&
+           finite_nonneg(t->hit_sm_spread) && t->hit_sm_spread <= 1 &&
+           finite_nonneg(t->l2_slices) && t->l2_slices <= PASCAL_SIM_MAX_SLICES &&
+           t->l2_slices == floor(t->l2_slices) && finite_nonneg(t->l2_slice_bytes) &&
+           finite_nonneg(t->hit_slice_spread) &&
+           t->hit_slice_spread <= 1 && finite_nonneg(t->sm_inflight_bytes) &&
+           finite_nonneg(t->service_noise) && t->service_noise <= 1;
+}
+
+/* Chunks of a block of `bytes` on the slices. */
+static double chunks_of(const pascal_sim_timing *tm, double bytes)
+{
+    return tm->l2_slices >= 2 && tm->l2_slice_bytes > 0 && bytes > tm->l2_slice_bytes
+               ? ceil(bytes / tm->l2_slice_bytes)
+               : 1;
+}
+
+/* Requests an SM may have in flight under tm for blocks of `bytes` (0: no
+ * limit). */
+static double inflight_of(const pascal_sim_timing *tm, double bytes)
+{
+    double n = floor(tm->sm_inflight_bytes / bytes);
+    return tm->sm_inflight_bytes > 0 ? (n > 1 ? n : 1) : 0;
 }
 
 /* A work table (model/sim.h): every request's stream within [0, blocks). */
@@ -177,7 +206,9 @@ int sim_check(const pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim
         !(c->block_bytes > 0) || !isfinite(c->block_bytes) ||
         (c->path != PASCAL_SIM_SYNC && c->path != PASCAL_SIM_TMA) ||
         (c->path == PASCAL_SIM_TMA && c->depth < 1) ||
-        (c->assoc > 0 && c->C % c->assoc != 0) || c->sms > INT32_MAX / c->occupancy)
+        (c->assoc > 0 && c->C % c->assoc != 0) || c->sms > INT32_MAX / c->occupancy ||
+        inflight_of(tm, c->block_bytes) > PASCAL_SIM_MAX_INFLIGHT ||
+        chunks_of(tm, c->block_bytes) > PASCAL_SIM_MAX_CHUNKS)
         return PASCAL_SIM_EINVAL;
     M = slots_of(c);
     if (c->work) {
@@ -212,15 +243,130 @@ int sim_check(const pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim
 void sim_setup(pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim_config *c)
 {
     sim_cache_reset(&w->cache, blocks_of(c), sets_of(c), c->assoc > 0 ? c->assoc : c->C, c->seed);
-    w->mem.l2_free = w->mem.dram_free = 0;
-    w->mem.tx_l2 = c->block_bytes / tm->l2_bytes_per_ns;
-    w->mem.tx_dram = c->block_bytes / tm->dram_bytes_per_ns;
+    sim_mem *m = &w->mem;
+    m->slices = tm->l2_slices >= 2 ? (int64_t)tm->l2_slices : 1;
+    m->chunks = (int64_t)chunks_of(tm, c->block_bytes);
+    m->inflight = (int64_t)inflight_of(tm, c->block_bytes);
+    m->noise = tm->service_noise;
+    m->seed = c->seed;
+    m->draws = 0;
+    m->fine = m->slices > 1 || m->inflight > 0 || m->noise > 0;
+    m->l2_free = m->dram_free = 0;
+    m->tx_l2 = c->block_bytes / (double)m->chunks / (tm->l2_bytes_per_ns / (double)m->slices);
+    m->tx_dram = c->block_bytes / tm->dram_bytes_per_ns;
+    for (int64_t z = 0; z < m->slices; z++) {
+        double v = pascal_rng_uniform(c->seed, SLICE_KEY, (uint64_t)z);
+        m->slice_free[z] = 0;
+        m->slice_lat[z] = m->slices > 1 ? tm->hit_ns * tm->hit_slice_spread * (v - 0.5) : 0;
+    }
     for (int64_t s = 0; s < c->sms; s++) {
         double u = pascal_rng_uniform(c->seed, SM_KEY, (uint64_t)s);
+        double v = pascal_rng_uniform(c->seed, HIT_KEY, (uint64_t)s);
         w->smx[s].issue_free = w->smx[s].port_free = 0;
         w->smx[s].tx_port =
             c->block_bytes / (tm->sm_bytes_per_ns * (1 + tm->sm_spread * (u - 0.5)));
+        w->smx[s].hit_ns = tm->hit_ns * (1 + tm->hit_sm_spread * (v - 0.5));
+        w->smx[s].busy = 0;
     }
+}
+
+/* The in-flight heap of an SM: the root is the earliest data time. */
+static void heap_down(double *h, int64_t n, int64_t i)
+{
+    double v = h[i];
+    for (;;) {
+        int64_t k = 2 * i + 1;
+        if (k >= n)
+            break;
+        if (k + 1 < n && h[k + 1] < h[k])
+            k++;
+        if (!(h[k] < v))
+            break;
+        h[i] = h[k];
+        i = k;
+    }
+    h[i] = v;
+}
+
+static void heap_push(double *h, int64_t n, double v)
+{
+    int64_t i = n;
+    while (i > 0 && v < h[(i - 1) / 2]) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = v;
+}
+
+/* The slice of chunk k of block b: a fixed hash (splitmix64's finalizer). */
+static inline int64_t slice_of(uint64_t b, uint64_t k, int64_t chunks, int64_t slices)
+{
+    uint64_t z = (b * (uint64_t)chunks + k + 0x9e3779b97f4a7c15ULL) ^ HASH_KEY;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return (int64_t)(z % (uint64_t)slices);
+}
+
+/* sim_serve with the finer mechanisms (model/sim.h, docs/simulate.md 3.1).
+ * The cache decides the request at its issue time t, as without them; its
+ * service starts at t, or when the SM's earliest request in flight lands if
+ * the SM has its limit in flight; each chunk of its block takes its slice of
+ * the L2 (all chunks at once, each slice first come first served), then the
+ * block takes the SM's port, and a miss the DRAM, each for its service time
+ * (scaled by the noise); the data lands after the SM's latency and the
+ * farthest of its chunks' slices' latencies. */
+double sim_serve_fine(pascal_sim *w, const pascal_sim_timing *tm, int32_t b, int64_t sm, double t,
+                      int *outcome)
+{
+    sim_mem *m = &w->mem;
+    sim_smx *x = &w->smx[sm];
+    double tx_l2 = m->tx_l2, tx_dram = m->tx_dram, tp = x->tx_port, ts = t, l2_done = 0, p, data;
+    double far = m->slices > 1 ? -INFINITY : 0, lat;
+    int o = sim_cache_access(&w->cache, b, t);
+    int full = m->inflight > 0 && x->busy == m->inflight;
+    if (full && x->land[0] > ts)
+        ts = x->land[0];
+    if (m->noise > 0) {
+        tx_l2 *= 1 + m->noise * (2 * pascal_rng_uniform(m->seed, NOISE_KEY, m->draws++) - 1);
+        tx_dram *= 1 + m->noise * (2 * pascal_rng_uniform(m->seed, NOISE_KEY, m->draws++) - 1);
+    }
+    if (m->slices > 1) {
+        for (int64_t k = 0; k < m->chunks; k++) {
+            int64_t z = slice_of((uint64_t)b, (uint64_t)k, m->chunks, m->slices);
+            double s = ts > m->slice_free[z] ? ts : m->slice_free[z];
+            m->slice_free[z] = s + tx_l2;
+            l2_done = s + tx_l2 > l2_done ? s + tx_l2 : l2_done;
+            far = m->slice_lat[z] > far ? m->slice_lat[z] : far;
+        }
+    } else {
+        double s = ts > m->l2_free ? ts : m->l2_free;
+        m->l2_free = s + tx_l2;
+        l2_done = s + tx_l2;
+    }
+    p = l2_done > x->port_free ? l2_done : x->port_free;
+    x->port_free = p + tp;
+    data = p + tp;
+    if (o == SIM_MISS) {
+        double d = ts > m->dram_free ? ts : m->dram_free;
+        m->dram_free = d + tx_dram;
+        w->cache.line[b].ready = d + tx_dram + tm->dram_ns;
+    }
+    if (o != SIM_HIT && w->cache.line[b].ready + tp > data)
+        data = w->cache.line[b].ready + tp;
+    lat = x->hit_ns + far;
+    data += lat > 0 ? lat : 0;
+    if (m->inflight > 0) {
+        if (full) {
+            x->land[0] = data;
+            heap_down(x->land, x->busy, 0);
+        } else {
+            heap_push(x->land, x->busy, data);
+            x->busy++;
+        }
+    }
+    *outcome = o;
+    return data;
 }
 
 int pascal_sim_run(pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim_config *cfg,

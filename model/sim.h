@@ -83,7 +83,36 @@ typedef struct pascal_sim_timing {
     double barrier_ns;        /* grid-wide barrier of Algorithm 1 */
     double jitter_ns;         /* each request's data arrives up to this much later
                                  (uniform, from the counter generator) */
+    /* The memory system's finer mechanisms (docs/simulate.md section 3.1).
+     * Each is off at 0, and a timing with all of them off is the machine
+     * above, event for event. */
+    double hit_sm_spread;     /* SM s's hit latency is hit_ns (1 + hit_sm_spread
+                                 (v_s - 1/2)), v_s uniform from (seed, s): where the SM
+                                 sits on the die, a fraction in [0, 1] */
+    double l2_slices;         /* the L2 as this many FCFS slices of l2_bytes_per_ns /
+                                 l2_slices each (0 or 1: one server); a whole number <=
+                                 PASCAL_SIM_MAX_SLICES */
+    double l2_slice_bytes;    /* the hash's grain: a block is ceil(block_bytes /
+                                 l2_slice_bytes) chunks (0: one), chunk k of block b on
+                                 the slice a fixed hash of (b, k) picks, all served at
+                                 once; its data is in when its last chunk is (at most
+                                 PASCAL_SIM_MAX_CHUNKS chunks) */
+    double hit_slice_spread;  /* slice z adds hit_ns hit_slice_spread (v_z - 1/2) to a
+                                 request's latency, v_z uniform from (seed, z): how far
+                                 the slice is (with l2_slices >= 2), a fraction in [0, 1] */
+    double sm_inflight_bytes; /* an SM has at most max(1, floor(sm_inflight_bytes /
+                                 block_bytes)) requests in flight, issue to data; one
+                                 beyond waits for the earliest to land before it enters
+                                 the L2 (0: no limit; at most PASCAL_SIM_MAX_INFLIGHT
+                                 requests) */
+    double service_noise;     /* each request's slice and DRAM service times are scaled
+                                 by 1 + service_noise (2 u - 1), u uniform per request and
+                                 server: a fraction in [0, 1] */
 } pascal_sim_timing;
+
+#define PASCAL_SIM_MAX_SLICES 256
+#define PASCAL_SIM_MAX_INFLIGHT 64
+#define PASCAL_SIM_MAX_CHUNKS 128
 
 enum { PASCAL_SIM_SYNC = 0, PASCAL_SIM_TMA = 1 };
 

@@ -116,8 +116,17 @@ static inline sim_key sim_queue_pop(sim_queue *q)
 
 /* The FCFS servers of the memory system. */
 typedef struct sim_mem {
-    double l2_free, dram_free;  /* when each server is next idle, ns */
-    double tx_l2, tx_dram;      /* service time of one block, ns */
+    double l2_free, dram_free;  /* when each server is next idle, ns (one L2) */
+    double tx_l2, tx_dram;      /* service time of one block, ns (tx_l2: of a slice) */
+    int fine;                   /* any of the finer mechanisms is on (slices,
+                                   in-flight limit, noise): sim_serve_fine */
+    int64_t slices;             /* L2 slices (1: the one server above) */
+    int64_t chunks;             /* chunks per block on the slices */
+    int64_t inflight;           /* requests an SM may have in flight (0: no limit) */
+    double noise;               /* service_noise */
+    uint64_t seed, draws;       /* the run's seed; noise draws so far */
+    double slice_free[PASCAL_SIM_MAX_SLICES]; /* per slice: next idle, ns */
+    double slice_lat[PASCAL_SIM_MAX_SLICES];  /* per slice: latency added, ns */
 } sim_mem;
 
 /* An SM's servers. */
@@ -125,6 +134,9 @@ typedef struct sim_smx {
     double issue_free;      /* issue / tensor server: next idle, ns */
     double port_free;       /* port from the L2: next idle, ns */
     double tx_port;         /* port time of one block, ns */
+    double hit_ns;          /* its hit latency, ns */
+    int64_t busy;           /* requests in flight in the heap below */
+    double land[PASCAL_SIM_MAX_INFLIGHT]; /* min-heap of their data times, ns */
 } sim_smx;
 
 /* A slot's state.  Slots are stored SM by SM: index i = m o + k holds slot
@@ -201,6 +213,10 @@ static inline int sim_cache_access(sim_cache *c, int32_t b, double now)
     return SIM_MISS;
 }
 
+/* sim_serve with slices, an in-flight limit or noise (sim.c). */
+double sim_serve_fine(pascal_sim *w, const pascal_sim_timing *tm, int32_t b, int64_t sm, double t,
+                      int *outcome);
+
 /* Serves one request for block b issued at t by a CTA on SM sm; returns when
  * its data reaches the CTA (before jitter) and sets *outcome. */
 static inline double sim_serve(pascal_sim *w, const pascal_sim_timing *tm, int32_t b,
@@ -208,6 +224,8 @@ static inline double sim_serve(pascal_sim *w, const pascal_sim_timing *tm, int32
 {
     sim_mem *m = &w->mem;
     sim_smx *x = &w->smx[sm];
+    if (m->fine)
+        return sim_serve_fine(w, tm, b, sm, t, outcome);
     int o = sim_cache_access(&w->cache, b, t);
     double l2 = t > m->l2_free ? t : m->l2_free, p, data, tp = x->tx_port;
     m->l2_free = l2 + m->tx_l2;
@@ -222,7 +240,7 @@ static inline double sim_serve(pascal_sim *w, const pascal_sim_timing *tm, int32
     if (o != SIM_HIT && w->cache.line[b].ready + tp > data)
         data = w->cache.line[b].ready + tp;
     *outcome = o;
-    return data + tm->hit_ns;
+    return data + x->hit_ns;
 }
 
 /* A job of `work` ns on SM sm's shared issue/tensor server submitted at t,

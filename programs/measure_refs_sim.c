@@ -175,7 +175,8 @@ static void provenance(char *buf, size_t len, const pascal_device_facts *dev,
         dev->path, dev->name, dev->sms, cap, o->block_bytes, (long long)o->reps, seeds,
         cmdline);
     for (int i = 0; i < PASCAL_DEVICE_SIM_NKEYS && k < len; i++)
-        k += (size_t)snprintf(buf + k, len - k, "%s %s=%.10g", i ? "," : "",
+        if (i < PASCAL_DEVICE_SIM_NREQUIRED || *pascal_device_sim_field((pascal_sim_timing *)tm, i))
+            k += (size_t)snprintf(buf + k, len - k, "%s %s=%.10g", i ? "," : "",
                               pascal_device_sim_keys[i],
                               *pascal_device_sim_field((pascal_sim_timing *)tm, i));
 }
