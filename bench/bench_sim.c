@@ -14,8 +14,11 @@
  *      a Fenwick tree, no timing) of as many requests of a ring scan, and
  *      the ratio;
  *   4. the paper's reference set through `measure-refs --simulate`'s engine
- *      (engine/simrefs.h) at 60 keys, on 1 and 2 threads.
- * argv[2] picks sections (digits, default 1234).  Medians of REPS runs.
+ *      (engine/simrefs.h) at 60 keys, on 1 and 2 threads;
+ *   5. the finer mechanisms (docs/simulate.md 3.1) on against the same
+ *      timing with them off, runs alternating in this process: requests per
+ *      CPU second each, and the ratio.
+ * argv[2] picks sections (digits, default 12345).  Medians of REPS runs.
  * Figures only: nothing here passes or fails. */
 #include <math.h>
 #include <omp.h>
@@ -265,10 +268,68 @@ static void section_refset(const pascal_sim_timing *tm)
     }
 }
 
+/* CPU requests per second of one run of c under tm. */
+static double cpu_rate(pascal_sim *ws, const pascal_sim_timing *tm, const pascal_sim_config *c,
+                       double *K)
+{
+    pascal_sim_result r;
+    double c0 = cpu_now();
+    if (pascal_sim_run(ws, tm, c, &r) != PASCAL_SIM_OK) {
+        fprintf(stderr, "bench_sim: the simulator refused a configuration\n");
+        exit(1);
+    }
+    *K = r.K_H;
+    return (double)r.requests / (cpu_now() - c0);
+}
+
+static void section_mechanisms(const pascal_sim_timing *tm)
+{
+    static const struct {
+        const char *what;
+        int64_t o;
+        int path;
+        int64_t d, m;
+        double W;
+    } cases[] = {
+        {"tma o1 d4 m0 W32", 1, PASCAL_SIM_TMA, 4, 0, 32},
+        {"sync o1 m0 W16", 1, PASCAL_SIM_SYNC, 1, 0, 16},
+        {"tma o2 d3 m0 W16", 2, PASCAL_SIM_TMA, 3, 0, 16},
+        {"sync o4 m48 W8", 4, PASCAL_SIM_SYNC, 1, 48, 8},
+    };
+    pascal_sim_timing off = *tm, on = *tm;
+    off.hit_sm_spread = off.l2_slices = off.l2_slice_bytes = off.hit_slice_spread = 0;
+    off.sm_inflight_bytes = off.service_noise = 0;
+    on.hit_sm_spread = 0.42, on.l2_slices = 48, on.l2_slice_bytes = 2048;
+    on.hit_slice_spread = 0.2, on.sm_inflight_bytes = 8 * 16384.0, on.service_noise = 0.1;
+    printf("5. the finer mechanisms, one core, N 4096, C 1280 (median of %d, runs alternating):\n"
+           "   on = hit_sm_spread 0.42, l2_slices 48 of 2048-byte grain, hit_slice_spread 0.2,\n"
+           "   sm_inflight_bytes 128 KiB, service_noise 0.1; off = the same timing without them\n",
+           REPS);
+    printf("   %-20s %12s %12s %8s %8s %8s\n", "configuration", "off Mreq/s", "on Mreq/s",
+           "on/off", "K off", "K on");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pascal_sim_config c = paper(cases[i].o, cases[i].path, cases[i].d, cases[i].m, 4096,
+                                    cases[i].W);
+        pascal_sim *ws = NULL;
+        double a[REPS], b[REPS], ka = 0, kb = 0;
+        if (pascal_sim_fit(&ws, &c) != 0) {
+            fprintf(stderr, "bench_sim: out of memory\n");
+            exit(1);
+        }
+        for (int k = 0; k < REPS; k++) {
+            a[k] = cpu_rate(ws, &off, &c, &ka);
+            b[k] = cpu_rate(ws, &on, &c, &kb);
+        }
+        pascal_sim_free(ws);
+        printf("   %-20s %12.2f %12.2f %7.2fx %8.3f %8.3f\n", cases[i].what, median(a, REPS) / 1e6,
+               median(b, REPS) / 1e6, median(b, REPS) / median(a, REPS), ka, kb);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *profile = argc > 1 ? argv[1] : "configs/devices/gb10.yaml";
-    const char *sections = argc > 2 ? argv[2] : "1234";
+    const char *sections = argc > 2 ? argv[2] : "12345";
     pascal_sim_timing tm;
     pascal_error err = {0};
     if (pascal_device_sim_load(profile, &tm, &err) != 0) {
@@ -283,5 +344,7 @@ int main(int argc, char **argv)
         section_baseline(&tm);
     if (strchr(sections, '4'))
         section_refset(&tm);
+    if (strchr(sections, '5'))
+        section_mechanisms(&tm);
     return 0;
 }

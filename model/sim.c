@@ -248,7 +248,7 @@ void sim_setup(pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim_conf
     m->chunks = (int64_t)chunks_of(tm, c->block_bytes);
     m->inflight = (int64_t)inflight_of(tm, c->block_bytes);
     m->noise = tm->service_noise;
-    m->seed = c->seed;
+    m->stream = pascal_rng_u64(c->seed, NOISE_KEY, 0);
     m->draws = 0;
     m->fine = m->slices > 1 || m->inflight > 0 || m->noise > 0;
     m->l2_free = m->dram_free = 0;
@@ -258,6 +258,13 @@ void sim_setup(pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim_conf
         double v = pascal_rng_uniform(c->seed, SLICE_KEY, (uint64_t)z);
         m->slice_free[z] = 0;
         m->slice_lat[z] = m->slices > 1 ? tm->hit_ns * tm->hit_slice_spread * (v - 0.5) : 0;
+    }
+    /* A block's farthest chunk, by its first slice. */
+    for (int64_t z = 0; z < m->slices; z++) {
+        m->far[z] = -INFINITY;
+        for (int64_t k = 0; k < m->chunks; k++)
+            if (m->slice_lat[(z + k) % m->slices] > m->far[z])
+                m->far[z] = m->slice_lat[(z + k) % m->slices];
     }
     for (int64_t s = 0; s < c->sms; s++) {
         double u = pascal_rng_uniform(c->seed, SM_KEY, (uint64_t)s);
@@ -298,14 +305,22 @@ static void heap_push(double *h, int64_t n, double v)
     h[i] = v;
 }
 
-/* The slice of chunk k of block b: a fixed hash (splitmix64's finalizer). */
-static inline int64_t slice_of(uint64_t b, uint64_t k, int64_t chunks, int64_t slices)
+/* splitmix64's finalizer. */
+static inline uint64_t mix64(uint64_t z)
 {
-    uint64_t z = (b * (uint64_t)chunks + k + 0x9e3779b97f4a7c15ULL) ^ HASH_KEY;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return (int64_t)(z % (uint64_t)slices);
+    return z ^ (z >> 31);
+}
+
+/* The first slice of block b: a fixed hash of b onto [0, slices) (the high
+ * half of a 32 x 32-bit product, no division).  Chunk k is on slice
+ * first + k mod slices: consecutive chunks on consecutive slices, as
+ * interleaved addresses are. */
+static inline int64_t first_slice(uint64_t b, int64_t slices)
+{
+    uint64_t z = mix64(b + HASH_KEY);
+    return (int64_t)(((z >> 32) * (uint64_t)slices) >> 32);
 }
 
 /* sim_serve with the finer mechanisms (model/sim.h, docs/simulate.md 3.1).
@@ -322,22 +337,30 @@ double sim_serve_fine(pascal_sim *w, const pascal_sim_timing *tm, int32_t b, int
     sim_mem *m = &w->mem;
     sim_smx *x = &w->smx[sm];
     double tx_l2 = m->tx_l2, tx_dram = m->tx_dram, tp = x->tx_port, ts = t, l2_done = 0, p, data;
-    double far = m->slices > 1 ? -INFINITY : 0, lat;
+    double far = 0, lat;
     int o = sim_cache_access(&w->cache, b, t);
     int full = m->inflight > 0 && x->busy == m->inflight;
     if (full && x->land[0] > ts)
         ts = x->land[0];
     if (m->noise > 0) {
-        tx_l2 *= 1 + m->noise * (2 * pascal_rng_uniform(m->seed, NOISE_KEY, m->draws++) - 1);
-        tx_dram *= 1 + m->noise * (2 * pascal_rng_uniform(m->seed, NOISE_KEY, m->draws++) - 1);
+        /* one draw per request: 26 bits for the L2's factor, 26 for the DRAM's */
+        uint64_t u = mix64(m->stream + ++m->draws * 0x9e3779b97f4a7c15ULL);
+        tx_l2 *= 1 + m->noise * ((double)(u >> 38) * 0x1.0p-25 - 1);
+        tx_dram *= 1 + m->noise * ((double)((u >> 12) & 0x3ffffff) * 0x1.0p-25 - 1);
     }
     if (m->slices > 1) {
-        for (int64_t k = 0; k < m->chunks; k++) {
-            int64_t z = slice_of((uint64_t)b, (uint64_t)k, m->chunks, m->slices);
-            double s = ts > m->slice_free[z] ? ts : m->slice_free[z];
-            m->slice_free[z] = s + tx_l2;
-            l2_done = s + tx_l2 > l2_done ? s + tx_l2 : l2_done;
-            far = m->slice_lat[z] > far ? m->slice_lat[z] : far;
+        int64_t z = first_slice((uint64_t)b, m->slices);
+        far = m->far[z];
+        /* the chunks' slices: z .. end, then from 0 when they wrap */
+        for (int64_t k = 0, n = m->chunks; n > 0; z = 0) {
+            int64_t run = z + n <= m->slices ? n : m->slices - z;
+            double *f = m->slice_free + z;
+            for (k = 0; k < run; k++) {
+                double s = f[k] > ts ? f[k] : ts;
+                f[k] = s + tx_l2;
+                l2_done = s + tx_l2 > l2_done ? s + tx_l2 : l2_done;
+            }
+            n -= run;
         }
     } else {
         double s = ts > m->l2_free ? ts : m->l2_free;

@@ -92,11 +92,11 @@ typedef struct pascal_sim_timing {
     double l2_slices;         /* the L2 as this many FCFS slices of l2_bytes_per_ns /
                                  l2_slices each (0 or 1: one server); a whole number <=
                                  PASCAL_SIM_MAX_SLICES */
-    double l2_slice_bytes;    /* the hash's grain: a block is ceil(block_bytes /
+    double l2_slice_bytes;    /* the interleave's grain: a block is ceil(block_bytes /
                                  l2_slice_bytes) chunks (0: one), chunk k of block b on
-                                 the slice a fixed hash of (b, k) picks, all served at
-                                 once; its data is in when its last chunk is (at most
-                                 PASCAL_SIM_MAX_CHUNKS chunks) */
+                                 slice (h(b) + k) mod l2_slices, h a fixed hash, all
+                                 served at once; its data is in when its last chunk is
+                                 (at most PASCAL_SIM_MAX_CHUNKS chunks) */
     double hit_slice_spread;  /* slice z adds hit_ns hit_slice_spread (v_z - 1/2) to a
                                  request's latency, v_z uniform from (seed, z): how far
                                  the slice is (with l2_slices >= 2), a fraction in [0, 1] */
@@ -106,8 +106,8 @@ typedef struct pascal_sim_timing {
                                  the L2 (0: no limit; at most PASCAL_SIM_MAX_INFLIGHT
                                  requests) */
     double service_noise;     /* each request's slice and DRAM service times are scaled
-                                 by 1 + service_noise (2 u - 1), u uniform per request and
-                                 server: a fraction in [0, 1] */
+                                 by 1 + service_noise (2 u - 1), u uniform (26 bits) per
+                                 request and server, from the seed: a fraction in [0, 1] */
 } pascal_sim_timing;
 
 #define PASCAL_SIM_MAX_SLICES 256

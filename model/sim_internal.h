@@ -124,9 +124,11 @@ typedef struct sim_mem {
     int64_t chunks;             /* chunks per block on the slices */
     int64_t inflight;           /* requests an SM may have in flight (0: no limit) */
     double noise;               /* service_noise */
-    uint64_t seed, draws;       /* the run's seed; noise draws so far */
+    uint64_t stream, draws;     /* the noise's stream (from the seed); draws so far */
     double slice_free[PASCAL_SIM_MAX_SLICES]; /* per slice: next idle, ns */
     double slice_lat[PASCAL_SIM_MAX_SLICES];  /* per slice: latency added, ns */
+    double far[PASCAL_SIM_MAX_SLICES];        /* a block starting on slice z: its
+                                                 chunks' largest slice_lat, ns */
 } sim_mem;
 
 /* An SM's servers. */

@@ -13,7 +13,11 @@ Each fact is the mean over seeds 1-5 (the per-SM draws).  Coordinate-wise
 bisection, repeated until the values settle; nothing is fitted per
 configuration.  Python standard library only; runs build/pascal.
 
-usage: scripts/fit-sim-gb10.py [--pascal build/pascal] [--rounds 3]"""
+--profile fits another profile's three values (every other value held as
+that profile writes it), for one with the finer mechanisms of
+docs/simulate.md 3.1.
+
+usage: scripts/fit-sim-gb10.py [--pascal build/pascal] [--profile P] [--rounds 3]"""
 import argparse
 import json
 import subprocess
@@ -21,10 +25,11 @@ import sys
 
 PROFILE = "configs/devices/gb10.yaml"
 SEEDS = [1, 2, 3, 4, 5]
+PROFILE_USED = [PROFILE]
 
 
 def run(pascal, timing, d, W, seed):
-    cmd = [pascal, "simulate", "--device", PROFILE, "--o", "1", "--path", "tma", "--d", str(d),
+    cmd = [pascal, "simulate", "--device", PROFILE_USED[0], "--o", "1", "--path", "tma", "--d", str(d),
            "--m", "0", "--N", "4096", "--W", str(W), "--seed", str(seed), "--json",
            "--timing", ",".join("%s=%.10g" % kv for kv in sorted(timing.items()))]
     return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
@@ -48,7 +53,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pascal", default="build/pascal")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--profile", default=PROFILE)
     a = ap.parse_args()
+    PROFILE_USED[0] = a.profile
     t = {"hit_ns": 142.5, "dram_ns": 142.5, "sm_bytes_per_ns": 38.64, "sm_spread": 0.03}
 
     def with_(**kw):

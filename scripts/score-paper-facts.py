@@ -9,7 +9,10 @@ prints one markdown row per fact and how many held-out facts fall within
                 (the fit is a regression: the three facts the parameters were
                 set from must still come out)
 
-usage: scripts/score-paper-facts.py [--pascal build/pascal] [--quick] [--check-fit]"""
+  --profile P   score another profile than configs/devices/gb10.yaml (one
+                with the finer mechanisms of docs/simulate.md 3.1, say)
+
+usage: scripts/score-paper-facts.py [--pascal build/pascal] [--profile P] [--quick] [--check-fit]"""
 import argparse
 import csv
 import json
@@ -30,7 +33,7 @@ def read_facts(path):
 
 
 def simulate(a, args, seed):
-    cmd = [a.pascal, "simulate", "--device", PROFILE, "--N", "4096", "--C", "1280", "--json",
+    cmd = [a.pascal, "simulate", "--device", a.profile, "--N", "4096", "--C", "1280", "--json",
            "--samples", "32", "--seed", str(seed)] + args.split()
     return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
 
@@ -61,7 +64,7 @@ axes:
   W: [1, 32]
 where: 'path == "tma" || depth == 2'
 infeasible: skip
-""" % (PROFILE, occ, depth, comp)
+""" % (os.path.abspath(a.profile), occ, depth, comp)
     with tempfile.TemporaryDirectory() as d:
         path, out = os.path.join(d, "s.yaml"), os.path.join(d, "o.csv")
         with open(path, "w") as f:
@@ -105,6 +108,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pascal", default=os.path.join(ROOT, "build", "pascal"))
     ap.add_argument("--facts", default=FACTS)
+    ap.add_argument("--profile", default=PROFILE)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--check-fit", action="store_true")
     ap.add_argument("--fit-tol", type=float, default=0.05)
@@ -137,8 +141,9 @@ def main():
         print("| %s | %s | %s | %s%s | %s | %s | %s |" % (
             fact["fact"], fact["source"], fact["paper"],
             "-" if value is None else "%.4g" % value, note, how, "yes" if ok else "no", fact["role"]))
-    print("\n%d of %d held-out facts within 25 %% (seeds %s%s)" % (
-        within, held, ",".join(map(str, seeds)), "; quick Figure 4b grid" if a.quick else ""))
+    print("\n%d of %d held-out facts within 25 %% (seeds %s%s; profile %s)" % (
+        within, held, ",".join(map(str, seeds)), "; quick Figure 4b grid" if a.quick else "",
+        os.path.relpath(a.profile, ROOT)))
     if a.check_fit and fit_bad:
         print("fit facts off by more than %g: %s" % (a.fit_tol, ", ".join(fit_bad)), file=sys.stderr)
         return 1

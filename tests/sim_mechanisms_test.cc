@@ -102,8 +102,9 @@ TEST(SimMechanisms, HitLatencyDependsOnTheSm)
 // Slices split the L2's bandwidth.  With a barrier per round, M aligned
 // workers request the same block in the same instant: with the block whole
 // on one slice (no grain) the round waits for M transfers at
-// l2_bytes_per_ns / S, S times one server's round.  Cut into S chunks the
-// block spreads over the slices and the round falls between the two.
+// l2_bytes_per_ns / S, S times one server's round.  Cut into S chunks, on
+// S consecutive slices, the block is on every slice once and the round is
+// one server's again; cut into S / 2, half the slices serve it, twice.
 TEST(SimMechanisms, AHotBlockQueuesOnItsSlice)
 {
     Sim sim;
@@ -120,9 +121,9 @@ TEST(SimMechanisms, AHotBlockQueuesOnItsSlice)
     double whole = sim.run(t, c).ns_per_round;
     EXPECT_NEAR(whole, M * 16.0 * S, 1e-6);
     t.l2_slice_bytes = 16384.0 / S;
-    double spread = sim.run(t, c).ns_per_round;
-    EXPECT_GT(spread, one * 1.05); // hash collisions: some slice holds two chunks
-    EXPECT_LT(spread, whole * 0.6);
+    EXPECT_NEAR(sim.run(t, c).ns_per_round, one, 1e-6);
+    t.l2_slice_bytes = 16384.0 / (S / 2);
+    EXPECT_NEAR(sim.run(t, c).ns_per_round, 2 * one, 1e-6);
     // Without the barrier the workers stagger, one slice's transfer apart,
     // and their requests spread over the slices: far from the aligned round.
     c.barrier = 0, c.phases = nullptr, c.W = 1, t.l2_slice_bytes = 0;
