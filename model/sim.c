@@ -45,7 +45,7 @@ void pascal_sim_free(pascal_sim *w)
         return;
     free(w->cache.line), free(w->cache.set);
     free(w->cache.head), free(w->cache.tail), free(w->cache.count);
-    free(w->slots), free(w->arr), free(w->smx), free(w->queue.buf);
+    free(w->slots), free(w->arr), free(w->smx), free(w->fly), free(w->queue.buf);
     free(w);
 }
 
@@ -73,12 +73,13 @@ pascal_sim *pascal_sim_create(int64_t max_blocks, int64_t max_slots, int64_t max
     w->slots = malloc(ns * sizeof *w->slots);
     w->arr = malloc(ns * (size_t)w->ring * sizeof *w->arr);
     w->smx = malloc(ns * sizeof *w->smx);
+    w->fly = malloc(ns * sizeof *w->fly);
     /* The queue: at most one entry per slot, in a buffer eight times longer,
      * moved back to its start when its end is reached. */
     w->queue.cap = 8 * (int64_t)ns;
     w->queue.buf = malloc(8 * ns * sizeof *w->queue.buf);
     if (!w->cache.line || !w->cache.set || !w->cache.head || !w->cache.tail ||
-        !w->cache.count || !w->slots || !w->arr || !w->smx || !w->queue.buf) {
+        !w->cache.count || !w->slots || !w->arr || !w->smx || !w->fly || !w->queue.buf) {
         pascal_sim_free(w);
         return NULL;
     }
@@ -273,7 +274,7 @@ void sim_setup(pascal_sim *w, const pascal_sim_timing *tm, const pascal_sim_conf
         w->smx[s].tx_port =
             c->block_bytes / (tm->sm_bytes_per_ns * (1 + tm->sm_spread * (u - 0.5)));
         w->smx[s].hit_ns = tm->hit_ns * (1 + tm->hit_sm_spread * (v - 0.5));
-        w->smx[s].busy = 0;
+        w->fly[s].busy = 0;
     }
 }
 
@@ -336,12 +337,13 @@ double sim_serve_fine(pascal_sim *w, const pascal_sim_timing *tm, int32_t b, int
 {
     sim_mem *m = &w->mem;
     sim_smx *x = &w->smx[sm];
+    sim_fly *y = &w->fly[sm];
     double tx_l2 = m->tx_l2, tx_dram = m->tx_dram, tp = x->tx_port, ts = t, l2_done = 0, p, data;
     double far = 0, lat;
     int o = sim_cache_access(&w->cache, b, t);
-    int full = m->inflight > 0 && x->busy == m->inflight;
-    if (full && x->land[0] > ts)
-        ts = x->land[0];
+    int full = m->inflight > 0 && y->busy == m->inflight;
+    if (full && y->land[0] > ts)
+        ts = y->land[0];
     if (m->noise > 0) {
         /* one draw per request: 26 bits for the L2's factor, 26 for the DRAM's */
         uint64_t u = mix64(m->stream + ++m->draws * 0x9e3779b97f4a7c15ULL);
@@ -381,11 +383,11 @@ double sim_serve_fine(pascal_sim *w, const pascal_sim_timing *tm, int32_t b, int
     data += lat > 0 ? lat : 0;
     if (m->inflight > 0) {
         if (full) {
-            x->land[0] = data;
-            heap_down(x->land, x->busy, 0);
+            y->land[0] = data;
+            heap_down(y->land, y->busy, 0);
         } else {
-            heap_push(x->land, x->busy, data);
-            x->busy++;
+            heap_push(y->land, y->busy, data);
+            y->busy++;
         }
     }
     *outcome = o;

@@ -137,9 +137,14 @@ typedef struct sim_smx {
     double port_free;       /* port from the L2: next idle, ns */
     double tx_port;         /* port time of one block, ns */
     double hit_ns;          /* its hit latency, ns */
+} sim_smx;
+
+/* An SM's requests in flight, under an in-flight limit (apart from sim_smx,
+ * which the loop without the finer mechanisms keeps small). */
+typedef struct sim_fly {
     int64_t busy;           /* requests in flight in the heap below */
     double land[PASCAL_SIM_MAX_INFLIGHT]; /* min-heap of their data times, ns */
-} sim_smx;
+} sim_fly;
 
 /* A slot's state.  Slots are stored SM by SM: index i = m o + k holds slot
  * m + k sms (the k-th CTA place of SM m), so an SM's CTAs sit side by side. */
@@ -163,6 +168,7 @@ struct pascal_sim {
                                mod ring (a power of two >= depth) */
     int64_t ring;
     sim_smx *smx;           /* per SM (at most max_slots SMs) */
+    sim_fly *fly;           /* per SM */
     sim_queue queue;
 };
 
