@@ -331,6 +331,11 @@ void pascal_eval_set_dynamic(pascal_eval *ev, const struct pascal_dyn_model *dyn
     ev->dyn = dyn;
 }
 
+const pascal_dyn_model *pascal_eval_dynamic_model(const pascal_eval *ev)
+{
+    return ev->dyn;
+}
+
 void pascal_eval_set_dynamic_flags(pascal_eval *ev, unsigned flags)
 {
     ev->dyn_flags = flags;

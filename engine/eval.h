@@ -30,6 +30,8 @@ unsigned pascal_eval_models(const pascal_eval *ev);
  * code 12. */
 struct pascal_dyn_model;
 void pascal_eval_set_dynamic(pascal_eval *ev, const struct pascal_dyn_model *dyn);
+/* The calibration set (NULL: none). */
+const struct pascal_dyn_model *pascal_eval_dynamic_model(const pascal_eval *ev);
 /* The dynamic model's columns at point values v, in pascal_calibrate_point's
  * order, as the evaluator computes them: a workload point through its
  * open-scan view (engine/eval_workload.h), or code 14 where it has none;

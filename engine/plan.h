@@ -111,6 +111,12 @@ int pascal_plan_check_dynamic(const pascal_spec *spec, const struct pascal_dyn_m
 struct pascal_sim_timing;
 int pascal_run_load_sim_timing(const pascal_spec *spec, struct pascal_sim_timing *tm, int *have,
                                pascal_error *err);
+/* The dynamic model's calibration when the spec asks for the dynamic model
+ * and names one, else NULL; a bad file is the spec's error (PASCAL_EINPUT
+ * naming its line).  The caller frees it (pascal_dyn_model_free). */
+struct pascal_dyn_model;
+int pascal_run_load_calibration(const pascal_spec *spec, struct pascal_dyn_model **dyn,
+                                pascal_error *err);
 
 #ifdef __cplusplus
 }

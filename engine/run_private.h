@@ -89,8 +89,6 @@ int pascal_run_plan(const pascal_spec *spec, int threads, const pascal_run_opts 
 int pascal_run_plan_whole(const pascal_spec *spec, const pascal_plan_opts *po,
                           const pascal_dyn_model *dyn, const pascal_run_stats *st,
                           pascal_error *err);
-int pascal_run_load_calibration(const pascal_spec *spec, pascal_dyn_model **dyn,
-                                pascal_error *err);
 
 /* ---- run_batch.c ---- */
 int pascal_run_slow_spec(const pascal_spec *spec);

@@ -12,6 +12,7 @@
 #include "engine/parallel.h"
 #include "engine/plan.h"
 #include "devices/sim_timing.h"
+#include "model/dynamic.h"
 #include "sweeps/sample.h"
 
 #define DEFAULT_BATCH 4096
@@ -228,11 +229,28 @@ static int probe_search(pascal_eval *ev, pascal_point *p, const pascal_target *t
     return 0;
 }
 
+/* The dynamic model answers only at its calibration's capacities (NaN
+ * elsewhere): between a ladder's smallest and largest, at a one-capacity
+ * calibration's C.  A search on its columns stays inside them. */
+static void dynamic_range(const pascal_eval *ev, int column, int64_t *lo, int64_t *hi)
+{
+    const pascal_dyn_model *m = pascal_eval_dynamic_model(ev);
+    double a, b;
+    if ((column != PASCAL_COL_K_DYN && column != PASCAL_COL_RHO_DYN) || !m)
+        return;
+    pascal_dyn_model_capacities(m, &a, &b);
+    if (ceil(a) > (double)*lo)
+        *lo = (int64_t)ceil(a);
+    if (floor(b) < (double)*hi)
+        *hi = (int64_t)floor(b);
+}
+
 int pascal_size_point(pascal_eval *ev, const pascal_point *p0, const pascal_target *t, int64_t lo,
                       int64_t hi, pascal_size_result *r)
 {
     pascal_point p = *p0;
     double v = NAN;
+    dynamic_range(ev, t->column, &lo, &hi);
     memset(r, 0, sizeof *r);
     r->lo = lo, r->hi = hi, r->C = -1, r->capacity_bytes = NAN, r->value = NAN;
     r->monotone = -1;
@@ -250,11 +268,20 @@ int pascal_size_point(pascal_eval *ev, const pascal_point *p0, const pascal_targ
     return bisect(ev, &p, t, lo - 1, hi, v, r, NULL);
 }
 
-/* The simulator's timing for a search that runs it (NULL: none). */
+/* What a search's evaluators borrow: the simulator's timing for a search
+ * that runs it, the dynamic model's calibration for one that asks it. */
 typedef struct sim_timing_box {
     pascal_sim_timing tm[PASCAL_SPEC_MAX_DEVICES];   /* per profile (plan.h) */
     int have;
+    pascal_dyn_model *dyn;                           /* NULL: none */
 } sim_timing_box;
+
+/* Loads both for spec; on failure nothing is kept. */
+static int load_box(const pascal_spec *spec, sim_timing_box *box, pascal_error *err)
+{
+    int rc = pascal_run_load_sim_timing(spec, box->tm, &box->have, err);
+    return rc ? rc : pascal_run_load_calibration(spec, &box->dyn, err);
+}
 
 static int stop_flagged(void *ctx)
 {
@@ -268,6 +295,10 @@ static pascal_eval *make_eval(const pascal_spec *spec, int column, const sim_tim
     pascal_eval *ev = pascal_eval_create(column_models(spec, column));
     if (ev && box->have)
         pascal_eval_set_sim(ev, box->tm, pascal_spec_ndevices(spec), stop_flagged, (void *)stop_flag);
+    if (ev && box->dyn) {
+        pascal_eval_set_dynamic(ev, box->dyn);
+        pascal_eval_set_dynamic_flags(ev, pascal_spec_extrapolation_nan(spec) ? PASCAL_DYN_NO_HOLD : 0);
+    }
     return ev;
 }
 
@@ -291,12 +322,13 @@ void *pascal_size_searcher_open(const pascal_spec *spec, int column, double targ
         snprintf(note, len, "out of memory for the evaluator");
         return NULL;
     }
-    if (pascal_run_load_sim_timing(spec, s->box.tm, &s->box.have, &err) != 0) {
+    if (load_box(spec, &s->box, &err) != 0) {
         snprintf(note, len, "%s", err.msg);
         free(s);
         return NULL;
     }
     if (!(s->ev = make_eval(spec, column, &s->box, NULL))) {
+        pascal_dyn_model_free(s->box.dyn);
         free(s);
         snprintf(note, len, "out of memory for the evaluator");
         return NULL;
@@ -330,6 +362,7 @@ void pascal_size_searcher_free(void *ctx)
     if (!s)
         return;
     pascal_eval_free(s->ev);
+    pascal_dyn_model_free(s->box.dyn);
     free(s);
 }
 
@@ -476,18 +509,20 @@ static int search_all(const pascal_spec *spec, const pascal_size_opts *o, int th
                       pascal_size_stats *st, pascal_error *err)
 {
     size_team t = {.spec = spec, .o = o, .st = st, .n = n};
-    int rc = pascal_run_load_sim_timing(spec, t.box.tm, &t.box.have, err);
+    int rc = load_box(spec, &t.box, err);
     if (rc)
         return rc;
     t.bsize = (uint64_t)(o->batch > 0 ? o->batch : DEFAULT_BATCH);
     t.s = (slots){malloc(t.bsize * sizeof *t.s.res), malloc(t.bsize)};
     if (!t.s.res || !t.s.keep) {
         free(t.s.res), free(t.s.keep);
+        pascal_dyn_model_free(t.box.dyn);
         return pascal_error_set(err, PASCAL_ENOMEM, "out of memory for %llu scenarios",
                                 (unsigned long long)t.bsize);
     }
     pascal_parallel(threads, search_body, &t);
     free(t.s.res), free(t.s.keep);
+    pascal_dyn_model_free(t.box.dyn);
     if (t.rc)
         return pascal_error_set(err, t.rc, "the results could not be written");
     if (t.nomem || t.failed)

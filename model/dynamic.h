@@ -165,6 +165,10 @@ int pascal_dyn_ladder(pascal_dyn_model **levels, int64_t n, pascal_dyn_model **o
 /* Levels of a model (1 for a model fitted at one capacity) and level i
  * (the model itself for such a model). */
 int64_t pascal_dyn_model_levels(const pascal_dyn_model *m);
+/* The capacities a model answers at, in blocks: a ladder's smallest and
+ * largest level (it answers at every C between); a one-capacity model's C
+ * for both. */
+void pascal_dyn_model_capacities(const pascal_dyn_model *m, double *lo, double *hi);
 /* A ladder's prediction at C without level `level` (an interior one, 0 <
  * level < levels - 1): what the other capacities say of it, for a
  * leave-one-capacity-out check.  Else PASCAL_DYN_ERR_CAPACITY. */

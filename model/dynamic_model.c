@@ -521,6 +521,12 @@ int pascal_dyn_ladder(pascal_dyn_model **levels, int64_t n, pascal_dyn_model **o
 
 int64_t pascal_dyn_model_levels(const pascal_dyn_model *m) { return m->nlev > 0 ? m->nlev : 1; }
 
+void pascal_dyn_model_capacities(const pascal_dyn_model *m, double *lo, double *hi)
+{
+    *lo = m->nlev > 0 ? m->lev[0]->par.C : m->par.C;
+    *hi = m->nlev > 0 ? m->lev[m->nlev - 1]->par.C : m->par.C;
+}
+
 const pascal_dyn_model *pascal_dyn_model_level(const pascal_dyn_model *m, int64_t i)
 {
     return m->nlev > 0 ? m->lev[i] : m;

@@ -26,6 +26,9 @@ static const char *usage_text =
     "log-spaced capacities, then bisected above the last miss, and any rise\n"
     "with C is reported; where the simulator answers, the band's high end\n"
     "(answer_traffic_hi) is sized on the same bound beside the answer.\n"
+    "The dynamic model's K_dyn and rho_dyn are searched inside the calibration's\n"
+    "capacities: between the smallest and largest of a calibration over several\n"
+    "(where K never grows with C), at the one C of a one-capacity calibration.\n"
     "--worst prints one answer: the scenario that needs the most capacity.\n"
     "--json prints one object per line: the scenario's axis values, C,\n"
     "capacity_bytes, value (the target column at C) and range (the searched C).";
@@ -137,6 +140,7 @@ static void print_extras(const pascal_size_result *r, const char *col, FILE *f)
 static void print_text(const printer *pr, const pascal_size_result *r, FILE *f)
 {
     const char *col = pascal_columns[pr->target->column].name;
+    int dynamic = pr->target->column == PASCAL_COL_K_DYN || pr->target->column == PASCAL_COL_RHO_DYN;
     size_t used = 0;
     char line[768], v[64];
     line[0] = '\0';
@@ -155,7 +159,10 @@ static void print_text(const printer *pr, const pascal_size_result *r, FILE *f)
                 (long long)r->hi, col, r->value, (long long)r->hi);
     } else {
         bytes_text(r->capacity_bytes, v, sizeof v);
-        fprintf(f, "%s: C = %lld blocks%s, %s = %.6g\n", line, (long long)r->C, v, col, r->value);
+        fprintf(f, "%s: C = %lld blocks%s, %s = %.6g%s\n", line, (long long)r->C, v, col, r->value,
+                dynamic && r->C == r->lo ? " (the smallest C searched, the axis's or the "
+                                           "calibration's smallest: it may meet the target below)"
+                                         : "");
     }
     print_extras(r, col, f);
 }

@@ -58,12 +58,13 @@ const pascal_monotone_info pascal_search_monotone[] = {
     {PASCAL_COL_K_BELADY, DOWN, "Belady/OPT is a stack algorithm (Mattson et al. 1970): on one trace its "
                                 "misses never grow with C"},
     {PASCAL_COL_RHO_BELADY, DOWN, "K_belady / M (OPT's inclusion property)"},
-    {PASCAL_COL_K_DYN, NONE, "a calibration at one capacity has no prediction at another C (NaN, "
-                             "fallback 13); one over several capacities does not increase with C "
-                             "between its smallest and largest and is NaN outside (fallback 16)"},
-    {PASCAL_COL_RHO_DYN, NONE, "a calibration at one capacity has no prediction at another C (NaN, "
-                               "fallback 13); one over several capacities does not increase with C "
-                               "between its smallest and largest and is NaN outside (fallback 16)"},
+    {PASCAL_COL_K_DYN, DOWN, "inside the calibration's capacities: one over several capacities "
+                             "never increases with C between its smallest and largest (the "
+                             "capacities' answers projected to non-increasing, then linear in log "
+                             "C) and is NaN outside (fallback 16); a one-capacity calibration "
+                             "answers at its C only (fallback 13 elsewhere); a search stays inside"},
+    {PASCAL_COL_RHO_DYN, DOWN, "K_dyn / M, M fixed (see K_dyn): a search stays inside the "
+                               "calibration's capacities"},
     {PASCAL_COL_BAND_LO, NONE, "the calibration is one device's cache (see rho_dyn)"},
     {PASCAL_COL_BAND_HI, NONE, "the calibration is one device's cache (see rho_dyn)"},
     {PASCAL_COL_FALLBACK, NONE, "a rule code, not a quantity"},

@@ -3,7 +3,7 @@
 // the capacities worked by hand from eq. 20-21, the projection that keeps K
 // from growing with C, refusals outside the range, the leave-one-capacity-out
 // prediction, the reference C column with its errors, the calibration file
-// round trip, and a sweep over capacity.
+// round trip, a sweep over capacity, and sizing on it.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,6 +13,7 @@
 
 #include "calibrate/calibrate.h"
 #include "engine/run.h"
+#include "engine/size.h"
 #include "model/dynamic.h"
 #include "output/sink.h"
 #include "sweeps/spec.h"
@@ -402,6 +403,71 @@ TEST(DynamicCapacity, SweepOverCapacityAnswersInsideTheRangeOnly)
     for (size_t i = 1; i < K.size(); i++)
         if (m[i] == m[i - 1] && !std::isnan(K[i]) && !std::isnan(K[i - 1]))
             EXPECT_LE(K[i], K[i - 1]) << i;
+    pascal_spec_free(s);
+    pascal_calibrate_result_free(&r);
+}
+
+// `size` on rho_dyn bisects inside the calibrated capacities: every
+// scenario's answer is the smallest C of [640, 2560] (the swept 320 .. 5120
+// clamped to the ladder) at which rho_dyn meets the target, found here by
+// asking the model at every C; a scenario that misses it at 2560 has none.
+std::vector<pascal_size_result> size_results(const pascal_spec *s, const pascal_target &t)
+{
+    std::vector<pascal_size_result> out;
+    pascal_size_opts o{};
+    pascal_size_stats st;
+    pascal_error err{};
+    o.target = t;
+    o.band_column = -1;
+    o.threads = 2;
+    o.emit = [](void *ctx, const pascal_size_result *r) {
+        static_cast<std::vector<pascal_size_result> *>(ctx)->push_back(*r);
+        return 0;
+    };
+    o.emit_ctx = &out;
+    EXPECT_EQ(pascal_size_run(s, &o, &st, &err), 0) << err.msg;
+    return out;
+}
+
+TEST(DynamicCapacity, SizeBisectsInsideTheCalibratedCapacities)
+{
+    TmpDir t;
+    std::string refs = t.file("refs.csv", ladder_csv()), cal = t.path + "/cal.h5";
+    pascal_calibrate_opts o = opts(refs, cal);
+    pascal_calibrate_result r;
+    pascal_error err{};
+    ASSERT_EQ(pascal_calibrate_run(&o, &r, &err), 0) << err.msg;
+    std::string spec = t.file("s.yaml", "name: s\ndevice: " + kSrc + "/configs/devices/gb10.yaml\n"
+                                        "models: [dynamic]\ncalibration: cal.h5\n"
+                                        "fixed: {block_bytes: 16KiB, N: 4096, occupancy: 1, path: tma, "
+                                        "W: 16}\n"
+                                        "axes:\n  depth: [2, 3]\n  compute: [0, 4, 8, 12, 16]\n"
+                                        "  C: [320, 5120]\n");
+    pascal_spec *s = nullptr;
+    ASSERT_EQ(pascal_spec_load(spec.c_str(), &s, &err), 0) << err.msg;
+    int met = 0, none = 0;
+    for (double target : {1.2 / 48, 1.6 / 48, 2.5 / 48}) {
+        auto res = size_results(s, {PASCAL_COL_RHO_DYN, PASCAL_TARGET_LE, target});
+        ASSERT_EQ(res.size(), 10u);
+        for (const auto &x : res) {
+            pascal_dyn_query q = {1, PASCAL_DYN_TMA, (int64_t)x.point.v[PASCAL_P_DEPTH],
+                                  (int64_t)x.point.v[PASCAL_P_COMPUTE], 4096, 16, NAN, 0};
+            int64_t want = -1;
+            for (int64_t C = 640; C <= 2560 && want < 0; C++) {
+                pascal_dyn_pred p;
+                pascal_dyn_predict_at(r.model, &q, (double)C, &p);
+                ASSERT_FALSE(std::isnan(p.K)) << C;
+                if (p.K / 48 <= target)
+                    want = C;
+            }
+            EXPECT_EQ(x.lo, 640);
+            EXPECT_EQ(x.hi, 2560);
+            EXPECT_EQ(x.C, want) << target << " d " << q.d << " m " << q.m;
+            met += want >= 0, none += want < 0;
+        }
+    }
+    EXPECT_GT(met, 5);   // the targets put answers inside the range
+    EXPECT_GT(none, 0);  // and some beyond it
     pascal_spec_free(s);
     pascal_calibrate_result_free(&r);
 }
