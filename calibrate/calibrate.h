@@ -228,6 +228,15 @@ typedef struct pascal_calibrate_result {
 int pascal_calibrate_ladder(pascal_calibrate_result *r, const pascal_cv_opts *o,
                             pascal_error *err);
 void pascal_calibrate_levels_free(pascal_calibrate_result *r);
+/* Held-out test of a calibration over several capacities: each (key, C)
+ * of `test` (which needs a C column) is a test key, its runs with
+ * W > o->w_min predicted at their C by the ladder (PASCAL; NaN with code
+ * PASCAL_DYN_ERR_CAPACITY outside the calibrated range), by the nearest
+ * level in log C alone (PASCAL_CV_NEAREST) and by K = 1 (ALIGNED); eq. 26
+ * per key and overall, key-balanced, in the layout of the CV. */
+int pascal_calibrate_ladder_holdout(const pascal_calibrate_result *r, const pascal_cv_opts *o,
+                                    const pascal_refs *test, pascal_cv_result *out,
+                                    pascal_error *err);
 
 int pascal_calibrate_run(const pascal_calibrate_opts *o, pascal_calibrate_result *r,
                          pascal_error *err);

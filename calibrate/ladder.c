@@ -193,6 +193,91 @@ static int leave_capacity_out(const pascal_calibrate_result *r, int64_t i,
     return 0;
 }
 
+/* The level nearest C in log C (ties to the smaller cache). */
+static int64_t nearest_level(const pascal_calibrate_result *r, double C)
+{
+    int64_t best = 0;
+    for (int64_t i = 1; i < r->nlev; i++)
+        if (fabs(log(r->lev[i].C / C)) < fabs(log(r->lev[best].C / C)))
+            best = i;
+    return best;
+}
+
+int pascal_calibrate_ladder_holdout(const pascal_calibrate_result *r, const pascal_cv_opts *o,
+                                    const pascal_refs *test, pascal_cv_result *out,
+                                    pascal_error *err)
+{
+    unsigned char *done;
+    memset(out, 0, sizeof *out);
+    if (!test->have_C)
+        return pascal_error_set(err, PASCAL_EINPUT, "expected references with a C column (each "
+                                "run's capacity) for a calibration over several capacities, got "
+                                "none");
+    if (!(out->keys = calloc((size_t)(test->n > 0 ? test->n : 1), sizeof *out->keys)) ||
+        !(done = calloc((size_t)(test->n > 0 ? test->n : 1), 1))) {
+        free(out->keys);
+        out->keys = NULL;
+        return pascal_error_set(err, PASCAL_ENOMEM, "calibrate: out of memory");
+    }
+    /* One test key per (o, path, d, m, C), in order of first appearance. */
+    for (int64_t f = 0; f < test->n; f++) {
+        const pascal_dyn_ref *y = &test->rows[f];
+        pascal_cv_key *ck = &out->keys[out->nkeys];
+        const pascal_dyn_model *nm = pascal_dyn_model_level(r->model, nearest_level(r, y->C));
+        double sum[PASCAL_CV_NMETHOD] = {0}, sle[PASCAL_CV_NMETHOD] = {0}, slog = 0;
+        int64_t n = 0;
+        if (done[f])
+            continue;
+        ck->key = (pascal_dyn_key){y->o, y->path, y->d, y->m};
+        ck->C = y->C;
+        ck->code = PASCAL_DYN_ERR_CAPACITY;
+        for (int64_t q = f; q < test->n; q++) {
+            const pascal_dyn_ref *x = &test->rows[q];
+            pascal_dyn_query qy = {x->o, x->path, x->d, x->m, x->N, x->W, NAN, 0};
+            pascal_dyn_pred p, pn;
+            double pred[PASCAL_CV_NMETHOD];
+            if (done[q] || x->o != y->o || x->path != y->path || x->d != y->d || x->m != y->m ||
+                x->C != y->C)
+                continue;
+            done[q] = 1;
+            if (!(x->W > o->w_min))
+                continue;
+            for (int t = 0; t < PASCAL_CV_NMETHOD; t++)
+                pred[t] = NAN;
+            pascal_dyn_predict_at(r->model, &qy, x->C, &p);
+            pascal_dyn_predict(nm, &qy, &pn);
+            ck->code = p.code;
+            pred[PASCAL_CV_PASCAL] = p.K;
+            pred[PASCAL_CV_ALIGNED] = 1;
+            pred[PASCAL_CV_NEAREST] = pn.K;
+            for (int t = 0; t < PASCAL_CV_NMETHOD; t++) {
+                sum[t] += fabs(pred[t] / x->K - 1);
+                sle[t] += fabs(log(pred[t] / x->K));
+            }
+            slog += log(x->K);
+            n++;
+        }
+        if (n == 0)
+            continue;
+        for (int t = 0; t < PASCAL_CV_NMETHOD; t++) {
+            ck->mape[t] = 100 * sum[t] / (double)n;
+            ck->sle[t] = sle[t] / (double)n;
+        }
+        ck->runs = n;
+        ck->K_geomean = exp(slog / (double)n);
+        out->runs_scored += n;
+        if (ck->code >= PASCAL_DYN_UNSUPPORTED)
+            out->keys_rejected++;
+        else
+            out->keys_predicted++;
+        out->nkeys++;
+    }
+    free(done);
+    pascal_cv_overall(out);
+    out->band_radius = NAN;
+    return 0;
+}
+
 int pascal_calibrate_ladder(pascal_calibrate_result *r, const pascal_cv_opts *o,
                             pascal_error *err)
 {

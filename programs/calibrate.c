@@ -232,6 +232,59 @@ static void print_summary(FILE *f, const pascal_calibrate_opts *o, const pascal_
             o->out_path, r->prov.input_sha256, r->seconds);
 }
 
+/* --test on a calibration over several capacities: per capacity of the
+ * test file and overall, key-balanced over the keys PASCAL predicts. */
+static void print_ladder_test(FILE *f, const char *path, const pascal_refs *test,
+                              const pascal_cv_result *ho, const pascal_calibrate_opts *o,
+                              const pascal_calibrate_result *r)
+{
+    double caps[4096];
+    int64_t ncap = 0;
+    char a[24], b[24], c[24];
+    fprintf(f, "\nheld-out test on %s (%lld runs at their capacities; calibrated %.0f to %.0f "
+               "blocks): key-balanced MAPE (eq. 26), runs with W > %g\n",
+            path, (long long)test->n, r->lev[0].C, r->lev[r->nlev - 1].C, o->cv.w_min);
+    fprintf(f, "  %10s %6s %6s %9s %9s %9s %s\n", "C", "keys", "runs", "pascal", "nearest", "K = 1",
+            "(nearest: the calibrated capacity nearest in log C alone)");
+    for (int64_t i = 0; i < ho->nkeys && ncap < 4096; i++) {
+        int64_t k = 0;
+        while (k < ncap && caps[k] != ho->keys[i].C)
+            k++;
+        if (k == ncap)
+            caps[ncap++] = ho->keys[i].C;
+    }
+    for (int64_t k = 0; k < ncap; k++) {
+        double sum[PASCAL_CV_NMETHOD] = {0};
+        int64_t keys = 0, runs = 0, out = 0;
+        for (int64_t i = 0; i < ho->nkeys; i++) {
+            const pascal_cv_key *x = &ho->keys[i];
+            if (x->C != caps[k])
+                continue;
+            if (x->code >= PASCAL_DYN_UNSUPPORTED) {
+                out++;
+                continue;
+            }
+            for (int t = 0; t < PASCAL_CV_NMETHOD; t++)
+                sum[t] += x->mape[t];
+            keys++, runs += x->runs;
+        }
+        pct(keys ? sum[PASCAL_CV_PASCAL] / (double)keys : NAN, a, sizeof a);
+        pct(keys ? sum[PASCAL_CV_NEAREST] / (double)keys : NAN, b, sizeof b);
+        pct(keys ? sum[PASCAL_CV_ALIGNED] / (double)keys : NAN, c, sizeof c);
+        fprintf(f, "  %10.0f %6lld %6lld %9s %9s %9s", caps[k], (long long)keys, (long long)runs, a, b,
+                c);
+        if (out)
+            fprintf(f, "  %lld keys refused (outside the calibrated capacities)", (long long)out);
+        fputc('\n', f);
+    }
+    pct(ho->mape[PASCAL_CV_PASCAL], a, sizeof a);
+    pct(ho->mape[PASCAL_CV_NEAREST], b, sizeof b);
+    pct(ho->mape[PASCAL_CV_ALIGNED], c, sizeof c);
+    fprintf(f, "  %10s %6lld %6lld %9s %9s %9s  (%lld keys refused)\n", "overall",
+            (long long)ho->keys_predicted, (long long)ho->runs_scored, a, b, c,
+            (long long)ho->keys_rejected);
+}
+
 /* --test: the frozen fit against runs of keys it never saw. */
 static int held_out(const char *path, const pascal_calibrate_opts *o,
                     const pascal_calibrate_result *r, pascal_error *err)
@@ -242,16 +295,19 @@ static int held_out(const char *path, const pascal_calibrate_opts *o,
     char title[1200];
     int64_t shared = 0;
     int rc;
-    if (r->nlev > 0) {
-        pascal_error_set(err, PASCAL_EINPUT, "--test: expected references at one capacity, got %lld "
-                         "capacities (a calibration over several is checked by leaving each "
-                         "capacity out, printed above)", (long long)r->nlev);
-        fprintf(stderr, "pascal calibrate: %s\n", err->msg);
-        return PASCAL_EINPUT;
-    }
     rc = pascal_calibrate_read_refs(path, r->par.sms, &test, err);
     if (rc != 0) {
         fprintf(stderr, "pascal calibrate: --test: %s\n", err->msg);
+        return rc;
+    }
+    if (r->nlev > 0) {
+        if ((rc = pascal_calibrate_ladder_holdout(r, &cv, &test, &ho, err)) == 0) {
+            print_ladder_test(stdout, path, &test, &ho, o, r);
+            pascal_calibrate_cv_free(&ho);
+        } else {
+            fprintf(stderr, "pascal calibrate: --test: %s: %s\n", path, err->msg);
+        }
+        pascal_calibrate_refs_free(&test);
         return rc;
     }
     for (int64_t i = 0; i < test.n; i++) {

@@ -472,6 +472,72 @@ TEST(DynamicCapacity, SizeBisectsInsideTheCalibratedCapacities)
     pascal_calibrate_result_free(&r);
 }
 
+// --test on a calibration over capacities: runs at capacities the ladder
+// never saw, each (key, C) a test key; PASCAL asks the ladder at the run's
+// C, "nearest" the nearest calibrated capacity alone, and capacities
+// outside the range are refused (code 16).  The law of ladder_csv is
+// linear in log C after the encoding, so the ladder is close to exact
+// between its capacities and the nearest capacity is not.
+TEST(DynamicCapacity, HeldOutTestAtUnseenCapacities)
+{
+    TmpDir t;
+    std::string refs = t.file("refs.csv", ladder_csv()), cal = t.path + "/cal.h5";
+    pascal_calibrate_opts o = opts(refs, cal);
+    pascal_calibrate_result r;
+    pascal_error err{};
+    ASSERT_EQ(pascal_calibrate_run(&o, &r, &err), 0) << err.msg;
+    std::string text = "# sms: 48, C: per row, blocks of 16384 bytes (a test set)\no,path,d,m,N,W,K,C\n";
+    for (int C : {320, 960, 1920})
+        for (int m : {4, 12})
+            for (int W : {1, 4, 16}) {
+                double K = 1 + 1.3 * (40.0 - m) / 40 * std::log2(1.0 + W) * 640 / C;
+                char row[128];
+                std::snprintf(row, sizeof row, "1,tma,3,%d,4096,%d,%.17g,%d\n", m, W, K, C);
+                text += row;
+            }
+    std::string tpath = t.file("test.csv", text);
+    pascal_refs test;
+    ASSERT_EQ(pascal_calibrate_read_refs(tpath.c_str(), 48, &test, &err), 0) << err.msg;
+    pascal_cv_result ho;
+    pascal_cv_opts cv = o.cv;
+    ASSERT_EQ(pascal_calibrate_ladder_holdout(&r, &cv, &test, &ho, &err), 0) << err.msg;
+    ASSERT_EQ(ho.nkeys, 6);
+    EXPECT_EQ(ho.keys_rejected, 2);
+    EXPECT_EQ(ho.keys_predicted, 4);
+    EXPECT_EQ(ho.runs_scored, 12); // W > 1 only
+    for (int64_t k = 0; k < ho.nkeys; k++) {
+        const pascal_cv_key &x = ho.keys[k];
+        if (x.C == 320) {
+            EXPECT_EQ(x.code, PASCAL_DYN_ERR_CAPACITY);
+            EXPECT_TRUE(std::isnan(x.mape[PASCAL_CV_PASCAL]));
+            continue;
+        }
+        // eq. 26 by hand from the model at the run's C
+        double sum = 0, sum1 = 0;
+        for (int W : {4, 16}) {
+            double K = 1 + 1.3 * (40.0 - (double)x.key.m) / 40 * std::log2(1.0 + W) * 640 / x.C;
+            pascal_dyn_query q = {1, PASCAL_DYN_TMA, 3, x.key.m, 4096, (double)W, NAN, 0};
+            pascal_dyn_pred p;
+            pascal_dyn_predict_at(r.model, &q, x.C, &p);
+            sum += std::fabs(p.K / K - 1), sum1 += std::fabs(1 / K - 1);
+        }
+        EXPECT_NEAR(x.mape[PASCAL_CV_PASCAL], 100 * sum / 2, 1e-9) << x.C;
+        EXPECT_NEAR(x.mape[PASCAL_CV_ALIGNED], 100 * sum1 / 2, 1e-9) << x.C;
+        EXPECT_LT(x.mape[PASCAL_CV_PASCAL], 2.0) << x.C;
+        EXPECT_GT(x.mape[PASCAL_CV_NEAREST], 3 * x.mape[PASCAL_CV_PASCAL]) << x.C;
+    }
+    pascal_calibrate_cv_free(&ho);
+    pascal_calibrate_refs_free(&test);
+    // A test file without a C column says what it lacks.
+    std::string flat = t.file("flat.csv", "# sms: 48, C: 1280 blocks, blocks of 16384 bytes\n"
+                                          "o,path,d,m,N,W,K\n1,tma,3,4,4096,4,1.5\n");
+    ASSERT_EQ(pascal_calibrate_read_refs(flat.c_str(), 48, &test, &err), 0) << err.msg;
+    EXPECT_EQ(pascal_calibrate_ladder_holdout(&r, &cv, &test, &ho, &err), PASCAL_EINPUT);
+    EXPECT_NE(std::string(err.msg).find("expected references with a C column"), std::string::npos);
+    pascal_calibrate_refs_free(&test);
+    pascal_calibrate_result_free(&r);
+}
+
 // calibrate and predict as a user runs them on references over capacities.
 TEST(DynamicCapacity, CalibrateAndPredictOnTheCommandLine)
 {
@@ -500,7 +566,18 @@ TEST(DynamicCapacity, CalibrateAndPredictOnTheCommandLine)
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(pascal_test::json_str(r.out, "fallback"), "\"capacity\"") << r.out;
     EXPECT_NE(r.out.find("\"K\": null"), std::string::npos) << r.out;
-    // --test is for one capacity; --C against runs that carry their own.
+    // --test scores runs at their own capacities, refusing those outside.
+    std::string test = t.file("test.csv", "# sms: 48, C: per row, blocks of 16384 bytes\n"
+                                          "o,path,d,m,N,W,K,C\n1,tma,3,4,4096,4,2.1,960\n"
+                                          "1,tma,3,4,4096,4,1.9,5000\n");
+    r = pascal_test::run_cli(t.path, "calibrate " + refs + " --device " + kSrc +
+                                         "/configs/devices/gb10.yaml -o " + t.path + "/y.h5 --test " +
+                                         test);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("held-out test on " + test), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("1 keys refused (outside the calibrated capacities)"), std::string::npos)
+        << r.out;
+    // --C against runs that carry their own.
     r = pascal_test::run_cli(t.path, "calibrate " + refs + " --device " + kSrc +
                                          "/configs/devices/gb10.yaml --C 640 -o " + t.path + "/x.h5");
     EXPECT_EQ(r.status, 2);
