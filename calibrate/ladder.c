@@ -130,6 +130,36 @@ static int merge_cv(pascal_calibrate_result *r, const pascal_cv_opts *o, pascal_
     return 0;
 }
 
+/* One scored run's predictions into a key's sums. */
+static void add_run(double *sum, double *sle, double *slog, const double *pred, double K)
+{
+    for (int t = 0; t < PASCAL_CV_NMETHOD; t++) {
+        sum[t] += fabs(pred[t] / K - 1);
+        sle[t] += fabs(log(pred[t] / K));
+    }
+    *slog += log(K);
+}
+
+/* A key of n scored runs into out (nothing when n is 0). */
+static void end_key(pascal_cv_result *out, pascal_cv_key *ck, const double *sum, const double *sle,
+                    double slog, int64_t n)
+{
+    if (n == 0)
+        return;
+    for (int t = 0; t < PASCAL_CV_NMETHOD; t++) {
+        ck->mape[t] = 100 * sum[t] / (double)n;
+        ck->sle[t] = sle[t] / (double)n;
+    }
+    ck->runs = n;
+    ck->K_geomean = exp(slog / (double)n);
+    out->runs_scored += n;
+    if (ck->code >= PASCAL_DYN_UNSUPPORTED)
+        out->keys_rejected++;
+    else
+        out->keys_predicted++;
+    out->nkeys++;
+}
+
 /* Level i left out: each key's scored runs predicted by the other levels. */
 static int leave_capacity_out(const pascal_calibrate_result *r, int64_t i,
                               const pascal_cv_opts *o, pascal_error *err)
@@ -166,27 +196,10 @@ static int leave_capacity_out(const pascal_calibrate_result *r, int64_t i,
             pred[PASCAL_CV_PASCAL] = p.K;
             pred[PASCAL_CV_ALIGNED] = 1;
             pred[PASCAL_CV_NEAREST] = pn.K;
-            for (int t = 0; t < PASCAL_CV_NMETHOD; t++) {
-                sum[t] += fabs(pred[t] / x->K - 1);
-                sle[t] += fabs(log(pred[t] / x->K));
-            }
-            slog += log(x->K);
+            add_run(sum, sle, &slog, pred, x->K);
             n++;
         }
-        if (n == 0)
-            continue;
-        for (int t = 0; t < PASCAL_CV_NMETHOD; t++) {
-            ck->mape[t] = 100 * sum[t] / (double)n;
-            ck->sle[t] = sle[t] / (double)n;
-        }
-        ck->runs = n;
-        ck->K_geomean = exp(slog / (double)n);
-        out->runs_scored += n;
-        if (ck->code >= PASCAL_DYN_UNSUPPORTED)
-            out->keys_rejected++;
-        else
-            out->keys_predicted++;
-        out->nkeys++;
+        end_key(out, ck, sum, sle, slog, n);
     }
     pascal_cv_overall(out);
     out->band_radius = NAN;
@@ -250,27 +263,10 @@ int pascal_calibrate_ladder_holdout(const pascal_calibrate_result *r, const pasc
             pred[PASCAL_CV_PASCAL] = p.K;
             pred[PASCAL_CV_ALIGNED] = 1;
             pred[PASCAL_CV_NEAREST] = pn.K;
-            for (int t = 0; t < PASCAL_CV_NMETHOD; t++) {
-                sum[t] += fabs(pred[t] / x->K - 1);
-                sle[t] += fabs(log(pred[t] / x->K));
-            }
-            slog += log(x->K);
+            add_run(sum, sle, &slog, pred, x->K);
             n++;
         }
-        if (n == 0)
-            continue;
-        for (int t = 0; t < PASCAL_CV_NMETHOD; t++) {
-            ck->mape[t] = 100 * sum[t] / (double)n;
-            ck->sle[t] = sle[t] / (double)n;
-        }
-        ck->runs = n;
-        ck->K_geomean = exp(slog / (double)n);
-        out->runs_scored += n;
-        if (ck->code >= PASCAL_DYN_UNSUPPORTED)
-            out->keys_rejected++;
-        else
-            out->keys_predicted++;
-        out->nkeys++;
+        end_key(out, ck, sum, sle, slog, n);
     }
     free(done);
     pascal_cv_overall(out);
