@@ -206,6 +206,21 @@ pascal_calibrate_opts opts(const std::string &refs, const std::string &out)
     return o;
 }
 
+// ladder_csv calibrated into a temporary folder (cal.h5 there).
+struct Calibrated {
+    TmpDir t;
+    std::string refs = t.file("refs.csv", ladder_csv()), cal = t.path + "/cal.h5";
+    pascal_calibrate_opts o = opts(refs, cal);
+    pascal_calibrate_result r{};
+    pascal_error err{};
+    bool ok = pascal_calibrate_run(&o, &r, &err) == 0;
+    ~Calibrated()
+    {
+        if (ok)
+            pascal_calibrate_result_free(&r);
+    }
+};
+
 TEST(DynamicCapacity, CalibrateFitsEachCapacityAndTheFileKeepsThem)
 {
     TmpDir t;
@@ -354,12 +369,12 @@ TEST(DynamicCapacity, CapacityColumnAndFlagsAreChecked)
 
 TEST(DynamicCapacity, SweepOverCapacityAnswersInsideTheRangeOnly)
 {
-    TmpDir t;
-    std::string refs = t.file("refs.csv", ladder_csv()), cal = t.path + "/cal.h5";
-    pascal_calibrate_opts o = opts(refs, cal);
-    pascal_calibrate_result r;
+    Calibrated c;
+    ASSERT_TRUE(c.ok) << c.err.msg;
+    TmpDir &t = c.t;
+    pascal_calibrate_opts &o = c.o;
+    pascal_calibrate_result &r = c.r;
     pascal_error err{};
-    ASSERT_EQ(pascal_calibrate_run(&o, &r, &err), 0) << err.msg;
     std::string spec = t.file("s.yaml", "name: s\ndevice: " + kSrc + "/configs/devices/gb10.yaml\n"
                                         "models: [dynamic]\ncalibration: cal.h5\n"
                                         "fixed: {block_bytes: 16KiB, N: 4096, occupancy: 1, path: tma, "
@@ -404,7 +419,6 @@ TEST(DynamicCapacity, SweepOverCapacityAnswersInsideTheRangeOnly)
         if (m[i] == m[i - 1] && !std::isnan(K[i]) && !std::isnan(K[i - 1]))
             EXPECT_LE(K[i], K[i - 1]) << i;
     pascal_spec_free(s);
-    pascal_calibrate_result_free(&r);
 }
 
 // `size` on rho_dyn bisects inside the calibrated capacities: every
@@ -431,12 +445,12 @@ std::vector<pascal_size_result> size_results(const pascal_spec *s, const pascal_
 
 TEST(DynamicCapacity, SizeBisectsInsideTheCalibratedCapacities)
 {
-    TmpDir t;
-    std::string refs = t.file("refs.csv", ladder_csv()), cal = t.path + "/cal.h5";
-    pascal_calibrate_opts o = opts(refs, cal);
-    pascal_calibrate_result r;
+    Calibrated c;
+    ASSERT_TRUE(c.ok) << c.err.msg;
+    TmpDir &t = c.t;
+    pascal_calibrate_opts &o = c.o;
+    pascal_calibrate_result &r = c.r;
     pascal_error err{};
-    ASSERT_EQ(pascal_calibrate_run(&o, &r, &err), 0) << err.msg;
     std::string spec = t.file("s.yaml", "name: s\ndevice: " + kSrc + "/configs/devices/gb10.yaml\n"
                                         "models: [dynamic]\ncalibration: cal.h5\n"
                                         "fixed: {block_bytes: 16KiB, N: 4096, occupancy: 1, path: tma, "
@@ -469,7 +483,6 @@ TEST(DynamicCapacity, SizeBisectsInsideTheCalibratedCapacities)
     EXPECT_GT(met, 5);   // the targets put answers inside the range
     EXPECT_GT(none, 0);  // and some beyond it
     pascal_spec_free(s);
-    pascal_calibrate_result_free(&r);
 }
 
 // --test on a calibration over capacities: runs at capacities the ladder
@@ -480,12 +493,12 @@ TEST(DynamicCapacity, SizeBisectsInsideTheCalibratedCapacities)
 // between its capacities and the nearest capacity is not.
 TEST(DynamicCapacity, HeldOutTestAtUnseenCapacities)
 {
-    TmpDir t;
-    std::string refs = t.file("refs.csv", ladder_csv()), cal = t.path + "/cal.h5";
-    pascal_calibrate_opts o = opts(refs, cal);
-    pascal_calibrate_result r;
+    Calibrated c;
+    ASSERT_TRUE(c.ok) << c.err.msg;
+    TmpDir &t = c.t;
+    pascal_calibrate_opts &o = c.o;
+    pascal_calibrate_result &r = c.r;
     pascal_error err{};
-    ASSERT_EQ(pascal_calibrate_run(&o, &r, &err), 0) << err.msg;
     std::string text = "# sms: 48, C: per row, blocks of 16384 bytes (a test set)\no,path,d,m,N,W,K,C\n";
     for (int C : {320, 960, 1920})
         for (int m : {4, 12})
@@ -535,7 +548,6 @@ TEST(DynamicCapacity, HeldOutTestAtUnseenCapacities)
     EXPECT_EQ(pascal_calibrate_ladder_holdout(&r, &cv, &test, &ho, &err), PASCAL_EINPUT);
     EXPECT_NE(std::string(err.msg).find("expected references with a C column"), std::string::npos);
     pascal_calibrate_refs_free(&test);
-    pascal_calibrate_result_free(&r);
 }
 
 // calibrate and predict as a user runs them on references over capacities.
