@@ -157,6 +157,31 @@ int64_t pascal_opt_replay(pascal_opt *ws, const int64_t *trace, int64_t n,
 void pascal_opt_reset(pascal_opt *ws, int64_t C);
 int pascal_opt_access(pascal_opt *ws, int64_t b, int64_t next);
 
+/* ---- a floor for every demand-paging cache, from reuse gaps --------------- */
+
+/* For any cache of C blocks that, from empty, holds each request's block
+ * at least until the next request (every cache that fills on a miss:
+ * LRU, Belady's MIN, set-associative, ...), a lower bound on its misses over
+ * a trace, for every C at once from one pass (docs/workloads.md section 6,
+ * "A floor for request programs").  Memory 8 nblocks bytes and about
+ * 400 KiB of histogram; at most 2^31 requests in all. */
+typedef struct pascal_gapfloor pascal_gapfloor;
+
+/* A workspace for block ids in [0, nblocks), 1 <= nblocks <= 2^28; NULL on
+ * failure. */
+pascal_gapfloor *pascal_gapfloor_create(int64_t nblocks);
+double pascal_gapfloor_bytes(int64_t nblocks);
+void pascal_gapfloor_free(pascal_gapfloor *g);
+/* Forgets every request. */
+void pascal_gapfloor_reset(pascal_gapfloor *g);
+/* Appends trace[0..n-1].  -1 for a block id out of range (the requests
+ * before it are kept) or past 2^31 requests, else 0. */
+int pascal_gapfloor_add(pascal_gapfloor *g, const int64_t *trace, int64_t n);
+int64_t pascal_gapfloor_requests(const pascal_gapfloor *g);
+/* The floor with C blocks (C < 1: every request misses): at least the
+ * distinct blocks, and exact at C = 1 and wherever C holds them all. */
+int64_t pascal_gapfloor_misses(pascal_gapfloor *g, int64_t C);
+
 /* ---- fixed-phase replays (steady state and empty cache) ------------------ */
 
 /* Bytes pascal_replay_create(max_N, max_M) allocates, 44 to 53 max_N +
