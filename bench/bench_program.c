@@ -3,7 +3,9 @@
  *      that answers every capacity) of three named kernels' programs, block
  *      requests per second on one core, against a baseline in the same
  *      process: generating the same requests (every CTA's streams, steps
- *      and blocks) without replaying them;
+ *      and blocks) without replaying them; and, on a program (no ring),
+ *      its floor (fill_bytes_bound: one pass over the reuse gaps, every
+ *      capacity);
  *   2. a Llama 3.1 70B decode sizing study of 10^4 points (context x batch
  *      x kernel x 250 capacities, FlashAttention-2 with its split-KV choice
  *      and the model kernel, H200) through `pascal run`'s engine on 2
@@ -60,13 +62,13 @@ static void program_rate(const char *what, const char *text)
     pascal_error err = {0};
     pascal_point p;
     pascal_workload w;
-    double replay[REPS], gen[REPS], fills = 0;
+    double replay[REPS], gen[REPS], gaps[REPS], fills = 0, floor = 0;
     int64_t check = 0;
     if (pascal_spec_point(spec, 0, &p, &err) != 1 || pascal_workload_of_point(p.v, &w) != 0) {
         fprintf(stderr, "bench: %s: %s\n", what, err.msg);
         exit(1);
     }
-    const int col = PASCAL_COL_FILL_BYTES_REPLAY;
+    const int col = PASCAL_COL_FILL_BYTES_REPLAY, fcol = PASCAL_COL_FILL_BYTES_BOUND;
     for (int r = 0; r < REPS; r++) {
         pascal_eval *ev = pascal_eval_create(pascal_spec_models(spec));
         double t0 = pascal_now();
@@ -79,12 +81,25 @@ static void program_rate(const char *what, const char *text)
         double t2 = pascal_now();
         replay[r] = t1 - t0, gen[r] = t2 - t1;
         pascal_eval_free(ev);
+        if (w.ring)
+            continue;
+        ev = pascal_eval_create(pascal_spec_models(spec));
+        double t3 = pascal_now();
+        if (!ev || pascal_eval_point(ev, &p, &fcol, 1, &floor) != 0) {
+            fprintf(stderr, "bench: %s: the floor failed\n", what);
+            exit(1);
+        }
+        gaps[r] = pascal_now() - t3;
+        pascal_eval_free(ev);
     }
     double rp = median(replay, REPS), g = median(gen, REPS), n = (double)w.requests;
     printf("%s: %lld CTAs, %.3g block requests; replay %.1f M requests/s, generation alone "
            "%.1f M/s (replay / generation time %.2f), %.4gx ideal (check %lld)\n",
            what, (long long)w.ctas, n, n / rp / 1e6, n / g / 1e6, rp / g,
            fills / (double)w.ideal_bytes, (long long)(check % 1000));
+    if (!w.ring)
+        printf("  its floor: %.1f M requests/s (floor / replay time %.2f), %.4gx ideal\n",
+               n / median(gaps, REPS) / 1e6, median(gaps, REPS) / rp, floor / (double)w.ideal_bytes);
     pascal_spec_free(spec);
 }
 

@@ -97,6 +97,11 @@ struct pascal_wl_eval {
         int state;             /* 1 done, -1 not possible for this point, 0 not yet */
         int64_t cold, *above;
     } hist[2];                 /* [0] CTAs in slot order, [1] in a random order per round */
+    /* The floor of a program point (fill_bytes_bound): the reuse gaps of
+     * the slot-order trace; gap_pass set while a pass feeds them. */
+    pascal_gapfloor *gf;
+    int64_t gf_blocks;
+    int gf_state, gap_pass;    /* gf_state as hist[].state */
     /* The sector-exact replay (section 2.7): cold and written bytes, and a
      * map from each hit-or-miss request's need (bytes) to the bytes of
      * such requests; after the replay, needs ascending with suffix sums. */
@@ -150,6 +155,7 @@ void pascal_wl_eval_free(pascal_wl_eval *we)
     free(we->hist[0].above);
     free(we->hist[1].above);
     pascal_lru_free(we->lru);
+    pascal_gapfloor_free(we->gf);
     pascal_lru_free(we->slru);
     pascal_blru_free(we->blru);
     free(we->ex.key);
@@ -348,7 +354,7 @@ static int prepare(pascal_wl_eval *we, const pascal_point *p)
         return -1;
     }
     we->hist[0].state = we->hist[1].state = 0;
-    we->ex.state = 0;
+    we->ex.state = we->gf_state = 0;
     we->seed = isnan(p->v[PASCAL_P_SEED]) ? 1 : (uint64_t)p->v[PASCAL_P_SEED];
     memcpy(we->key, p->v, sizeof we->key);
     we->key_list = p->phases;
@@ -406,6 +412,12 @@ double pascal_wl_eval_bytes(unsigned models, const double *v)
                      pascal_blru_bytes((int64_t)nt + 2 * w.ctas) + 16.0 * (double)w.grid +
                      96.0 * (fmin((double)w.requests, (double)EXACT_MAX_NEEDS) + 1); /* exact */
     }
+    if (!w.ring && (models & ((1u << PASCAL_MODEL_TRAFFIC) | (1u << PASCAL_MODEL_RESIDENCY)))) {
+        /* a program's floor */
+        double nt = (double)w.streams * (double)w.blocks;
+        if (w.requests <= REPLAY_MAX_REQUESTS && nt <= (double)REPLAY_MAX_BLOCKS)
+            bytes += pascal_gapfloor_bytes((int64_t)nt) + 16.0 * (double)w.grid;
+    }
     return bytes;
 }
 
@@ -419,6 +431,8 @@ static int replay_round(pascal_wl_eval *we, int any, int64_t wave, int64_t t, co
 {
     int64_t *round = we->keybuf, *rd = we->prev, n = slots * units, *order = we->scratch;
     const int64_t *use = req;
+    if (we->gap_pass)   /* slot order: the floor's trace */
+        return pascal_gapfloor_add(we->gf, req, n);
     if (any && slots > 1) {
         for (int64_t q = 0; q < slots; q++)
             order[q] = q;
@@ -742,6 +756,37 @@ static double replay_fills(pascal_wl_eval *we, int any, int64_t C)
     return (double)(we->hist[any].cold + (C <= 0 ? above[0] : C > we->nt ? 0 : above[C]));
 }
 
+/* The reuse gaps of a program's slot-order trace (the one hist[0]
+ * replays), in one pass without the stack distances.  0 or -1. */
+static int gap_replay(pascal_wl_eval *we)
+{
+    const pascal_workload *w = &we->w;
+    int64_t nt = w->streams * w->blocks;
+    if (w->requests > REPLAY_MAX_REQUESTS || nt > REPLAY_MAX_BLOCKS)
+        return -1;
+    if (!we->gf || we->gf_blocks < nt) {
+        pascal_gapfloor_free(we->gf);
+        we->gf = pascal_gapfloor_create(nt);
+        we->gf_blocks = we->gf ? nt : 0;
+        if (!we->gf)
+            return -1;
+    }
+    pascal_gapfloor_reset(we->gf);
+    we->gap_pass = 1;
+    int rc = program_replay(we, 0);
+    we->gap_pass = 0;
+    return rc;
+}
+
+/* A program's floor with C blocks for every policy that fills on a miss
+ * (docs/workloads.md section 6.1), or NaN. */
+static double floor_fills(pascal_wl_eval *we, int64_t C)
+{
+    if (we->gf_state == 0)
+        we->gf_state = gap_replay(we) == 0 ? 1 : -1;
+    return we->gf_state < 0 ? NAN : (double)pascal_gapfloor_misses(we->gf, C);
+}
+
 /* ---- per-capacity sums over the classes -------------------------------------- */
 
 enum { F_LRU, F_TTL, F_CHE, F_BOUND, F_BAND_LO, F_BAND_HI };
@@ -935,6 +980,15 @@ static double wave_column(pascal_wl_eval *we, int col, const double *pv, unsigne
         col == PASCAL_COL_K_LRU_REPLAY || col == PASCAL_COL_RHO_LRU_REPLAY ||
         col == PASCAL_COL_FILL_BYTES_REPLAY_ANY || col == PASCAL_COL_TRAFFIC_REPLAY_ANY)
         return models & (1u << PASCAL_MODEL_LRU_REPLAY) ? replay_column(we, col, C) : NAN;
+    if (we->program && kind == F_BOUND && !we->phased) {
+        double f = floor_fills(we, C);
+        switch (col) {
+        case PASCAL_COL_FILL_BYTES_BOUND: return f * (double)we->w.block_bytes;
+        case PASCAL_COL_TRAFFIC_BOUND: return f * (double)we->w.block_bytes / (double)we->w.ideal_bytes;
+        case PASCAL_COL_RHO_BOUND: return f / (double)we->w.requests;
+        default: return f / (double)we->rounds;   /* K_bound: per lock-step round */
+        }
+    }
     if (we->program)
         return NAN;   /* the closed forms need rings (docs/workloads.md section 6) */
     if (col == PASCAL_COL_V) {

@@ -162,9 +162,9 @@ int pascal_opt_access(pascal_opt *ws, int64_t b, int64_t next);
 /* For any cache of C blocks that, from empty, holds each request's block
  * at least until the next request (every cache that fills on a miss:
  * LRU, Belady's MIN, set-associative, ...), a lower bound on its misses over
- * a trace, for every C at once from one pass (docs/workloads.md section 6,
- * "A floor for request programs").  Memory 8 nblocks bytes and about
- * 400 KiB of histogram; at most 2^31 requests in all. */
+ * a trace, for every C at once from one pass (docs/workloads.md section
+ * 6.1).  Memory 8 nblocks bytes and about 400 KiB of histogram; at most
+ * 2^31 requests in all. */
 typedef struct pascal_gapfloor pascal_gapfloor;
 
 /* A workspace for block ids in [0, nblocks), 1 <= nblocks <= 2^28; NULL on

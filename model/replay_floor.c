@@ -1,6 +1,5 @@
 /* A floor on the misses of every demand-paging cache from a trace's reuse
- * gaps (replay.h; the proof is docs/workloads.md section 6, "A floor for
- * request programs").
+ * gaps (replay.h; the proof is docs/workloads.md section 6.1).
  *
  * Request j hits only if its block stayed resident since its previous
  * request i: through the g - 1 slots between requests i + 1 .. j - 1, in
