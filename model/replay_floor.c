@@ -17,8 +17,9 @@
 
 #define EXACT 4096             /* gaps less one below this are exact */
 #define SUB 256                /* buckets per power of two above */
-#define NBUCKETS (EXACT + (63 - 12) * SUB + SUB)
 #define MAX_REQUESTS ((int64_t)1 << 31)   /* keeps every sum below 2^62 */
+/* a gap is below MAX_REQUESTS = 2^31, so its top bit is 30 at most */
+#define NBUCKETS (EXACT + (31 - 12) * SUB)
 
 struct pascal_gapfloor {
     int64_t nblocks;
