@@ -476,16 +476,35 @@ static int64_t *psched_start(pascal_psched *ps, const pascal_workload *w, void *
     return mem;
 }
 
+/* A CTA's requests as the replays cache them: its steps, its first block
+ * and direction (pascal_workload_cta_block is first + dir j) and its
+ * streams' first ids (units entries at base). */
+static void cta_cache(const pascal_workload *w, int64_t c, int64_t *steps, int64_t *first,
+                      int64_t *dir, int64_t *base)
+{
+    int64_t st[64], n = pascal_workload_cta_steps(w, c);
+    *steps = n;
+    *first = n > 0 ? pascal_workload_cta_block(w, c, 0) : 0;
+    *dir = n > 1 ? pascal_workload_cta_block(w, c, 1) - *first : 1;
+    pascal_workload_cta(w, c, st);
+    for (int64_t u = 0; u < w->units; u++)
+        base[u] = st[u] * w->blocks;
+}
+
 /* The persistent kernel's replay in blocks: round after round, the
  * running slots' current steps. */
 static int persistent_replay(pascal_wl_eval *we, int any)
 {
     const pascal_workload *w = &we->w;
-    int64_t N = w->blocks, *req = we->stream, st[64];
+    int64_t U = w->units, *req = we->stream;
+    /* per slot: the tile cached and its requests (M = grid entries each) */
+    int64_t *held = we->phases, *first = we->phase, *dir = we->global, *n = we->N, *base = we->owner;
     pascal_psched ps;
     int64_t *slots_mem = psched_start(&ps, w, NULL, NULL);
     if (!slots_mem)
         return -1;
+    for (int64_t q = 0; q < ps.G; q++)
+        held[q] = -1;
     int rc = 0;
     we->rounds = 0;
     for (int live = 1; live && rc == 0; we->rounds++) {
@@ -495,16 +514,19 @@ static int persistent_replay(pascal_wl_eval *we, int any)
             int64_t c = ps.tile[q];
             if (c < 0)
                 continue;
-            int64_t b = pascal_workload_cta_block(w, c, ps.step[q]);
-            pascal_workload_cta(w, c, st);
-            for (int64_t u = 0; u < w->units; u++)
-                req[g++] = st[u] * N + b;
+            if (held[q] != c) {
+                cta_cache(w, c, &n[q], &first[q], &dir[q], base + q * U);
+                held[q] = c;
+            }
+            int64_t b = first[q] + dir[q] * ps.step[q];
+            for (int64_t u = 0; u < U; u++)
+                req[g++] = base[q * U + u] + b;
             slots++;
         }
-        if (slots && replay_round(we, any, 0, we->rounds, req, slots, w->units) < 0)
+        if (slots && replay_round(we, any, 0, we->rounds, req, slots, U) < 0)
             rc = -1;
         for (int64_t q = 0; q < ps.G; q++)
-            if (ps.tile[q] >= 0 && ++ps.step[q] == pascal_workload_cta_steps(w, ps.tile[q]))
+            if (ps.tile[q] >= 0 && ++ps.step[q] == n[q])
                 pascal_psched_take(&ps, q, 0, NULL, NULL);
         for (int64_t q = 0; q < ps.G; q++)
             live |= ps.tile[q] >= 0;
@@ -519,33 +541,40 @@ static int persistent_replay(pascal_wl_eval *we, int any)
  * slots, round t of a wave serving, slot by slot, step t of each CTA that
  * has one (pascal_workload_cta_steps), each step one block of each of the
  * CTA's streams in request order.  A wave lasts as long as its longest
- * CTA. */
+ * CTA.  Each wave's CTAs with steps are cached once, in slot order, and
+ * those that finish leave the list in place. */
 static int program_replay(pascal_wl_eval *we, int any)
 {
     const pascal_workload *w = &we->w;
-    int64_t N = w->blocks, M = we->M, *req = we->stream, st[64];
+    int64_t M = we->M, U = w->units, *req = we->stream;
+    int64_t *first = we->phase, *dir = we->global, *n = we->N, *base = we->owner;   /* M each, base M U */
     if (w->persistent)
         return persistent_replay(we, any);
     we->rounds = 0;
     for (int64_t wave = 0; wave < we->waves; wave++) {
-        int64_t c0 = wave * M, c1 = c0 + M < w->ctas ? c0 + M : w->ctas, longest = 0;
+        int64_t c0 = wave * M, c1 = c0 + M < w->ctas ? c0 + M : w->ctas, longest = 0, live = 0;
         for (int64_t c = c0; c < c1; c++) {
-            int64_t n = pascal_workload_cta_steps(w, c);
-            longest = n > longest ? n : longest;
+            cta_cache(w, c, &n[live], &first[live], &dir[live], base + live * U);
+            if (n[live] > 0)
+                longest = n[live] > longest ? n[live] : longest, live++;
         }
         for (int64_t t = 0; t < longest; t++) {
-            int64_t g = 0, slots = 0;
-            for (int64_t c = c0; c < c1; c++) {
-                if (t >= pascal_workload_cta_steps(w, c))
-                    continue;
-                int64_t b = pascal_workload_cta_block(w, c, t);
-                pascal_workload_cta(w, c, st);
-                for (int64_t u = 0; u < w->units; u++)
-                    req[g++] = st[u] * N + b;
-                slots++;
+            int64_t g = 0, keep = 0;
+            for (int64_t i = 0; i < live; i++) {
+                int64_t b = first[i] + dir[i] * t;
+                for (int64_t u = 0; u < U; u++)
+                    req[g++] = base[i * U + u] + b;
+                if (t + 1 < n[i]) {   /* it has another step: keep it, in order */
+                    if (keep != i) {
+                        n[keep] = n[i], first[keep] = first[i], dir[keep] = dir[i];
+                        memcpy(base + keep * U, base + i * U, (size_t)U * sizeof *base);
+                    }
+                    keep++;
+                }
             }
-            if (replay_round(we, any, wave, t, req, slots, w->units) < 0)
+            if (replay_round(we, any, wave, t, req, live, U) < 0)
                 return -1;
+            live = keep;
         }
         we->rounds += longest;
     }
