@@ -12,10 +12,12 @@
  * property, in bytes).
  *
  * Method: every block's latest request owns a time slot weighted by the
- * block's bytes; a Fenwick tree over the slots sums the weights after a
- * slot.  When the slots run out the live ones are renumbered in time order
- * and the tree rebuilt, O(W) every W / 2 requests.  Pure model code: no
- * I/O, no globals; replaying never allocates. */
+ * block's bytes; the slots come in groups of 64, and a Fenwick tree over
+ * the complete groups plus at most 32 slots of the request's own group sum
+ * the weights up to a slot.  When the slots run out the live ones are
+ * renumbered in time order and the tree rebuilt, O(W) every W / 2
+ * requests.  Pure model code: no I/O, no globals; replaying never
+ * allocates. */
 #ifndef PASCAL_MODEL_REPLAY_BYTES_H
 #define PASCAL_MODEL_REPLAY_BYTES_H
 
