@@ -86,6 +86,20 @@ void pascal_lru_reset(pascal_lru *ws)
     ws->live = 0;
 }
 
+/* Set bits of x: the instruction where the target has one, else a few
+ * shifts and adds inline (the generic builtin is a library call). */
+static inline int64_t pop64(uint64_t x)
+{
+#ifdef __POPCNT__
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int64_t)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
 static inline void fen_add(int32_t *fen, int64_t n, int64_t w, int32_t v)
 {
     for (int64_t i = w + 1; i <= n; i += i & -i)
@@ -152,7 +166,7 @@ static inline int64_t access(pascal_lru *ws, int64_t b, int want_rd, int64_t C)
         } else {
             uint64_t upto = (bit << 1) - 1;   /* bits 0..L&63; all at bit 63 */
             rd = ws->live - fen_prefix(ws->fen, w) -
-                 __builtin_popcountll(ws->bits[w] & upto);
+                 pop64(ws->bits[w] & upto);
         }
         ws->bits[w] &= ~bit;
         if (w < cw)
@@ -168,7 +182,7 @@ static inline int64_t access(pascal_lru *ws, int64_t b, int want_rd, int64_t C)
     ws->live++;
     if ((ws->t & 63) == 0)   /* word s>>6 is complete: it enters the tree */
         fen_add(ws->fen, ws->nwords, s >> 6,
-                (int32_t)__builtin_popcountll(ws->bits[s >> 6]));
+                (int32_t)pop64(ws->bits[s >> 6]));
     return rd;
 }
 
