@@ -714,14 +714,16 @@ static int ex_finish(pascal_wl_eval *we)
 }
 
 /* One access of the walk (model/workload.h): streams' blocks at their ids,
- * then the Q tiles, then the outputs. */
+ * then the Q tiles, then the outputs (a serial split-K slice's read of its
+ * output tile is a read there, a fill when it misses). */
 static int ex_visit(void *ctx, int what, int64_t c, int64_t id, int64_t bytes)
 {
     pascal_wl_eval *we = ctx;
     (void)c;
     return what == PASCAL_ACCESS_BLOCK ? ex_access(we, id, bytes, 0)
            : what == PASCAL_ACCESS_Q   ? ex_access(we, we->ex_nt + id, bytes, 0)
-                                       : ex_access(we, we->ex_nt + we->ex_nq + id, bytes, 1);
+                                       : ex_access(we, we->ex_nt + we->ex_nq + id, bytes,
+                                                   what == PASCAL_ACCESS_OUT);
 }
 
 /* The kernel's requests in the lock-step order of the replay above, each

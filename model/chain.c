@@ -176,15 +176,16 @@ static int visit(void *ctx, int what, int64_t c, int64_t id, int64_t bytes)
             return own(x, k, k->nt + id, bytes, 0);
         rc = attn_rows(x, k, k->q, id, 0, &left);
     } else {
+        int write = what == PASCAL_ACCESS_OUT;   /* else a split-K slice reads its partial sum */
         if (k->o < 0)
-            return own(x, k, k->nt + k->nq + id, bytes, 1);
+            return own(x, k, k->nt + k->nq + id, bytes, write);
         if (s->kind == PASCAL_WORKLOAD_GEMM) {
             int64_t i = id / w->tiles_n, j = id % w->tiles_n;
-            rc = rect(x, k->o, i * s->tile_m, (i + 1) * s->tile_m, j * s->tile_n, (j + 1) * s->tile_n, 1,
-                      &left);
+            rc = rect(x, k->o, i * s->tile_m, (i + 1) * s->tile_m, j * s->tile_n, (j + 1) * s->tile_n,
+                      write, &left);
         } else {
             pascal_workload_cta_io(w, c, x->sector, &q, &qid, &o, &oid);
-            rc = attn_rows(x, k, k->o, qid, 1, &left);
+            rc = attn_rows(x, k, k->o, qid, write, &left);
         }
     }
     if (rc == 0 && x->pass == 1 && left != 0)

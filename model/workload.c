@@ -24,10 +24,13 @@ const pascal_kernel_info pascal_kernels[PASCAL_KERNEL_COUNT] = {
      "compute_attn_1rowblock_splitkv (src/flash_fwd_kernel.h); read at tag "
      "fa4-v4.0.0.beta27 (2026-08-15); docs/workloads.md sections 2.5 and 2.6"},
     {"gemm", "CUTLASS 2.x device::Gemm and GemmIdentityThreadblockSwizzle<N>, N = the swizzle "
-     "field (1, the library's default: M tiles fastest); split-K slices outermost",
+     "field (1, the library's default: M tiles fastest); serial split-K: slices outermost, "
+     "ceil(k_t / split_k) K tiles each (the last shorter), each slice after the first reading "
+     "back the partial sum in D",
      "NVIDIA/cutlass include/cutlass/gemm: GemmIdentityThreadblockSwizzle get_grid_shape, "
      "get_log_tile, get_tile_offset (threadblock/threadblock_swizzle.h), the default in "
-     "device/gemm.h, the early exit of padded CTAs (kernel/gemm.h); read at v4.7.0 (2026-08-20); "
+     "device/gemm.h, the early exit of padded CTAs, gemm_k_size, problem_size_k and the "
+     "semaphore of SplitKSerial (kernel/gemm.h); read at v4.7.0 (2026-08-20); "
      "docs/workloads.md section 2.5"},
     {"attention", "FlashAttention-3 forward on Hopper: one persistent CTA per SM over tiles of "
      "tile_size_fwd_sm90, PackGQA by should_pack_gqa; non-causal tiles in order (query tile, "
@@ -78,6 +81,13 @@ static int64_t mul(int64_t a, int64_t b)
 }
 
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/* How many of len items from start lie below total. */
+static int64_t clamp_len(int64_t total, int64_t start, int64_t len)
+{
+    int64_t n = total - start;
+    return n < 0 ? 0 : n < len ? n : len;
+}
 
 static int64_t gcd(int64_t a, int64_t b)
 {
@@ -491,10 +501,13 @@ static int derive_gemm(const pascal_workload_shape *s, pascal_workload *w)
         s->split_k < 1 || s->swizzle < 1 || s->raster < 0 || s->raster >= PASCAL_RASTER_COUNT)
         return PASCAL_WL_RANGE;
     int64_t m_t = cdiv(s->m, s->tile_m), n_t = cdiv(s->n, s->tile_n), k_t = cdiv(s->k, s->tile_k);
-    if (k_t % s->split_k)
-        return PASCAL_WL_SPLIT;
     if (s->kernel < 0 || s->kernel >= PASCAL_KERNEL_COUNT)
         return PASCAL_WL_KIND;
+    /* CUTLASS 2.x cuts K into slices of gemm_k_size = ceil(k_t / split_k)
+     * tiles (kernel::Gemm::Params), the last ones shorter or empty; the
+     * model kernel's slices are equal ring scans */
+    if (k_t % s->split_k && s->kernel != PASCAL_KERNEL_CUTLASS)
+        return PASCAL_WL_SPLIT;
     if (s->kernel == PASCAL_KERNEL_FLASH2 || s->kernel == PASCAL_KERNEL_FLASH3 ||
         s->kernel == PASCAL_KERNEL_FLASHINFER ||
         ((s->kernel == PASCAL_KERNEL_CUTLASS || s->kernel == PASCAL_KERNEL_CUTLASS3) &&
@@ -531,12 +544,12 @@ static int derive_gemm(const pascal_workload_shape *s, pascal_workload *w)
     w->units = w->ua + w->ub;                               /* W9 */
     if (w->units > 64)
         return PASCAL_WL_UNITS;
-    w->blocks = k_t / s->split_k;                           /* W8 */
+    w->blocks = cdiv(k_t, s->split_k);                      /* W8 */
     w->streams = mul(s->split_k, mul(m_t, w->ua) + mul(n_t, w->ub));
     w->ctas = mul(mul(m_t, n_t), s->split_k);
     w->sharers_a = n_t;                                     /* W10 */
     w->sharers_b = m_t;
-    w->ring = 1;
+    w->ring = k_t % s->split_k == 0;
     if (s->kernel == PASCAL_KERNEL_CUTLASS3) {
         /* PersistentTileSchedulerSm90Params: get_log_swizzle_size on the
          * tile counts, each rounded up to the swizzle, the heuristic raster
@@ -554,8 +567,10 @@ static int derive_gemm(const pascal_workload_shape *s, pascal_workload *w)
         w->persistent = 1;
         w->ring = 0;
     }
-    w->requests = mul(mul(mul(mul(m_t, n_t), s->split_k), w->units), w->blocks);   /* padding tiles: none */
-    w->ideal_bytes = mul(mul(w->streams, w->blocks), w->block_bytes);
+    /* every K tile of every output tile once; padding tiles and empty
+     * slices: none */
+    w->requests = mul(mul(mul(m_t, n_t), w->units), k_t);
+    w->ideal_bytes = mul(mul(mul(m_t, w->ua) + mul(n_t, w->ub), k_t), w->block_bytes);
     int64_t a_bytes = storage_bytes(mul(s->m, s->k), s->dtype);   /* A and B, each packed */
     int64_t b_bytes = storage_bytes(mul(s->k, s->n), s->dtype);
     w->tensor_bytes = a_bytes < 0 || b_bytes < 0 || a_bytes > LIMIT - b_bytes ? -1 : a_bytes + b_bytes;
@@ -605,7 +620,8 @@ void pascal_workload_explain(const pascal_workload_shape *s, int error, char *bu
             break;
         }
         snprintf(buf, (size_t)len, "split_k = %lld, which does not divide the %lld K tiles "
-                 "ceil(gemm_k / tile_k) = ceil(%lld / %lld) (unequal slices are not a ring scan)",
+                 "ceil(gemm_k / tile_k) = ceil(%lld / %lld) (the model kernel's slices are equal "
+                 "ring scans; kernel cutlass runs unequal ones)",
                  (long long)s->split_k, (long long)tiles, (long long)s->k, (long long)s->tile_k);
         break;
     case PASCAL_WL_UNITS:
@@ -851,6 +867,12 @@ int64_t pascal_workload_cta_steps(const pascal_workload *w, int64_t c)
         attention_cta(w, c, &b, &h, &t, &k);
         return fa3_blocks(w, launched_seq_q(w), t);
     }
+    if (w->shape.kind == PASCAL_WORKLOAD_GEMM) {
+        /* CUTLASS's slice z: K tiles z g .. min(k_t, (z + 1) g) - 1, g = N */
+        int64_t i, j, z, k_t = cdiv(w->shape.k, w->shape.tile_k);
+        pascal_workload_gemm_tile(w, c, &i, &j, &z);
+        return clamp_len(k_t, z * w->blocks, w->blocks);
+    }
     if (w->splits > 1) {
         int64_t b, h, t, k, lo, hi;
         attention_cta(w, c, &b, &h, &t, &k);
@@ -887,12 +909,6 @@ static int64_t rows_bytes(int64_t rows, int64_t cols, int dtype, int64_t sector)
         return 0;
     int64_t bits = cols * pascal_dtype_bits[dtype], row = bits / 8 + (bits % 8 != 0);
     return rows * ((row + sector - 1) / sector * sector);
-}
-
-static int64_t clamp_len(int64_t total, int64_t start, int64_t len)
-{
-    int64_t n = total - start;
-    return n < 0 ? 0 : n < len ? n : len;
 }
 
 int64_t pascal_workload_stored_bytes(const pascal_workload *w, int64_t s, int64_t b,
@@ -961,6 +977,16 @@ void pascal_workload_cta_io(const pascal_workload *w, int64_t c, int64_t sector,
                     clamp_len(sh->n, j * sh->tile_n, sh->tile_n), sh->dtype, sector);
 }
 
+int pascal_workload_cta_reduces(const pascal_workload *w, int64_t c)
+{
+    if (w->shape.kind != PASCAL_WORKLOAD_GEMM || w->shape.kernel != PASCAL_KERNEL_CUTLASS ||
+        w->shape.split_k < 2)
+        return 0;
+    int64_t i, j, z;
+    pascal_workload_gemm_tile(w, c, &i, &j, &z);
+    return z > 0;
+}
+
 /* ---- the walk of a kernel's accesses (workload.h) --------------------------------- */
 
 typedef struct walk_ctx {
@@ -974,7 +1000,10 @@ static int walk_io(const walk_ctx *k, int64_t c, int out)
 {
     int64_t q, qid, o, oid;
     pascal_workload_cta_io(k->w, c, k->sector, &q, &qid, &o, &oid);
-    return out ? k->visit(k->ctx, PASCAL_ACCESS_OUT, c, oid, o) : k->visit(k->ctx, PASCAL_ACCESS_Q, c, qid, q);
+    if (!out)
+        return k->visit(k->ctx, PASCAL_ACCESS_Q, c, qid, q);
+    int rc = pascal_workload_cta_reduces(k->w, c) ? k->visit(k->ctx, PASCAL_ACCESS_OUT_READ, c, oid, o) : 0;
+    return rc ? rc : k->visit(k->ctx, PASCAL_ACCESS_OUT, c, oid, o);
 }
 
 /* Step j of CTA c: a block of each of its streams, b shifted by `shift` on a ring. */
@@ -998,6 +1027,23 @@ static int walk_step(const walk_ctx *k, int64_t c, int64_t j, int64_t shift)
 static int walk_skip(void *ctx, int64_t tile)
 {
     return walk_io(ctx, tile, 1);
+}
+
+/* The round in which CTA c (n steps, of the wave from c0) writes its
+ * output: after its last step; a serial split-K slice not before the
+ * slices of its tile earlier in the wave (its semaphore waits on them; the
+ * slices shrink with z, so the first of them is the longest). */
+static int64_t out_round(const pascal_workload *w, int64_t c, int64_t c0, int64_t n)
+{
+    int64_t last = n > 0 ? n - 1 : 0;
+    if (pascal_workload_cta_reduces(w, c)) {
+        int64_t per = w->tiles_q * w->tiles_n, first = c;
+        while (first - per >= c0)
+            first -= per;
+        int64_t m = pascal_workload_cta_steps(w, first);
+        last = m - 1 > last ? m - 1 : last;
+    }
+    return last;
 }
 
 int pascal_workload_walk(const pascal_workload *w, int64_t M, const int64_t *slot_phase,
@@ -1048,7 +1094,7 @@ int pascal_workload_walk(const pascal_workload *w, int64_t M, const int64_t *slo
                     rc = walk_io(&k, c, 0);
                 if (rc == 0 && t < n)
                     rc = walk_step(&k, c, t, slot_phase ? slot_phase[c - c0] : 0);
-                if (rc == 0 && t == (n > 0 ? n - 1 : 0))
+                if (rc == 0 && t == out_round(w, c, c0, n))
                     rc = walk_io(&k, c, 1);
             }
     }

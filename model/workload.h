@@ -208,6 +208,11 @@ int64_t pascal_workload_stored_bytes(const pascal_workload *w, int64_t s, int64_
  * their C tile. */
 void pascal_workload_cta_io(const pascal_workload *w, int64_t c, int64_t sector, int64_t *q,
                             int64_t *q_id, int64_t *o, int64_t *o_id);
+/* 1 when CTA c reads its output tile before it writes it: CUTLASS 2.x's
+ * serial split-K (kernel::Gemm with SplitKSerial), where slice z > 0
+ * waits on the tile's semaphore and its epilogue takes the source from D,
+ * the sum of the slices before it (beta 0: slice 0 reads no C). */
+int pascal_workload_cta_reduces(const pascal_workload *w, int64_t c);
 /* The counts of Q and output tiles those ids run over. */
 void pascal_workload_io_tiles(const pascal_workload *w, int64_t *q_tiles, int64_t *o_tiles);
 
@@ -218,12 +223,14 @@ void pascal_workload_io_tiles(const pascal_workload *w, int64_t *q_tiles, int64_
  * (attention), then one block of each of its streams in request order
  * (block pascal_workload_cta_block, on a ring shifted by slot_phase[q]
  * modulo N; slot_phase NULL: none), after its last its output written (a
- * CTA without steps writes its output at t = 0).  A persistent kernel runs
+ * CTA without steps writes its output at t = 0), read just before that
+ * where pascal_workload_cta_reduces (what PASCAL_ACCESS_OUT_READ, the
+ * output's id and bytes).  A persistent kernel runs
  * its schedule (pascal_psched) in `slots` (2 grid entries of caller memory;
  * NULL for other kernels) and ignores M.  visit gets what (below), the CTA
  * (the tile), the id (a block: s N + b; Q: q_id; output: o_id) and the
  * bytes; a nonzero return stops the walk and is returned. */
-enum { PASCAL_ACCESS_BLOCK = 0, PASCAL_ACCESS_Q = 1, PASCAL_ACCESS_OUT = 2 };
+enum { PASCAL_ACCESS_BLOCK = 0, PASCAL_ACCESS_Q = 1, PASCAL_ACCESS_OUT = 2, PASCAL_ACCESS_OUT_READ = 3 };
 typedef int (*pascal_workload_visit)(void *ctx, int what, int64_t c, int64_t id, int64_t bytes);
 int pascal_workload_walk(const pascal_workload *w, int64_t M, const int64_t *slot_phase,
                          int64_t sector, int64_t *slots, pascal_workload_visit visit, void *ctx);

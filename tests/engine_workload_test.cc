@@ -1021,6 +1021,111 @@ TEST(EngineWorkload, PersistentScheduleIsTheLockStepPull)
 
 namespace {
 
+// CUTLASS 2.x serial split-K on M lock-step slots, written from
+// kernel::Gemm (kernel/gemm.h) with the identity swizzle of N = 1: CTA
+// (x = i, y = j, z) in launch order, slice z's K iterations from z
+// gemm_k_size to min(K, (z + 1) gemm_k_size), one A tile (i, k) and one B
+// tile (k, j) per iteration (128 x 128 x 64 bf16 tiles: one unit each).
+// The epilogue runs once the CTA's iterations are done and the tile's
+// semaphore has reached z (the slices before it wrote D): slice z > 0
+// reads D, then every slice writes it.  A wave lasts until each of its
+// CTAs has written.
+std::vector<XReq> cutlass_split_k_trace(int64_t m, int64_t n, int64_t k, int64_t slices,
+                                        int64_t M, int64_t *ideal)
+{
+    const int64_t tm = 128, tn = 128, tk = 64;
+    int64_t m_t = (m + tm - 1) / tm, n_t = (n + tn - 1) / tn, k_t = (k + tk - 1) / tk;
+    int64_t gemm_k_size = (k_t + slices - 1) / slices * tk, ctas = m_t * n_t * slices;
+    std::vector<XReq> out;
+    std::vector<int64_t> done_slices((size_t)(m_t * n_t), 0);
+    const int64_t B0 = 1 << 20, D0 = 1 << 21;
+    *ideal = 0;
+    for (int64_t i = 0; i < m_t; i++)
+        for (int64_t kk = 0; kk < k_t; kk++)
+            *ideal += sectors(std::min(tm, m - i * tm), 2 * std::min(tk, k - kk * tk));
+    for (int64_t kk = 0; kk < k_t; kk++)
+        for (int64_t j = 0; j < n_t; j++)
+            *ideal += sectors(std::min(tk, k - kk * tk), 2 * std::min(tn, n - j * tn));
+    for (int64_t c0 = 0; c0 < ctas; c0 += M) {
+        int64_t c1 = std::min(c0 + M, ctas);
+        std::vector<bool> wrote((size_t)(c1 - c0), false);
+        for (int64_t t = 0, left = c1 - c0; left > 0; t++)
+            for (int64_t c = c0; c < c1; c++) {
+                int64_t i = c % m_t, j = c / m_t % n_t, z = c / (m_t * n_t);
+                int64_t off = z * gemm_k_size, size_k = std::min(k, (z + 1) * gemm_k_size);
+                int64_t iters = std::max<int64_t>((size_k - off + tk - 1) / tk, 0);
+                if (t < iters) {
+                    int64_t kk = off / tk + t, cols = std::min(tk, size_k - kk * tk);
+                    out.push_back({i * k_t + kk, sectors(std::min(tm, m - i * tm), 2 * cols), false});
+                    out.push_back({B0 + kk * n_t + j, sectors(cols, 2 * std::min(tn, n - j * tn)),
+                                   false});
+                }
+                int64_t tile = i * n_t + j, d = sectors(std::min(tm, m - i * tm), 2 * std::min(tn, n - j * tn));
+                if (!wrote[(size_t)(c - c0)] && t + 1 >= iters && done_slices[(size_t)tile] == z) {
+                    if (z > 0)
+                        out.push_back({D0 + tile, d, false});
+                    out.push_back({D0 + tile, d, true});
+                    done_slices[(size_t)tile]++;
+                    wrote[(size_t)(c - c0)] = true;
+                    left--;
+                }
+            }
+    }
+    return out;
+}
+
+// The sector-exact replay of kernel cutlass with split-K, slices equal and
+// not, is that trace through an LRU in bytes: the A and B tiles, and the
+// partial sums a slice reads back, at every capacity.
+TEST(EngineWorkload, CutlassSerialSplitKIsTheSourcesTrace)
+{
+    struct Case {
+        int64_t m, n, k, slices;
+    } cases[] = {{256, 384, 1000, 3}, {200, 300, 700, 4}, {256, 256, 256, 7}, {384, 128, 512, 2}};
+    int64_t checked = 0, reads_count = 0;
+    for (const Case &g : cases)
+        for (int64_t M : {1, 4, 64}) {
+            int64_t ideal = 0;
+            auto trace = cutlass_split_k_trace(g.m, g.n, g.k, g.slices, M, &ideal);
+            int64_t writes = 0;
+            std::vector<XReq> no_reads;   // the trace without the partial sums read back
+            for (const XReq &r : trace) {
+                writes += r.write ? r.bytes : 0;
+                if (r.write || r.id < (1 << 21))
+                    no_reads.push_back(r);
+            }
+            char text[1024];
+            std::snprintf(text, sizeof text,
+                          "name: t\nmodels: [traffic, lru_replay]\nworkload:\n  gemm: {gemm_m: %lld, "
+                          "gemm_n: %lld, gemm_k: %lld, dtype: bf16, tile_m: 128, tile_n: 128, "
+                          "tile_k: 64, kernel: cutlass, swizzle: 1, split_k: %lld}\n"
+                          "fixed: {sms: %lld, occupancy: 1}\naxes:\n  C: {from: 1, to: 60, step: 1}\n",
+                          (long long)g.m, (long long)g.n, (long long)g.k, (long long)g.slices,
+                          (long long)M);
+            Eval e;
+            pascal_error err = {};
+            ASSERT_EQ(pascal_spec_parse(text, std::strlen(text), nullptr, &e.spec, &err), 0) << err.msg;
+            e.ev = pascal_eval_create(pascal_spec_models(e.spec));
+            const int cols[] = {PASCAL_COL_FILL_BYTES_EXACT, PASCAL_COL_IDEAL_BYTES_EXACT,
+                                PASCAL_COL_WRITE_BYTES_EXACT};
+            for (uint64_t i = 0; i < pascal_spec_size(e.spec); i++) {
+                pascal_point p;
+                double v[3];
+                ASSERT_EQ(pascal_spec_point(e.spec, i, &p, &err), 1) << err.msg;
+                ASSERT_EQ(pascal_eval_point(e.ev, &p, cols, 3, v), 0);
+                int64_t C = (int64_t)(p.v[PASCAL_P_C] * p.v[PASCAL_P_BLOCK_BYTES]), seen = 0;
+                int64_t want = byte_lru_fills(trace, C, &seen);
+                ASSERT_EQ(v[0], (double)want) << g.k << " / " << g.slices << " M " << M << " C " << C;
+                ASSERT_EQ(v[1], (double)ideal);
+                ASSERT_EQ(v[2], (double)writes);
+                reads_count += want != byte_lru_fills(no_reads, C, &seen);
+                checked++;
+            }
+        }
+    EXPECT_EQ(checked, 4 * 3 * 60);
+    EXPECT_GT(reads_count, 0);   // the reads of D change the answer somewhere
+}
+
 // A program's lock-step trace from the library's per-CTA functions (the
 // definition in eval_workload.h): waves of M CTAs, round t serving step t
 // of each CTA that has one, slot by slot, a block of each of its streams;

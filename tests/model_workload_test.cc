@@ -329,6 +329,98 @@ TEST(ModelWorkload, CutlassIdentitySwizzleCtaByCta)
     EXPECT_EQ(pascal_workload_derive(&att, &a), PASCAL_WL_KERNEL);
 }
 
+// CUTLASS 2.x serial split-K, written from kernel::Gemm (kernel/gemm.h):
+// Params sets gemm_k_size = ceil(ceil(K / kK) / slices) kK elements; CTA
+// (x, y, z) starts at K offset z gemm_k_size, bounds K at problem_size_k =
+// min(K, (z + 1) gemm_k_size) and runs (problem_size_k - offset + kK - 1) /
+// kK iterations (C division; none below 1); a slice z > 0 takes its
+// epilogue's source from D.  Slices of unequal length and more slices than
+// K tiles are what the library runs, so they are not refused.
+TEST(ModelWorkload, CutlassSerialSplitKByTheSource)
+{
+    struct Case {
+        int64_t m, n, k, tm, tn, tk, swz, split;
+    } cases[] = {
+        {256, 384, 1000, 128, 128, 64, 1, 3},   // 16 K tiles: 6, 6, 4
+        {384, 640, 1000, 128, 128, 64, 8, 5},   // 4, 4, 4, 4, 0: the last slice empty
+        {256, 256, 256, 128, 128, 64, 2, 7},    // 4 K tiles, 7 slices: 1, 1, 1, 1, 0, 0, 0
+        {128, 256, 512, 64, 128, 32, 1, 4},     // equal slices: a ring
+        {200, 200, 130, 64, 64, 64, 1, 2},      // padded M, N and K: 2, 1
+    };
+    for (const Case &c : cases) {
+        auto g = gemm(c.m, c.n, c.k, PASCAL_DTYPE_BF16, c.tm, c.tn, c.tk, PASCAL_RASTER_ROW, c.swz,
+                      c.split);
+        g.kernel = PASCAL_KERNEL_CUTLASS;
+        pascal_workload w;
+        ASSERT_EQ(pascal_workload_derive(&g, &w), PASCAL_WL_OK) << c.k << " / " << c.split;
+        int64_t m_t = (c.m + c.tm - 1) / c.tm, n_t = (c.n + c.tn - 1) / c.tn;
+        int64_t k_iters = (c.k + c.tk - 1) / c.tk, per = (k_iters + c.split - 1) / c.split;
+        int64_t gemm_k_size = per * c.tk, u = std::min(c.tm, c.tn);
+        EXPECT_EQ(w.ring, k_iters % c.split == 0);
+        EXPECT_EQ(w.ctas, m_t * n_t * c.split);
+        int64_t requests = 0;
+        for (int64_t cta = 0; cta < w.ctas; cta++) {
+            int64_t i, j, z;
+            pascal_workload_gemm_tile(&w, cta, &i, &j, &z);
+            int64_t offset = z * gemm_k_size, size_k = std::min(c.k, (z + 1) * gemm_k_size);
+            int64_t iters = std::max<int64_t>((size_k - offset + c.tk - 1) / c.tk, 0);
+            ASSERT_EQ(pascal_workload_cta_steps(&w, cta), iters) << "CTA " << cta << " slice " << z;
+            EXPECT_EQ(pascal_workload_cta_reduces(&w, cta), z > 0);
+            int64_t st[64];
+            pascal_workload_cta(&w, cta, st);
+            for (int64_t it = 0; it < iters; it++) {
+                int64_t b = pascal_workload_cta_block(&w, cta, it), k0 = offset + it * c.tk;
+                int64_t cols = std::min(c.tk, size_k - k0), rows = std::min(u, c.m - i * c.tm);
+                // unit 0 of the A panel: rows of `cols` bf16, each in whole 32-byte sectors
+                EXPECT_EQ(pascal_workload_stored_bytes(&w, st[0], b, 32),
+                          rows * ((cols * 2 + 31) / 32 * 32))
+                    << "CTA " << cta << " iteration " << it;
+            }
+            requests += iters * w.units;
+        }
+        EXPECT_EQ(requests, w.requests);
+    }
+    // the model kernel's slices stay equal ring scans
+    auto g = gemm(256, 384, 1000, PASCAL_DTYPE_BF16, 128, 128, 64, PASCAL_RASTER_ROW, 1, 3);
+    pascal_workload w;
+    EXPECT_EQ(pascal_workload_derive(&g, &w), PASCAL_WL_SPLIT);
+    g.split_k = 2;
+    ASSERT_EQ(pascal_workload_derive(&g, &w), PASCAL_WL_OK);
+    EXPECT_EQ(pascal_workload_cta_reduces(&w, w.ctas - 1), 0);
+}
+
+// The walk puts a serial split-K slice's read of D after every earlier
+// slice of its tile has written it (the semaphore), in one wave or across
+// waves, and each slice writes once.
+TEST(ModelWorkload, CutlassSplitKReadsFollowTheEarlierSlices)
+{
+    for (int64_t M : {1000, 5, 1}) {
+        auto g = gemm(256, 384, 1000, PASCAL_DTYPE_BF16, 128, 128, 64, PASCAL_RASTER_ROW, 1, 5);
+        g.kernel = PASCAL_KERNEL_CUTLASS;   // 16 K tiles in slices of 4: 4, 4, 4, 4, 0
+        pascal_workload w;
+        ASSERT_EQ(pascal_workload_derive(&g, &w), PASCAL_WL_OK);
+        struct Seen {
+            std::vector<int64_t> writes, reads;
+            int bad = 0;
+        } seen;
+        seen.writes.assign(6, 0), seen.reads.assign(6, 0);
+        auto visit = [](void *ctx, int what, int64_t, int64_t id, int64_t bytes) {
+            auto *s = static_cast<Seen *>(ctx);
+            if (what == PASCAL_ACCESS_OUT_READ) {
+                s->reads[id]++;
+                s->bad += s->writes[id] != s->reads[id] || bytes != 128 * 128 * 2;
+            } else if (what == PASCAL_ACCESS_OUT) {
+                s->writes[id]++;
+            }
+            return 0;
+        };
+        ASSERT_EQ(pascal_workload_walk(&w, M, nullptr, 32, nullptr, visit, &seen), 0);
+        EXPECT_EQ(seen.bad, 0) << "M " << M;
+        for (int t = 0; t < 6; t++)
+            EXPECT_TRUE(seen.writes[t] == 5 && seen.reads[t] == 4) << "tile " << t << " M " << M;
+    }
+}
+
 // fp4 packs two elements a byte: a GEMM operand of an odd element count
 // takes its last byte whole.  Its size is only informational, so it is no
 // refusal (it was: "a derived count past 2^53"); a block must still be
