@@ -117,6 +117,43 @@ TEST_F(WorkloadCli, CausalPrefillStudyRunsOnTheReplay)
     ASSERT_EQ(rep.status, 0) << rep.err;
 }
 
+// The split-K study (kernel cutlass): unequal slices run on the replay.
+// Hand values at its first row (M = 16, one slice): 128-row A tiles (16
+// rows real) and 128-column B units over 448 K tiles of 64: 1 + 64
+// streams of 448 blocks of 128 x 64 x 2 B; 64 CTAs.  D is M x 8192 bf16
+// and every slice writes it whole: 16 x 8192 x 2 B per slice.
+TEST_F(WorkloadCli, SplitKStudyRunsOnTheReplay)
+{
+    const char *f = "llama70b-down-proj-splitk-h200.yaml";
+    std::string h5 = dir + "/splitk.h5", html = dir + "/splitk.html";
+    auto r = run(std::string("run ") + kConfigs + f + " -o " + h5 + " --quiet");
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto ideal = column(h5, "results", "ideal_bytes");
+    auto streams = column(h5, "results", "streams");
+    auto ctas = column(h5, "results", "ctas");
+    // rows in axis order: gemm_m outermost, then split_k, capacity fastest
+    auto ms = column(h5, "axes", "gemm_m"), splits = column(h5, "axes", "split_k");
+    auto caps = column(h5, "axes", "capacity_bytes");
+    ASSERT_EQ(ms.size() * splits.size() * caps.size(), ideal.size());
+    auto replay = column(h5, "results", "traffic_replay"), exact = column(h5, "results", "traffic_exact");
+    auto writes = column(h5, "results", "write_bytes_exact");
+    ASSERT_FALSE(ideal.empty());
+    EXPECT_EQ(ideal[0], 65.0 * 448 * 128 * 64 * 2);
+    EXPECT_EQ(streams[0], 65);
+    EXPECT_EQ(ctas[0], 64);
+    int more = 0;
+    for (size_t i = 0; i < ideal.size(); i++) {
+        double m = ms[i / (splits.size() * caps.size())], split = splits[i / caps.size() % splits.size()];
+        ASSERT_TRUE(exact[i] >= 1.0 && std::isfinite(exact[i])) << i << " " << exact[i];
+        ASSERT_TRUE(replay[i] >= 1.0 && std::isfinite(replay[i])) << i << " " << replay[i];
+        EXPECT_EQ(writes[i], split * m * 8192 * 2) << i;
+        more += split > 1 && exact[i] > replay[i];   // the partial sums read back
+    }
+    EXPECT_GT(more, 0);
+    auto rep = run("report " + h5 + " -o " + html);
+    ASSERT_EQ(rep.status, 0) << rep.err;
+}
+
 // Determinism: 1 and 3 threads write the same values, column by column
 // (the waves and their classes are rebuilt per thread).
 TEST_F(WorkloadCli, ThreadCountDoesNotChangeResults)
