@@ -1037,9 +1037,8 @@ static int64_t out_round(const pascal_workload *w, int64_t c, int64_t c0, int64_
 {
     int64_t last = n > 0 ? n - 1 : 0;
     if (pascal_workload_cta_reduces(w, c)) {
-        int64_t per = w->tiles_q * w->tiles_n, first = c;
-        while (first - per >= c0)
-            first -= per;
+        /* the tile's first slice in this wave: c less whole grids of tiles */
+        int64_t per = w->tiles_q * w->tiles_n, first = c0 + (c - c0) % per;
         int64_t m = pascal_workload_cta_steps(w, first);
         last = m - 1 > last ? m - 1 : last;
     }
