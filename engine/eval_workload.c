@@ -509,6 +509,7 @@ static int persistent_replay(pascal_wl_eval *we, int any)
     we->rounds = 0;
     for (int live = 1; live && rc == 0; we->rounds++) {
         int64_t g = 0, slots = 0;
+        int held_any = 0;
         live = 0;
         for (int64_t q = 0; q < ps.G; q++) {
             int64_t c = ps.tile[q];
@@ -518,6 +519,9 @@ static int persistent_replay(pascal_wl_eval *we, int any)
                 cta_cache(w, c, &n[q], &first[q], &dir[q], base + q * U);
                 held[q] = c;
             }
+            held_any = 1;
+            if (ps.step[q] >= n[q])
+                continue;   /* waiting on a peer (cutlass-streamk): no request */
             int64_t b = first[q] + dir[q] * ps.step[q];
             for (int64_t u = 0; u < U; u++)
                 req[g++] = base[q * U + u] + b;
@@ -526,11 +530,11 @@ static int persistent_replay(pascal_wl_eval *we, int any)
         if (slots && replay_round(we, any, 0, we->rounds, req, slots, U) < 0)
             rc = -1;
         for (int64_t q = 0; q < ps.G; q++)
-            if (ps.tile[q] >= 0 && ++ps.step[q] == n[q])
+            if (ps.tile[q] >= 0 && ++ps.step[q] == pascal_workload_cta_rounds(w, ps.tile[q]))
                 pascal_psched_take(&ps, q, 0, NULL, NULL);
         for (int64_t q = 0; q < ps.G; q++)
             live |= ps.tile[q] >= 0;
-        if (!slots)
+        if (!held_any)
             break;
     }
     free(slots_mem);
@@ -914,6 +918,10 @@ int pascal_wl_dyn_view(const double *v, double *view, double *scans)
 
 static double derived_column(const pascal_workload *w, int col, int64_t M)
 {
+    /* cutlass-streamk: the grid's launches, not its work items */
+    if (w->persistent == 3 && (col == PASCAL_COL_CTAS || col == PASCAL_COL_WAVES))
+        return col == PASCAL_COL_CTAS ? (double)w->sk.launches
+               : M >= 1              ? (double)((w->sk.launches + M - 1) / M) : NAN;
     switch (col) {
     case PASCAL_COL_STREAMS: return (double)w->streams;
     case PASCAL_COL_UNITS: return (double)w->units;

@@ -8,7 +8,8 @@
 const char *const pascal_workload_names[PASCAL_WORKLOAD_COUNT] = {"attention", "gemm"};
 const char *const pascal_raster_names[PASCAL_RASTER_COUNT] = {"row", "column", "swizzle"};
 const char *const pascal_kernel_names[PASCAL_KERNEL_COUNT] = {"model", "flash-attn-2", "cutlass",
-                                                               "flash-attn-3", "flashinfer", "cutlass-3"};
+                                                               "flash-attn-3", "flashinfer", "cutlass-3",
+                                                               "cutlass-streamk"};
 const pascal_kernel_info pascal_kernels[PASCAL_KERNEL_COUNT] = {
     {"attention, gemm", "pascal's model kernel: query tile, then query head, then sequence; "
      "GEMM tiles in the raster order asked",
@@ -64,6 +65,18 @@ const pascal_kernel_info pascal_kernels[PASCAL_KERNEL_COUNT] = {
      "static_tile_scheduler.hpp), PersistentTileSchedulerSm90Params::initialize, get_grid_shape, "
      "get_log_swizzle_size, get_rasterization_order (tile_scheduler_params.h); read at v4.7.0-6 "
      "(7107b05, 2026-08-20); docs/workloads.md section 2.10"},
+    {"gemm", "CUTLASS 2.x GemmUniversalStreamk with ThreadblockSwizzleStreamK (kMixed): from the "
+     "sms and occupancy given, the library's heuristic picks how many tiles (the first in tile "
+     "order) are shared out as even runs of K iterations over stream-K blocks (launched first, each "
+     "walking its tiles from the last down, partial sums in fp32 slots, turnstile order) and "
+     "the rest run data-parallel (the first wave semi-persistent, or in 8 x 4 cohorts); "
+     "split_k 1; the separate reduction wave is refused",
+     "NVIDIA/cutlass include/cutlass/gemm: ThreadblockSwizzleStreamK's constructor, get_blocks, "
+     "get_sk_blocks, get_num_blocks, get_block_idx, get_iter_extents, get_sk_block_idx, "
+     "get_tile_offset (threadblock/threadblock_swizzle_streamk.h); GemmUniversalStreamk::gemm, "
+     "init_sk_tile_work, process_tile, share_accumulators, acquire_accumulators, Params "
+     "(kernel/gemm_universal_streamk.h); read at v4.7.0-6 (7107b05, 2026-08-20); "
+     "docs/workloads.md section 2.11"},
 };
 const char *const pascal_dtype_names[PASCAL_DTYPE_COUNT] = {"fp32", "tf32", "bf16", "fp16",
                                                             "fp8",  "int8", "fp4"};
@@ -494,6 +507,269 @@ static int derive_attention(const pascal_workload_shape *s, pascal_workload *w)
                ? PASCAL_WL_RANGE : PASCAL_WL_OK;
 }
 
+/* ---- stream-K work items (docs/workloads.md section 2.11) -------------------------- */
+
+/* get_block_idx: launch x's block index (the first two waves remapped SM
+ * by SM, stream-K regions interleaved). */
+static int64_t sk_block_of(const pascal_streamk *k, int64_t x)
+{
+    int64_t b = x;
+    if (k->remap && b < 2 * k->sms)
+        b = b / 2 + b % 2 * k->sms;
+    if (b < k->sk_blocks)
+        b = b % k->regions * k->bpr + b / k->regions;
+    return b;
+}
+
+/* Its inverse: the launch of block b. */
+static int64_t sk_launch_of(const pascal_streamk *k, int64_t b)
+{
+    if (b < k->sk_blocks)
+        b = b % k->bpr * k->regions + b / k->bpr;
+    if (k->remap && b < 2 * k->sms)
+        b = 2 * (b % k->sms) + b / k->sms;
+    return b;
+}
+
+/* get_iter_extents: stream-K block b's global MAC iterations [*lo, *hi). */
+static void sk_extents(const pascal_streamk *k, int64_t b, int64_t *lo, int64_t *hi)
+{
+    int64_t region = b / k->bpr, in = b % k->bpr;
+    *lo = region * k->ipr + in * k->normal + (in < k->bigpr ? in : k->bigpr);
+    *hi = *lo + k->normal + (in < k->bigpr);
+}
+
+/* get_sk_block_idx: the stream-K block that runs global iteration `iter`. */
+static int64_t sk_owner(const pascal_streamk *k, int64_t iter)
+{
+    int64_t region = iter / k->ipr, in = iter % k->ipr, big = in / (k->normal + 1);
+    int64_t b = big < k->bigpr ? big : k->bigpr + (in - k->bigpr * (k->normal + 1)) / k->normal;
+    return k->bpr * region + b;
+}
+
+/* get_tile_offset: tile t's (i, j): along the longer side, or in cohorts of
+ * 8 x 4 tiles. */
+static void sk_tile_ij(const pascal_workload *w, int64_t t, int64_t *i, int64_t *j)
+{
+    int64_t m_t = w->tiles_q, n_t = w->tiles_n;
+    *i = t / n_t, *j = t % n_t;
+    if (m_t < n_t)
+        *j = t / m_t, *i = t % m_t;
+    if (w->sk.cohort) {
+        int64_t cti = t / 32, in = t % 32;
+        *i = cti / w->sk.cohort_n * 8 + in / 4;
+        *j = cti % w->sk.cohort_n * 4 + in % 4;
+    }
+}
+
+typedef struct sk_work {
+    int64_t tile, k0, k1;   /* the tile and its K tiles [k0, k1) */
+    int64_t block;          /* the stream-K block, -1: a data-parallel one */
+} sk_work;
+
+/* Item c: launch c / items, its (c % items)-th tile, as gemm() walks them:
+ * a data-parallel block its tiles at a stride of avail_sms, a stream-K
+ * block its tiles from the last down, each over its part of the
+ * iterations.  0 when there is no such item. */
+static int sk_item(const pascal_workload *w, int64_t c, sk_work *it)
+{
+    const pascal_streamk *k = &w->sk;
+    int64_t x = c / k->items, n = c % k->items, b = sk_block_of(k, x), ipt = k->ipt;
+    int64_t dp_start = k->sk_waves * k->sms;
+    if (b >= dp_start && b < dp_start + k->dp_blocks) {
+        int64_t d = b - dp_start, t0 = (k->cohort ? 0 : k->sk_tiles) + d, allot = k->dp_first, i, j;
+        if (d >= k->sms)
+            allot = 1, t0 += (k->dp_first - 1) * k->sms;
+        sk_tile_ij(w, t0, &i, &j);
+        if (n >= allot || t0 < k->sk_tiles || i >= w->tiles_q || j >= w->tiles_n)
+            return 0;   /* past its allotment, or it exits at once */
+        *it = (sk_work){t0 + n * k->sms, 0, ipt, -1};
+        return 1;
+    }
+    if (b >= k->sk_blocks)
+        return 0;       /* padding */
+    int64_t lo, hi;
+    sk_extents(k, b, &lo, &hi);
+    int64_t last = (hi - 1) / ipt, t = last - n;
+    if (t < lo / ipt)
+        return 0;
+    *it = (sk_work){t, (lo > t * ipt ? lo : t * ipt) - t * ipt,
+                    (hi < (t + 1) * ipt ? hi : (t + 1) * ipt) - t * ipt, b};
+    return 1;
+}
+
+/* The round in which stream-K block b, whose first iteration is inside a
+ * tile another block started, shares or takes that tile's partial sum: its
+ * last step's, or the round after (same round, later slot) its
+ * predecessor's, whichever is later.  Every stream-K block starts in round
+ * 0 (they are the first launches, all resident), and only such a block's
+ * last tile waits: a chain of blocks inside one tile waits in turn. */
+static int64_t sk_arrival(const pascal_streamk *k, int64_t b)
+{
+    int64_t ipt = k->ipt, lo, hi, p = b, plo, phi, A;
+    sk_extents(k, b, &lo, &hi);
+    int64_t T = lo / ipt;
+    for (;;) {   /* back to the block whose round on tile T waits for nobody */
+        sk_extents(k, p - 1, &plo, &phi);
+        if (plo > T * ipt)
+            p--;
+        else
+            break;
+    }
+    sk_extents(k, p - 1, &plo, &phi);
+    /* block p - 1 started tile T: its first tile (from the last down) when
+     * it spans more than T, else its only one */
+    A = plo < T * ipt ? phi - T * ipt - 1 : phi - plo - 1;
+    for (int64_t q = p; q <= b; q++) {
+        int64_t qlo, qhi;
+        sk_extents(k, q, &qlo, &qhi);
+        int64_t later = sk_launch_of(k, q) < sk_launch_of(k, q - 1);
+        A = qhi - qlo - 1 > A + later ? qhi - qlo - 1 : A + later;
+    }
+    return A;
+}
+
+/* ---- CUTLASS 2.x stream-K (docs/workloads.md section 2.11) ------------------------
+ *
+ * ThreadblockSwizzleStreamK (threadblock/threadblock_swizzle_streamk.h) with
+ * its kMixed reduction strategy, as GemmUniversalStreamk (kernel/
+ * gemm_universal_streamk.h) runs it.  The heuristics use the library's int
+ * and float arithmetic, in its order. */
+
+/* get_sk_blocks: the stream-K block count for sk_tiles tiles that saves the
+ * most iterations against data-parallel waves (the last trial of a tie). */
+static void sk_get_sk_blocks(int64_t *sk_blocks, int64_t *savings, int64_t sk_tiles, int64_t ipt,
+                             int64_t sms, int64_t max_occ, int partial)
+{
+    *savings = INT64_MIN;
+    *sk_blocks = 0;
+    if (sk_tiles == 0)
+        return;
+    int64_t sk_iters = sk_tiles * ipt, dp_equiv = ipt * cdiv(sk_tiles, sms);
+    int64_t lo = partial ? (sms < sk_tiles + 1 ? sms : sk_tiles + 1) : sms;
+    int64_t hi = sms * max_occ < sk_iters / 2 ? sms * max_occ : sk_iters / 2;   /* kMinItersPerSkBlock */
+    for (int64_t trial = lo; trial <= hi; trial++) {
+        int64_t waves = cdiv(trial, sms), equiv = cdiv(sk_iters, trial) * waves;
+        int64_t peers = cdiv(trial, sk_tiles) + 1;   /* one more for alignment skew */
+        float iter_cost = 0.02f * (float)peers * (float)equiv;
+        if (trial % sk_tiles == 0) {
+            peers = trial / sk_tiles;
+            iter_cost = 0.0f;
+        }
+        float peer_cost = 2.0f * (float)peers, base_cost = 2.0f * (float)waves;
+        int64_t fixup = (int64_t)(base_cost + iter_cost + peer_cost);
+        int64_t s = dp_equiv - equiv - fixup;
+        if (s >= *savings)
+            *savings = s, *sk_blocks = trial;
+    }
+}
+
+/* get_blocks: how many tiles stay data-parallel and how many stream-K
+ * blocks make the rest. */
+static void sk_get_blocks(int64_t *dp_tiles, int64_t *sk_blocks, int64_t tiles, int64_t ipt,
+                          int64_t sms, int64_t occ)
+{
+    int64_t full_waves = tiles / sms, full_tiles = full_waves * sms, partial = tiles - full_tiles;
+    int64_t score = -1;
+    *dp_tiles = tiles;
+    *sk_blocks = 0;
+    if (partial == 0)
+        return;   /* perfect quantization */
+    if (full_waves < occ) {   /* the partial wave's tiles fill the GPU's occupancy */
+        *dp_tiles = full_tiles;
+        sk_get_sk_blocks(sk_blocks, &score, partial, ipt, sms, occ - full_waves, 1);
+        if (score < 0)
+            *sk_blocks = 0, *dp_tiles = tiles;
+        return;
+    }
+    if (occ > 1 && full_waves % occ == occ - 1) {
+        *dp_tiles = full_tiles;
+        sk_get_sk_blocks(sk_blocks, &score, partial, ipt, sms, 1, 1);
+        if (score >= 0)
+            return;
+    }
+    /* the last full wave and the partial one */
+    *dp_tiles = full_tiles - sms;
+    sk_get_sk_blocks(sk_blocks, &score, partial + sms, ipt, sms, occ - (full_waves - 1) % occ, 0);
+    if (score < 0)
+        *sk_blocks = 0, *dp_tiles = tiles;
+}
+
+/* The constructor ThreadblockSwizzleStreamK(kGemm, ...) and the kernel's
+ * block classes: w->sk, the launches and the work items. */
+static int derive_streamk(const pascal_workload_shape *s, pascal_workload *w)
+{
+    pascal_streamk *k = &w->sk;
+    int64_t m_t = w->tiles_q, n_t = w->tiles_n, tiles = m_t * n_t;
+    if (s->sms < 1 || s->occupancy < 1)
+        return PASCAL_WL_SMS;
+    if (s->split_k != 1)
+        return PASCAL_WL_SPLIT;
+    /* the library's ints */
+    if (tiles > INT32_MAX || mul(tiles, w->blocks) < 0 || mul(tiles, w->blocks) > INT32_MAX ||
+        s->sms > 65536 || s->occupancy > 64)
+        return PASCAL_WL_RANGE;
+    *k = (pascal_streamk){0};
+    k->sms = s->sms;
+    k->occupancy = s->occupancy;
+    k->ipt = w->blocks;
+    k->dp_first = 1;
+    k->regions = 1;
+    int64_t dp_tiles = tiles, sk_blocks = 0, sms = k->sms, occ = k->occupancy, ipt = k->ipt;
+    if (sms > 1)
+        sk_get_blocks(&dp_tiles, &sk_blocks, tiles, ipt, sms, occ);
+    k->sk_tiles = tiles - dp_tiles;
+    if (sk_blocks > 0) {
+        k->sk_waves = cdiv(sk_blocks, sms);
+        int64_t sk_iters = k->sk_tiles * ipt;
+        sk_blocks = sk_blocks < sk_iters ? sk_blocks : sk_iters;
+        k->normal = sk_iters / sk_blocks;
+        int64_t big = sk_iters - k->normal * sk_blocks;
+        if (sk_blocks > k->sk_tiles && sk_blocks % k->sk_tiles == 0)
+            k->regions = k->sk_tiles;   /* split-K decomposition */
+        k->bpr = sk_blocks / k->regions;
+        k->bigpr = big / k->regions;
+        k->ipr = sk_iters / k->regions;
+        k->sk_blocks = k->regions * k->bpr;
+        /* kMixed: a separate wave of reduction blocks, one per accumulator
+         * fragment of each stream-K tile */
+        if (k->sk_waves < occ && sk_blocks > 2 * k->sk_tiles)
+            return PASCAL_WL_REDUCE;
+        /* get_num_active_blocks() here counts dp_blocks before it is set: 0 */
+        k->remap = occ > 1 && k->sk_waves * sms > 2 * sms;
+    }
+    k->dp_blocks = dp_tiles;
+    int64_t cm = cdiv(m_t, 8), cn = cdiv(n_t, 4), cohort_blocks = cm * cn * 32;   /* kCohortCtasM, N */
+    float cohort_eff = (float)k->dp_blocks / (float)cohort_blocks;
+    int sk_in_range = 1;
+    if (k->sk_tiles > 0) {
+        int64_t cti = (k->sk_tiles - 1) / 32, cgm = cti / cn, cgn = cgm > 0 ? cn - 1 : cti % cn;
+        if ((cgm + 1) * 8 >= m_t || (cgn + 1) * 4 >= n_t)
+            sk_in_range = 0;
+    }
+    k->cohort_n = cn;
+    if (sk_in_range && k->dp_blocks >= sms * occ * 2 && cohort_eff > 0.85f) {
+        k->cohort = 1;
+        k->dp_blocks = cohort_blocks;
+    } else if (k->sk_waves > 0) {
+        /* the first data-parallel wave semi-persistent, so the waves fill wave sets */
+        int64_t dp_waves = cdiv(dp_tiles, sms), full = dp_tiles / sms;
+        int64_t excess = (k->sk_waves + dp_waves) % occ;
+        if (k->dp_first + excess <= full)
+            k->dp_first += excess, k->dp_blocks -= excess * sms;
+    }
+    int64_t active = k->sk_waves * sms + k->dp_blocks;
+    k->launches = k->remap && active < 4 * sms ? 4 * sms : active;
+    /* a stream-K block spans at most ceil((normal + 1) / ipt) + 1 tiles */
+    int64_t most = k->sk_blocks > 0 ? cdiv(k->normal + 1, ipt) + 1 : 1;
+    k->items = most > k->dp_first ? most : k->dp_first;
+    w->ctas = mul(k->launches, k->items);
+    w->grid = sms * occ;
+    w->persistent = 3;
+    w->ring = 0;
+    return PASCAL_WL_OK;
+}
+
 /* W8-W10: GEMM with unit streams. */
 static int derive_gemm(const pascal_workload_shape *s, pascal_workload *w)
 {
@@ -506,12 +782,12 @@ static int derive_gemm(const pascal_workload_shape *s, pascal_workload *w)
     /* CUTLASS 2.x cuts K into slices of gemm_k_size = ceil(k_t / split_k)
      * tiles (kernel::Gemm::Params), the last ones shorter or empty; the
      * model kernel's slices are equal ring scans */
-    if (k_t % s->split_k && s->kernel != PASCAL_KERNEL_CUTLASS)
+    if (k_t % s->split_k && s->kernel != PASCAL_KERNEL_CUTLASS && s->kernel != PASCAL_KERNEL_CUTLASS_SK)
         return PASCAL_WL_SPLIT;
     if (s->kernel == PASCAL_KERNEL_FLASH2 || s->kernel == PASCAL_KERNEL_FLASH3 ||
         s->kernel == PASCAL_KERNEL_FLASHINFER ||
-        ((s->kernel == PASCAL_KERNEL_CUTLASS || s->kernel == PASCAL_KERNEL_CUTLASS3) &&
-         s->raster != PASCAL_RASTER_ROW))
+        ((s->kernel == PASCAL_KERNEL_CUTLASS || s->kernel == PASCAL_KERNEL_CUTLASS3 ||
+          s->kernel == PASCAL_KERNEL_CUTLASS_SK) && s->raster != PASCAL_RASTER_ROW))
         return PASCAL_WL_KERNEL;
     if (s->kernel == PASCAL_KERNEL_CUTLASS3 && s->split_k != 1)
         return PASCAL_WL_SPLIT;
@@ -567,6 +843,11 @@ static int derive_gemm(const pascal_workload_shape *s, pascal_workload *w)
         w->persistent = 1;
         w->ring = 0;
     }
+    if (s->kernel == PASCAL_KERNEL_CUTLASS_SK) {
+        int rc = derive_streamk(s, w);
+        if (rc != PASCAL_WL_OK)
+            return rc;
+    }
     /* every K tile of every output tile once; padding tiles and empty
      * slices: none */
     w->requests = mul(mul(mul(m_t, n_t), w->units), k_t);
@@ -613,6 +894,12 @@ void pascal_workload_explain(const pascal_workload_shape *s, int error, char *bu
         snprintf(buf, (size_t)len, "a block of %s elements that is not a whole number of bytes", dt);
         break;
     case PASCAL_WL_SPLIT:
+        if (s->kernel == PASCAL_KERNEL_CUTLASS_SK) {
+            snprintf(buf, (size_t)len, "split_k = %lld with kernel cutlass-streamk, which decides "
+                     "its own split of K (its split-K emulation, batch_split > 1, is not modelled: "
+                     "kernel cutlass runs serial split-K)", (long long)s->split_k);
+            break;
+        }
         if (s->kernel == PASCAL_KERNEL_CUTLASS3) {
             snprintf(buf, (size_t)len, "split_k = %lld with kernel cutlass-3, whose data-parallel "
                      "persistent scheduler takes one K slice (split-K and stream-K are other "
@@ -624,6 +911,12 @@ void pascal_workload_explain(const pascal_workload_shape *s, int error, char *bu
                  "ring scans; kernel cutlass runs unequal ones)",
                  (long long)s->split_k, (long long)tiles, (long long)s->k, (long long)s->tile_k);
         break;
+    case PASCAL_WL_REDUCE:
+        snprintf(buf, (size_t)len, "a stream-K split that ThreadblockSwizzleStreamK reduces in a "
+                 "separate wave of reduction blocks (fewer stream-K waves than the occupancy and "
+                 "more than two stream-K blocks per stream-K tile): not modelled; occupancy 1, or "
+                 "kernel cutlass with split_k, is");
+        break;
     case PASCAL_WL_UNITS:
         snprintf(buf, (size_t)len, "(tile_m + tile_n) / gcd(tile_m, tile_n) = (%lld + %lld) / %lld "
                  "requests per CTA per round, more than 64", (long long)s->tile_m,
@@ -633,7 +926,11 @@ void pascal_workload_explain(const pascal_workload_shape *s, int error, char *bu
         snprintf(buf, (size_t)len, "a field below 1 or a derived count past 2^53");
         break;
     case PASCAL_WL_SMS:
-        if (s->kernel == PASCAL_KERNEL_CUTLASS3)
+        if (s->kernel == PASCAL_KERNEL_CUTLASS_SK)
+            snprintf(buf, (size_t)len, "kernel cutlass-streamk without sms and occupancy (its "
+                     "heuristic, ThreadblockSwizzleStreamK::get_blocks, shares tiles out by the SM "
+                     "count and the CTAs per SM): give sms and occupancy, or a device and occupancy");
+        else if (s->kernel == PASCAL_KERNEL_CUTLASS3)
             snprintf(buf, (size_t)len, "kernel cutlass-3 and no sms (its persistent grid is min(sms, "
                      "tiles), PersistentTileSchedulerSm90Params::get_grid_shape): give sms or a device");
         else if (s->kernel == PASCAL_KERNEL_FLASHINFER)
@@ -686,7 +983,8 @@ void pascal_workload_explain(const pascal_workload_shape *s, int error, char *bu
             snprintf(buf, (size_t)len, "seq_q = %lld with kernel flashinfer, a decode kernel (one query "
                      "token per request)", (long long)s->seq_q);
         else if (s->kind == PASCAL_WORKLOAD_GEMM &&
-                 (s->kernel == PASCAL_KERNEL_CUTLASS || s->kernel == PASCAL_KERNEL_CUTLASS3))
+                 (s->kernel == PASCAL_KERNEL_CUTLASS || s->kernel == PASCAL_KERNEL_CUTLASS3 ||
+                  s->kernel == PASCAL_KERNEL_CUTLASS_SK))
             snprintf(buf, (size_t)len, "raster %s with kernel %s, whose swizzle sets the "
                      "order (raster row, the default, stands for it)",
                      s->raster >= 0 && s->raster < PASCAL_RASTER_COUNT ? pascal_raster_names[s->raster] : "?",
@@ -708,6 +1006,16 @@ void pascal_workload_gemm_tile(const pascal_workload *w, int64_t c, int64_t *i, 
 {
     int64_t m_t = w->tiles_q, n_t = w->tiles_n, per = m_t * n_t, t = c % per, g;
     *z = c / per;
+    if (w->persistent == 3) {
+        sk_work it;
+        *z = 0;
+        if (!sk_item(w, c, &it)) {
+            *i = m_t, *j = 0;   /* no item: outside the problem */
+            return;
+        }
+        sk_tile_ij(w, it.tile, i, j);
+        return;
+    }
     if (w->shape.kernel == PASCAL_KERNEL_CUTLASS3) {
         /* get_work_idx_m_and_n, cluster 1 x 1: the swizzle's offset fastest,
          * then the major dimension (N along N, M along M), then the rest;
@@ -855,6 +1163,10 @@ int64_t pascal_workload_cta_steps(const pascal_workload *w, int64_t c)
 {
     if (w->ring)
         return w->blocks;
+    if (w->persistent == 3) {
+        sk_work it;
+        return sk_item(w, c, &it) ? it.k1 - it.k0 : 0;
+    }
     if (w->persistent) {
         if (w->shape.kind == PASCAL_WORKLOAD_GEMM) {
             int64_t i, j, z;
@@ -888,6 +1200,10 @@ int64_t pascal_workload_cta_block(const pascal_workload *w, int64_t c, int64_t j
      * n_block_min (flash_fwd_kernel.h, compute_attn_1rowblock and
      * compute_attn_1rowblock_splitkv); on a ring that is the forward scan
      * with the blocks numbered backwards. */
+    if (w->persistent == 3) {   /* the item's K tiles, forward */
+        sk_work it;
+        return sk_item(w, c, &it) ? it.k0 + j : j;
+    }
     if (w->splits > 1) {
         int64_t b, h, t, k, lo, hi;
         attention_cta(w, c, &b, &h, &t, &k);
@@ -939,7 +1255,8 @@ void pascal_workload_io_tiles(const pascal_workload *w, int64_t *q_tiles, int64_
         *o_tiles = w->ctas;
     } else {
         *q_tiles = 0;
-        *o_tiles = w->tiles_q * w->tiles_n;
+        /* stream-K: the partial-sum slots after the tiles */
+        *o_tiles = w->tiles_q * w->tiles_n + (w->persistent == 3 ? w->sk.sk_blocks : 0);
     }
 }
 
@@ -975,16 +1292,55 @@ void pascal_workload_cta_io(const pascal_workload *w, int64_t c, int64_t sector,
     *o_id = i * w->tiles_n + j;
     *o = rows_bytes(clamp_len(sh->m, i * sh->tile_m, sh->tile_m),
                     clamp_len(sh->n, j * sh->tile_n, sh->tile_n), sh->dtype, sector);
+    sk_work it;
+    if (w->persistent == 3 && sk_item(w, c, &it) && it.block >= 0 && it.k1 < w->sk.ipt) {
+        /* a stream-K block that does not finish its tile shares its fp32
+         * accumulators in the slot of the tile's first block */
+        *o_id = w->tiles_q * w->tiles_n + sk_owner(&w->sk, it.tile * w->sk.ipt);
+        *o = rows_bytes(1, sh->tile_m * sh->tile_n, PASCAL_DTYPE_FP32, sector);
+    }
 }
 
 int pascal_workload_cta_reduces(const pascal_workload *w, int64_t c)
 {
+    if (w->persistent == 3) {
+        /* share_accumulators (a later peer adds into the slot) and
+         * acquire_accumulators (the finishing block): all but the first */
+        sk_work it;
+        return sk_item(w, c, &it) && it.block >= 0 && it.k0 > 0;
+    }
     if (w->shape.kind != PASCAL_WORKLOAD_GEMM || w->shape.kernel != PASCAL_KERNEL_CUTLASS ||
         w->shape.split_k < 2)
         return 0;
     int64_t i, j, z;
     pascal_workload_gemm_tile(w, c, &i, &j, &z);
     return z > 0;
+}
+
+void pascal_workload_cta_out_read(const pascal_workload *w, int64_t c, int64_t sector,
+                                  int64_t *id, int64_t *bytes)
+{
+    sk_work it;
+    if (w->persistent == 3 && sk_item(w, c, &it) && it.block >= 0) {
+        *id = w->tiles_q * w->tiles_n + sk_owner(&w->sk, it.tile * w->sk.ipt);
+        *bytes = rows_bytes(1, w->shape.tile_m * w->shape.tile_n, PASCAL_DTYPE_FP32, sector);
+        return;
+    }
+    int64_t q, qid;
+    pascal_workload_cta_io(w, c, sector, &q, &qid, bytes, id);
+}
+
+int64_t pascal_workload_cta_rounds(const pascal_workload *w, int64_t c)
+{
+    sk_work it;
+    if (w->persistent != 3 || !sk_item(w, c, &it))
+        return pascal_workload_cta_steps(w, c);
+    if (it.block < 0 || it.k0 == 0)
+        return it.k1 - it.k0;
+    /* a block's only waiting tile is its last: it ran all its iterations first */
+    int64_t lo, hi;
+    sk_extents(&w->sk, it.block, &lo, &hi);
+    return it.k1 - it.k0 + sk_arrival(&w->sk, it.block) - (hi - lo - 1);
 }
 
 /* ---- the walk of a kernel's accesses (workload.h) --------------------------------- */
@@ -1002,7 +1358,12 @@ static int walk_io(const walk_ctx *k, int64_t c, int out)
     pascal_workload_cta_io(k->w, c, k->sector, &q, &qid, &o, &oid);
     if (!out)
         return k->visit(k->ctx, PASCAL_ACCESS_Q, c, qid, q);
-    int rc = pascal_workload_cta_reduces(k->w, c) ? k->visit(k->ctx, PASCAL_ACCESS_OUT_READ, c, oid, o) : 0;
+    int rc = 0;
+    if (pascal_workload_cta_reduces(k->w, c)) {
+        int64_t rid, rb;
+        pascal_workload_cta_out_read(k->w, c, k->sector, &rid, &rb);
+        rc = k->visit(k->ctx, PASCAL_ACCESS_OUT_READ, c, rid, rb);
+    }
     return rc ? rc : k->visit(k->ctx, PASCAL_ACCESS_OUT, c, oid, o);
 }
 
@@ -1065,13 +1426,13 @@ int pascal_workload_walk(const pascal_workload *w, int64_t M, const int64_t *slo
                     continue;
                 if (ps.step[q] == 0)
                     rc = walk_io(&k, c, 0);
-                if (rc == 0)
+                if (rc == 0 && ps.step[q] < pascal_workload_cta_steps(w, c))
                     rc = walk_step(&k, c, ps.step[q], 0);
-                if (rc == 0 && ps.step[q] + 1 == pascal_workload_cta_steps(w, c))
+                if (rc == 0 && ps.step[q] + 1 == pascal_workload_cta_rounds(w, c))
                     rc = walk_io(&k, c, 1);
             }
             for (int64_t q = 0; q < ps.G && rc == 0; q++)
-                if (ps.tile[q] >= 0 && ++ps.step[q] == pascal_workload_cta_steps(w, ps.tile[q]))
+                if (ps.tile[q] >= 0 && ++ps.step[q] == pascal_workload_cta_rounds(w, ps.tile[q]))
                     rc = pascal_psched_take(&ps, q, 0, &k, walk_skip);
             for (int64_t q = 0; q < ps.G; q++)
                 live |= ps.tile[q] >= 0;
@@ -1111,22 +1472,35 @@ void pascal_psched_init(pascal_psched *ps, const pascal_workload *w, int64_t *ti
     ps->step = step;
     for (int64_t q = 0; q < ps->G; q++)
         ps->tile[q] = q < w->ctas ? q : -1, ps->step[q] = 0;
+    if (w->persistent == 3)   /* slot q on launch q */
+        for (int64_t q = 0; q < ps->G; q++)
+            ps->tile[q] = q < w->sk.launches ? q * w->sk.items : -1;
 }
 
 int pascal_psched_take(pascal_psched *ps, int64_t q, int first, void *ctx,
                        int (*skip)(void *ctx, int64_t tile))
 {
+    const pascal_workload *w = ps->w;
     for (;;) {
-        if (!first) {
-            if (ps->w->persistent == 1)
-                ps->tile[q] = ps->tile[q] + ps->G < ps->w->ctas ? ps->tile[q] + ps->G : -1;
+        if (!first && w->persistent == 3) {
+            /* the launch's next item, else the next launch's first */
+            int64_t c = ps->tile[q], n = w->sk.items;
+            if (c % n + 1 < n && pascal_workload_cta_steps(w, c + 1) > 0)
+                ps->tile[q] = c + 1;
             else
-                ps->tile[q] = ps->next < ps->w->ctas ? ps->next++ : -1;
+                ps->tile[q] = ps->next < w->sk.launches ? ps->next++ * n : -1;
+        } else if (!first) {
+            if (w->persistent == 1)
+                ps->tile[q] = ps->tile[q] + ps->G < w->ctas ? ps->tile[q] + ps->G : -1;
+            else
+                ps->tile[q] = ps->next < w->ctas ? ps->next++ : -1;
         }
         first = 0;
         ps->step[q] = 0;
-        if (ps->tile[q] < 0 || pascal_workload_cta_steps(ps->w, ps->tile[q]) > 0)
+        if (ps->tile[q] < 0 || pascal_workload_cta_steps(w, ps->tile[q]) > 0)
             return 0;
+        if (w->persistent == 3)
+            continue;   /* a launch without work (padding, an early exit): no output */
         int rc = skip ? skip(ctx, ps->tile[q]) : 0;
         if (rc)
             return rc;

@@ -75,9 +75,13 @@ typedef enum pascal_kernel {
     PASCAL_KERNEL_CUTLASS3 = 5, /* CUTLASS 3 GEMM on Hopper, PersistentTileSchedulerSm90 (cluster
                                    1 x 1): min(sms, tiles) persistent CTAs over the tiles, the
                                    raster order by its heuristic, swizzle up to `swizzle` */
-    PASCAL_KERNEL_COUNT = 6
+    PASCAL_KERNEL_CUTLASS_SK = 6, /* CUTLASS 2.x GemmUniversalStreamk with ThreadblockSwizzleStreamK:
+                                   stream-K blocks over the K iterations of the last tiles, with
+                                   turnstile fixup of partial sums, then data-parallel blocks */
+    PASCAL_KERNEL_COUNT = 7
 } pascal_kernel;
-extern const char *const pascal_kernel_names[PASCAL_KERNEL_COUNT];     /* model, flash-attn-2, cutlass, flash-attn-3, flashinfer, cutlass-3 */
+extern const char *const pascal_kernel_names[PASCAL_KERNEL_COUNT];     /* model, flash-attn-2, cutlass, flash-attn-3, flashinfer, cutlass-3,
+                                                                          cutlass-streamk */
 /* Each kernel's workload kinds, and where its launch was read (pascal list
  * kernels). */
 typedef struct pascal_kernel_info {
@@ -106,6 +110,23 @@ typedef struct pascal_workload_shape {
     int64_t occupancy;      /* resident CTAs per SM (flashinfer's max_grid_size = sms x this;
                                0: none given) */
 } pascal_workload_shape;
+
+/* CUTLASS 2.x stream-K's block mapping (ThreadblockSwizzleStreamK,
+ * docs/workloads.md section 2.11): the library's own quantities, named as
+ * there. */
+typedef struct pascal_streamk {
+    int64_t sms, occupancy;     /* avail_sms = device_sms, sm_occupancy */
+    int64_t ipt;                /* iters_per_tile: K tiles of an output tile */
+    int64_t sk_tiles;           /* the first sk_tiles tiles are stream-K's */
+    int64_t sk_blocks, regions, bpr, normal, bigpr, ipr;  /* sk blocks, sk_regions,
+                                   sk_blocks_per_region, sk_iters_per_normal_block,
+                                   sk_big_blocks_per_region, sk_iters_per_region */
+    int64_t sk_waves, dp_blocks, dp_first;  /* ..., dp_first_wave_tiles */
+    int64_t launches;           /* get_num_blocks: the grid's x extent */
+    int64_t items;              /* work items numbered per launch: at most this many */
+    int remap, cohort;          /* remap_block_indices, cohort_raster */
+    int64_t cohort_n;           /* cohorts across N: ceil(n_t / 4) */
+} pascal_streamk;
 
 /* What the model needs, derived (docs/workloads.md, equations W1-W12). */
 typedef struct pascal_workload {
@@ -152,6 +173,10 @@ typedef struct pascal_workload {
     int64_t grid;           /* persistent CTAs (the SM count) */
     int64_t l2_swizzle;     /* 2: (sequence, head) pairs per L2 section */
     int packed;             /* flash-attn-3: PackGQA (G query heads in one tile's rows) */
+    /* persistent 3 (cutlass-streamk): `ctas` counts work items, launch x's
+     * k-th at x sk.items + k; `grid` slots (sms x occupancy) take launches
+     * in order as they free, each running its launch's items in turn. */
+    pascal_streamk sk;
 } pascal_workload;
 
 /* Reasons a shape is refused (pascal_workload_derive's return value). */
@@ -166,7 +191,8 @@ typedef enum pascal_workload_error {
     PASCAL_WL_KERNEL,       /* a kernel of the other workload kind */
     PASCAL_WL_SMS,          /* flash-attn-2's split heuristic without sms */
     PASCAL_WL_SPLITS,       /* num_splits past the library's 128, or on a kernel without splits */
-    PASCAL_WL_DTYPE         /* a dtype the named kernel does not take */
+    PASCAL_WL_DTYPE,        /* a dtype the named kernel does not take */
+    PASCAL_WL_REDUCE        /* cutlass-streamk: a separate reduction wave (not modelled) */
 } pascal_workload_error;
 
 /* Derives *out from *in; returns PASCAL_WL_OK or the reason for refusing
@@ -213,6 +239,17 @@ void pascal_workload_cta_io(const pascal_workload *w, int64_t c, int64_t sector,
  * waits on the tile's semaphore and its epilogue takes the source from D,
  * the sum of the slices before it (beta 0: slice 0 reads no C). */
 int pascal_workload_cta_reduces(const pascal_workload *w, int64_t c);
+/* What CTA c reads there: its output tile (serial split-K), or under
+ * cutlass-streamk the partial-sum slot of the tile's first stream-K block
+ * (an id past the output tiles; its fp32 accumulators) before it adds its
+ * own to it or takes it into the tile's epilogue. */
+void pascal_workload_cta_out_read(const pascal_workload *w, int64_t c, int64_t sector,
+                                  int64_t *id, int64_t *bytes);
+/* Rounds tile c holds its slot in a persistent schedule: its steps, and
+ * under cutlass-streamk the rounds a stream-K block waits at the end of
+ * its last tile for the peer before it (the turnstile, docs/workloads.md
+ * section 2.11); it writes its output in the last of them. */
+int64_t pascal_workload_cta_rounds(const pascal_workload *w, int64_t c);
 /* The counts of Q and output tiles those ids run over. */
 void pascal_workload_io_tiles(const pascal_workload *w, int64_t *q_tiles, int64_t *o_tiles);
 
@@ -257,10 +294,12 @@ int64_t pascal_flashinfer_chunks(int64_t batch, int64_t kv_heads, int64_t pages,
 
 /* A persistent kernel's lock-step schedule (docs/workloads.md section
  * 2.8): `grid` slots, slot q starting on tile q; the round after a slot
- * runs its tile's last step it takes its next: its own tile + grid
- * (persistent 1) or the next tile nobody has taken (persistent 2; slots in
- * index order within a round).  A tile without steps is taken and left at
- * once. */
+ * runs its tile's last round (pascal_workload_cta_rounds) it takes its
+ * next: its own tile + grid (persistent 1), the next tile nobody has taken
+ * (persistent 2; slots in index order within a round), or (persistent 3,
+ * cutlass-streamk) its launch's next item, else the first item of the next
+ * launch nobody has taken (slot q starts on launch q).  A tile without
+ * steps is taken and left at once (persistent 3: without output). */
 typedef struct pascal_psched {
     const pascal_workload *w;
     int64_t G, next, *tile, *step;   /* per slot: its tile (-1: done) and step */

@@ -51,7 +51,7 @@ static int persistent_order(const pascal_workload *w, int64_t *order, int64_t *f
     for (int live = 1; live;) {
         live = 0;
         for (int64_t q = 0; q < G; q++)
-            if (ps.tile[q] >= 0 && ++ps.step[q] == pascal_workload_cta_steps(w, ps.tile[q])) {
+            if (ps.tile[q] >= 0 && ++ps.step[q] == pascal_workload_cta_rounds(w, ps.tile[q])) {
                 pascal_psched_take(&ps, q, 0, NULL, NULL);
                 if (ps.tile[q] >= 0)
                     slot[ps.tile[q]] = q, seq[n++] = ps.tile[q];

@@ -374,6 +374,7 @@ static int culprit(int error, int kind)
     case PASCAL_WL_SMS: return PASCAL_P_KERNEL;
     case PASCAL_WL_SPLITS: return PASCAL_P_NUM_SPLITS;
     case PASCAL_WL_DTYPE: return PASCAL_P_DTYPE;
+    case PASCAL_WL_REDUCE: return PASCAL_P_OCCUPANCY;
     case PASCAL_WL_UNITS: return kind == PASCAL_WORKLOAD_GEMM ? PASCAL_P_TILE_N : PASCAL_P_WORKLOAD;
     default: return PASCAL_P_WORKLOAD;
     }

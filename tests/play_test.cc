@@ -183,6 +183,50 @@ TEST(Play, PersistentCtasRunTheirScheduledTiles)
     }
 }
 
+// CUTLASS stream-K (docs/workloads.md section 2.11), by hand: 2 x 5 tiles
+// of 16 x 16, 13 K steps, 4 SMs at occupancy 1.  get_sk_blocks gives the
+// last full wave and the 2 left (tiles 0-5, 78 iterations) to 4 stream-K
+// blocks, [0, 20), [20, 40), [40, 59), [59, 78); each walks its tiles from
+// the last down, each tile's part forward.  Tile t is (t mod 2, t / 2)
+// (fewer M than N tiles).  No block waits (each later peer's own work ends
+// after the share before it), so slots 2 and 3 free first (19 rounds) and
+// take launches 4 and 5 (tiles 6 and 7), slots 0 and 1 launches 6 and 7
+// (tiles 8 and 9).  Blocks of 16 x 16 bf16 (512 bytes); A unit i, B unit
+// m_t + j, 13 blocks each.
+TEST(Play, StreamKBlocksWalkTheirTilesFromTheLastDown)
+{
+    pascal_workload_shape s = {};
+    s.kind = PASCAL_WORKLOAD_GEMM;
+    s.dtype = PASCAL_DTYPE_BF16;
+    s.m = 32, s.n = 80, s.k = 208, s.tile_m = 16, s.tile_n = 16, s.tile_k = 16;
+    s.raster = PASCAL_RASTER_ROW, s.swizzle = 1, s.split_k = 1;
+    s.kernel = PASCAL_KERNEL_CUTLASS_SK, s.sms = 4, s.occupancy = 1;
+    pascal_workload w;
+    ASSERT_EQ(pascal_workload_derive(&s, &w), PASCAL_WL_OK);
+    pascal_play_program p;
+    pascal_error err{};
+    ASSERT_EQ(pascal_play_build(&w, 0, 1, &p, &err), 0) << err.msg;
+    EXPECT_EQ(p.job.ctas, 4);
+    const int64_t ipt = 13, stride = 512;
+    const int64_t range[4][2] = {{0, 20}, {20, 40}, {40, 59}, {59, 78}}, then[4] = {8, 9, 6, 7};
+    std::vector<Req> want;
+    for (int64_t q = 0; q < 4; q++) {
+        int64_t step = 0;
+        auto tile = [&](int64_t t, int64_t k0, int64_t k1) {
+            for (int64_t k = k0; k < k1; k++, step++) {
+                want.push_back({q, step, ((t % 2) * ipt + k) * stride});
+                want.push_back({q, step, ((2 + t / 2) * ipt + k) * stride});
+            }
+        };
+        for (int64_t t = (range[q][1] - 1) / ipt; t >= range[q][0] / ipt; t--)
+            tile(t, std::max(range[q][0], t * ipt) - t * ipt, std::min(range[q][1], (t + 1) * ipt) - t * ipt);
+        tile(then[q], 0, ipt);
+    }
+    EXPECT_EQ(issued(p), want);
+    EXPECT_EQ(p.job.requests, w.requests);
+    pascal_play_free(&p);
+}
+
 // Too large a program is refused before anything is allocated.
 TEST(Play, RefusesProgramsPastTheLimit)
 {

@@ -135,7 +135,9 @@ const pascal_param_info pascal_params[PASCAL_NPARAM] = {
                          "flash-attn-2: FlashAttention-2's forward grid, GQA decode fold and "
                          "split-KV; cutlass: CUTLASS's GemmIdentityThreadblockSwizzle<swizzle>; "
                          "flash-attn-3: FlashAttention-3's persistent tile schedulers; flashinfer: "
-                         "FlashInfer's batch decode and its partition-kv plan)",
+                         "FlashInfer's batch decode and its partition-kv plan; cutlass-3: CUTLASS "
+                         "3's persistent Hopper scheduler; cutlass-streamk: CUTLASS 2.x stream-K "
+                         "from sms and occupancy)",
                          pascal_kernel_names, PASCAL_KERNEL_COUNT},
     [PASCAL_P_NUM_SPLITS] = {"num_splits", PASCAL_T_INT, NONNEG, "splits",
                              "attention, kernel flash-attn-2: KV splits; 0 takes the library's "
