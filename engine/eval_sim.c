@@ -12,6 +12,7 @@ struct pascal_wl_sim {
     int64_t cap_req, cap_M, cap_scratch;   /* entries the arrays hold */
     int64_t *base, *len, *phase;           /* the work table: ctas units each */
     int64_t *dir, *steps;                  /* a program's: ctas units, ctas */
+    uint8_t *chain;                        /* cutlass-streamk's: ctas */
     int64_t *slot_phase, *scratch;
     pascal_sim_work work;
 };
@@ -57,8 +58,9 @@ pascal_wl_sim *pascal_wl_sim_create(void)
 static void free_arrays(pascal_wl_sim *s)
 {
     free(s->base), free(s->len), free(s->phase), free(s->slot_phase), free(s->scratch);
-    free(s->dir), free(s->steps);
+    free(s->dir), free(s->steps), free(s->chain);
     s->base = s->len = s->phase = s->slot_phase = s->scratch = s->dir = s->steps = NULL;
+    s->chain = NULL;
     s->cap_req = s->cap_M = s->cap_scratch = 0;
 }
 
@@ -86,7 +88,9 @@ static int grow(pascal_wl_sim *s, int64_t req, int64_t M, int64_t scratch)
     s->scratch = malloc((size_t)scratch * sizeof *s->scratch);
     s->dir = malloc((size_t)req * sizeof *s->dir);
     s->steps = malloc((size_t)req * sizeof *s->steps);
-    if (!s->base || !s->len || !s->phase || !s->slot_phase || !s->scratch || !s->dir || !s->steps) {
+    s->chain = malloc((size_t)req * sizeof *s->chain);
+    if (!s->base || !s->len || !s->phase || !s->slot_phase || !s->scratch || !s->dir || !s->steps ||
+        !s->chain) {
         free_arrays(s);
         return -1;
     }
@@ -123,12 +127,19 @@ int pascal_wl_sim_config(pascal_wl_sim *s, const pascal_point *p, pascal_sim_con
         /* A request program (causal, split-KV, persistent tiles): CTA c runs its own steps,
          * each stream read over the contiguous range pascal_workload_cta_block
          * gives, forward or from its last block down. */
-        int64_t N = w->blocks, st[64];
-        for (int64_t k = 0; k < w->ctas; k++) {
-            int64_t n = pascal_workload_cta_steps(w, k);
-            int64_t first = n > 0 ? pascal_workload_cta_block(w, k, 0) : 0;
-            int64_t dir = n > 1 && pascal_workload_cta_block(w, k, 1) < first ? -1 : 1;
-            pascal_workload_cta(w, k, st);
+        int64_t N = w->blocks, st[64], ctas = 0;
+        for (int64_t t = 0; t < w->ctas; t++) {
+            int64_t n = pascal_workload_cta_steps(w, t), k = ctas;
+            /* cutlass-streamk: its items with work, in launch order, each
+             * launch's tiles chained in its slot */
+            if (w->persistent == 3 && n == 0)
+                continue;
+            ctas++;
+            s->chain[k] = w->persistent == 3 && t % w->sk.items + 1 < w->sk.items &&
+                          pascal_workload_cta_steps(w, t + 1) > 0;
+            int64_t first = n > 0 ? pascal_workload_cta_block(w, t, 0) : 0;
+            int64_t dir = n > 1 && pascal_workload_cta_block(w, t, 1) < first ? -1 : 1;
+            pascal_workload_cta(w, t, st);
             s->steps[k] = n;
             for (int64_t u = 0; u < w->units; u++) {
                 int64_t e = k * w->units + u;
@@ -138,12 +149,12 @@ int pascal_wl_sim_config(pascal_wl_sim *s, const pascal_point *p, pascal_sim_con
                 s->dir[e] = dir;
             }
         }
-        s->work = (pascal_sim_work){w->ctas, w->units, w->streams * N, s->base, s->len, s->phase,
-                                    s->steps, s->dir};
+        s->work = (pascal_sim_work){ctas, w->units, w->streams * N, s->base, s->len, s->phase,
+                                    s->steps, s->dir, w->persistent == 3 ? s->chain : NULL};
         c->work = &s->work;
         c->N = N;
         c->block_bytes = (double)w->block_bytes;
-        c->W = (double)w->ctas / (double)M;
+        c->W = (double)ctas / (double)M;
         return 0;
     }
     /* Slot q's phase: the point's pattern over M workers on a ring of N
@@ -194,7 +205,7 @@ double pascal_wl_sim_rounds(const pascal_workload *w, int64_t M)
         for (int live = 1; live; rounds++) {
             live = 0;
             for (int64_t q = 0; q < ps.G; q++)
-                if (ps.tile[q] >= 0 && ++ps.step[q] == pascal_workload_cta_steps(w, ps.tile[q]))
+                if (ps.tile[q] >= 0 && ++ps.step[q] == pascal_workload_cta_rounds(w, ps.tile[q]))
                     pascal_psched_take(&ps, q, 0, NULL, NULL);
             for (int64_t q = 0; q < ps.G; q++)
                 live |= ps.tile[q] >= 0;

@@ -134,6 +134,10 @@ typedef struct pascal_sim_work {
      * dir[i] = +1 or -1 (NULL: +1).  Only the open scan takes them. */
     const int64_t *steps;     /* ctas entries */
     const int64_t *dir;       /* ctas units entries */
+    /* Optional (NULL: none): chain[c] = 1 when CTA c + 1 is c's next tile
+     * in the same CTA (cutlass-streamk's blocks of several tiles): it runs
+     * in c's slot as soon as c ends, and the launch order passes it over. */
+    const uint8_t *chain;     /* ctas entries */
 } pascal_sim_work;
 
 #define PASCAL_SIM_MAX_UNITS 64

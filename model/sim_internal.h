@@ -152,6 +152,7 @@ typedef struct sim_slot {
     double t;               /* its pending event, ns; INFINITY: none */
     double ovh;             /* its per-iteration overhead, ns */
     int64_t cta;            /* CTA running in the slot, -1: none */
+    int64_t succ;           /* the tile it runs next (pascal_sim_work.chain), -1: none */
     int32_t j;              /* block the CTA waits for (or issues) next */
     int32_t n;              /* the CTA's steps (N, or its program's) */
     int32_t sm;             /* its SM, m */

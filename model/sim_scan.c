@@ -173,6 +173,10 @@ static double finish(scan *x, int64_t s, double t)
         x->makespan = t;
     x->sl[s].cta = -1;
     x->sl[s].kind = EV_START;
+    if (x->work && x->work->chain && x->work->chain[cta]) {
+        x->sl[s].succ = cta + 1;   /* the same CTA's next tile: no launch */
+        return t;
+    }
     return x->next_cta < x->ctas ? t + x->tm->launch_ns : INFINITY;
 }
 
@@ -237,9 +241,17 @@ static ALWAYS_INLINE double resume(scan *x, shape f, int64_t s, int64_t j, doubl
 static double start(scan *x, shape f, int64_t s, double t)
 {
     sim_slot *sl = &x->sl[s];
-    if (x->next_cta >= x->ctas)
-        return INFINITY;
-    sl->cta = x->next_cta++;
+    const uint8_t *chain = x->work ? x->work->chain : NULL;
+    if (sl->succ >= 0) {
+        sl->cta = sl->succ;
+        sl->succ = -1;
+    } else {
+        while (chain && x->next_cta > 0 && x->next_cta < x->ctas && chain[x->next_cta - 1])
+            x->next_cta++;   /* a later tile of a CTA: its slot runs it */
+        if (x->next_cta >= x->ctas)
+            return INFINITY;
+        sl->cta = x->next_cta++;
+    }
     sl->j = 0;
     sl->n = x->work && x->work->steps ? (int32_t)x->work->steps[sl->cta] : (int32_t)x->N;
     if (x->c->cta_start_ns)
@@ -371,6 +383,7 @@ static void scan_init(scan *x, pascal_sim *w, const pascal_sim_timing *tm,
         int64_t sm = i / x->o, s = sm + (i % x->o) * c->sms;
         sim_slot *sl = &w->slots[i];
         sl->cta = -1;
+        sl->succ = -1;
         sl->j = 0;
         sl->slot = (int32_t)s;
         sl->sm = (int32_t)sm;

@@ -46,7 +46,7 @@ int pascal_sim_work_of_streams(const pascal_streams *st, int64_t *base, int64_t 
         units = run;
     if (run != units || units > PASCAL_SIM_MAX_UNITS)
         return -1;
-    *out = (pascal_sim_work){ctas, units, blocks, base, len, phase, NULL, NULL};
+    *out = (pascal_sim_work){ctas, units, blocks, base, len, phase, NULL, NULL, NULL};
     return 0;
 }
 
@@ -80,6 +80,6 @@ int pascal_sim_work_of_workload(const pascal_workload *w, int64_t R,
             phase[i] = ph[g];
         }
     }
-    *out = (pascal_sim_work){w->ctas, w->units, w->streams * N, base, len, phase, NULL, NULL};
+    *out = (pascal_sim_work){w->ctas, w->units, w->streams * N, base, len, phase, NULL, NULL, NULL};
     return 0;
 }

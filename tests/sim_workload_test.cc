@@ -344,4 +344,63 @@ TEST(SimWorkload, RequestProgramsRunTheirOwnSteps)
         }
 }
 
+// CUTLASS stream-K's blocks of several tiles (kernel cutlass-streamk): the
+// simulator runs each launch's tiles one after another in its slot, the
+// next starting the moment the last ends (no launch between), and launches
+// without work not at all; every K iteration of every tile once.  sms 4,
+// occupancy 1: 2 x 5 tiles of 13 K iterations (2 full waves and 2 tiles
+// left); get_sk_blocks on the last wave and the 2 (6 tiles, 78
+// iterations) with 4 blocks saves 26 - 20 - int(2 + 0.8 + 4) = 0 >= 0
+// iterations, so 4 stream-K blocks run iterations [0, 20), [20, 40),
+// [40, 59), [59, 78): tiles {1, 0}, {3, 2, 1}, {4, 3}, {5, 4} from the last
+// down (5 tiles follow another in their slot), and 4 data-parallel
+// blocks tiles 6 to 9.
+TEST(SimWorkload, StreamKBlocksRunTheirTilesInTheirSlot)
+{
+    const char *text = "name: t\nmodels: [traffic, lru_replay, simulate]\nworkload:\n  gemm: {gemm_m: 32, "
+                       "gemm_n: 80, gemm_k: 208, dtype: bf16, tile_m: 16, tile_n: 16, tile_k: 16, "
+                       "kernel: cutlass-streamk}\n"
+                       "fixed: {sms: 4, occupancy: 1, path: tma, depth: 2, compute: 0}\naxes:\n  C: [8, 1000]\n";
+    Point pt;
+    pascal_error err{};
+    ASSERT_EQ(pascal_spec_parse(text, std::strlen(text), nullptr, &pt.spec, &err), 0) << err.msg;
+    pt.wl = pascal_wl_sim_create();
+    pascal_sim_timing t = test_timing();
+    for (uint64_t i = 0; i < pascal_spec_size(pt.spec); i++) {
+        pascal_point p;
+        pascal_sim_config c;
+        pascal_workload w;
+        pascal_sim_result r;
+        ASSERT_EQ(pascal_spec_point(pt.spec, i, &p, &err), 1) << err.msg;
+        ASSERT_EQ(pascal_wl_sim_config(pt.wl, &p, &c, &w), 0);
+        ASSERT_EQ(w.persistent, 3);
+        ASSERT_EQ(w.sk.sk_tiles, 6);
+        ASSERT_EQ(w.sk.sk_blocks, 4);
+        // the work items with steps, launch by launch
+        int64_t items = 0, chained = 0;
+        for (int64_t k = 0; k < w.ctas; k++)
+            items += pascal_workload_cta_steps(&w, k) > 0;
+        ASSERT_EQ(c.work->ctas, items);
+        ASSERT_NE(c.work->chain, nullptr);
+        std::vector<double> start((size_t)items, -1), end((size_t)items, -1);
+        c.cta_start_ns = start.data(), c.cta_end_ns = end.data();
+        ASSERT_EQ(pascal_sim_fit(&pt.sim, &c), 0);
+        ASSERT_EQ(pascal_sim_run(pt.sim, &t, &c, &r), PASCAL_SIM_OK);
+        EXPECT_EQ(r.requests, w.requests);   // 10 tiles x 13 iterations x 2 units
+        EXPECT_EQ(r.requests, 10 * 13 * 2);
+        EXPECT_EQ(items, 9 + 4);
+        for (int64_t k = 0; k < items; k++) {
+            ASSERT_GE(start[(size_t)k], 0) << k;
+            ASSERT_GT(end[(size_t)k], start[(size_t)k]) << k;
+            if (c.work->chain[k]) {
+                chained++;
+                EXPECT_EQ(start[(size_t)k + 1], end[(size_t)k]) << "tile " << k + 1;
+            }
+        }
+        EXPECT_EQ(chained, 5);
+        if (c.C >= 1000)   // everything fits: each block once
+            EXPECT_EQ(r.fills, w.streams * w.blocks);
+    }
+}
+
 } // namespace
