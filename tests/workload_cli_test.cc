@@ -154,6 +154,52 @@ TEST_F(WorkloadCli, SplitKStudyRunsOnTheReplay)
     ASSERT_EQ(rep.status, 0) << rep.err;
 }
 
+// The stream-K study (docs/workloads.md section 2.11): every K iteration
+// of every tile once (ideal as the data-parallel kernel's), D written once
+// and, by hand from the library's block mapping, a 128 x 128 fp32 partial
+// share (64 KiB) for every stream-K block that ends inside a tile it did not
+// finish: M 16 and 64 split each of 64 tiles in two halves (64 shares);
+// M 1024 puts 248 x 448 iterations over 132 blocks of 841 or 842, whose 131
+// inner boundaries (b 841 + min(b, 92)) all fall inside tiles; M 4096 200 x
+// 448 over 132 blocks of 678 or 679, one boundary (b = 64: 43456 = 97 x
+// 448) on a tile edge: 130.  M 256 takes no stream-K: the same kernel as
+// CUTLASS's data-parallel one, launched M tiles fastest, the same answers.
+TEST_F(WorkloadCli, StreamKStudyRunsOnTheReplay)
+{
+    const char *f = "llama70b-down-proj-streamk-h200.yaml";
+    std::string h5 = dir + "/streamk.h5", html = dir + "/streamk.html";
+    auto r = run(std::string("run ") + kConfigs + f + " -o " + h5 + " --quiet");
+    ASSERT_EQ(r.status, 0) << r.err;
+    // rows in axis order: gemm_m outermost, then kernel, capacity fastest
+    auto ms = column(h5, "axes", "gemm_m"), caps = column(h5, "axes", "capacity_bytes");
+    auto writes = column(h5, "results", "write_bytes_exact"), ideal = column(h5, "results", "ideal_bytes");
+    auto replay = column(h5, "results", "traffic_replay"), exact = column(h5, "results", "traffic_exact");
+    ASSERT_EQ(ms.size(), 5u);
+    ASSERT_EQ(ms.size() * 2 * caps.size(), writes.size());
+    const double shares[] = {64, 64, 0, 131, 130};
+    // launches: a wave of 132 stream-K places (128 blocks and 4 that exit)
+    // at M 16 and 64; 128 data-parallel tiles at 256; 132 + the 264 tiles
+    // left at 1024; 132 + 64 cohorts of 32 (32 x 64 tiles in 8 x 4) at 4096
+    const double launches[] = {132, 132, 128, 396, 2180};
+    auto ctas = column(h5, "results", "ctas");
+    size_t nc = caps.size();
+    for (size_t a = 0; a < ms.size(); a++)
+        for (size_t c = 0; c < nc; c++) {
+            size_t dp = (a * 2) * nc + c, sk = (a * 2 + 1) * nc + c;
+            EXPECT_EQ(writes[dp], ms[a] * 8192 * 2) << a;
+            EXPECT_EQ(writes[sk], ms[a] * 8192 * 2 + shares[a] * 128 * 128 * 4) << a;
+            EXPECT_EQ(ideal[sk], ideal[dp]);
+            EXPECT_EQ(ctas[sk], launches[a]) << a;
+            ASSERT_TRUE(replay[sk] >= 1.0 && exact[sk] >= replay[sk]) << sk;
+            if (ms[a] == 256) {
+                EXPECT_EQ(replay[sk], replay[dp]);
+                EXPECT_EQ(exact[sk], exact[dp]);
+            }
+        }
+    auto rep = run("report " + h5 + " -o " + html);
+    ASSERT_EQ(rep.status, 0) << rep.err;
+}
+
 // Determinism: 1 and 3 threads write the same values, column by column
 // (the waves and their classes are rebuilt per thread).
 TEST_F(WorkloadCli, ThreadCountDoesNotChangeResults)
