@@ -530,7 +530,8 @@ static int persistent_replay(pascal_wl_eval *we, int any)
         if (slots && replay_round(we, any, 0, we->rounds, req, slots, U) < 0)
             rc = -1;
         for (int64_t q = 0; q < ps.G; q++)
-            if (ps.tile[q] >= 0 && ++ps.step[q] == pascal_workload_cta_rounds(w, ps.tile[q]))
+            if (ps.tile[q] >= 0 &&
+                ++ps.step[q] == (w->persistent == 3 ? pascal_workload_cta_rounds(w, ps.tile[q]) : n[q]))
                 pascal_psched_take(&ps, q, 0, NULL, NULL);
         for (int64_t q = 0; q < ps.G; q++)
             live |= ps.tile[q] >= 0;

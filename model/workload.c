@@ -1424,11 +1424,12 @@ int pascal_workload_walk(const pascal_workload *w, int64_t M, const int64_t *slo
                 int64_t c = ps.tile[q];
                 if (c < 0)
                     continue;
+                int64_t n = pascal_workload_cta_steps(w, c);
                 if (ps.step[q] == 0)
                     rc = walk_io(&k, c, 0);
-                if (rc == 0 && ps.step[q] < pascal_workload_cta_steps(w, c))
+                if (rc == 0 && ps.step[q] < n)
                     rc = walk_step(&k, c, ps.step[q], 0);
-                if (rc == 0 && ps.step[q] + 1 == pascal_workload_cta_rounds(w, c))
+                if (rc == 0 && ps.step[q] + 1 == (w->persistent == 3 ? pascal_workload_cta_rounds(w, c) : n))
                     rc = walk_io(&k, c, 1);
             }
             for (int64_t q = 0; q < ps.G && rc == 0; q++)
