@@ -129,6 +129,11 @@ static const char *gemm =
     "  gemm: {gemm_m: 8192, gemm_n: 28672, gemm_k: 8192, dtype: bf16, tile_m: 128, tile_n: 256,\n"
     "         tile_k: 64, kernel: cutlass, swizzle: 8}\n"
     "fixed: {occupancy: 1}\naxes:\n  capacity_bytes: [16MiB]\n";
+static const char *streamk =
+    "name: b\ndevice: h200\nmodels: [workload, traffic, lru_replay]\nworkload:\n"
+    "  gemm: {gemm_m: 1024, gemm_n: 8192, gemm_k: 28672, dtype: bf16, tile_m: 128, tile_n: 128,\n"
+    "         tile_k: 64, kernel: cutlass-streamk}\n"
+    "fixed: {occupancy: 1}\naxes:\n  capacity_bytes: [16MiB]\n";
 
 /* 5 contexts x 4 batches x 2 kernels x 250 capacities = 10^4 points. */
 static const char *study =
@@ -146,6 +151,7 @@ int main(void)
     program_rate("flash-attn-2 causal prefill, 70B, 32k", causal);
     program_rate("flash-attn-3 causal prefill (persistent), 70B, 32k", fa3);
     program_rate("cutlass swizzle 8, 70B MLP up, M 8192", gemm);
+    program_rate("cutlass-streamk, 70B MLP down, M 1024", streamk);
     pascal_spec *spec = parse(study);
     double t[REPS];
     uint64_t rows = 0;
