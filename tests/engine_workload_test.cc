@@ -1178,6 +1178,31 @@ std::vector<int64_t> program_trace(const pascal_workload &w, int64_t M)
 // the program's whole trace, at least its distinct blocks, and equal to
 // them once the cache holds them all; the trace is the replay's (its LRU
 // count is fill_bytes_replay).  Tiny random shapes, a fixed seed.
+// The floor of program w (spec text `spec`, described by `what`) at every
+// capacity up to its distinct blocks: at most Belady's MIN of its trace, at
+// least the distinct blocks and equal to them once they fit; the replay is
+// LRU on the same trace.  Counts the cases, those equal to Belady and the
+// sum of floor / Belady.
+void floor_against_belady(const pascal_workload &w, int64_t M, const std::string &spec,
+                          const char *what, int64_t *checked, int64_t *equal, double *ratio)
+{
+    std::vector<int64_t> trace = program_trace(w, M);
+    std::set<int64_t> blocks(trace.begin(), trace.end());
+    int64_t top = (int64_t)blocks.size() + 1;
+    std::string text = spec + "\naxes:\n  C: {from: 1, to: " + std::to_string(top) + ", step: 1}\n";
+    for (const Row &r : model_rows(text)) {
+        double opt = (double)belady_misses(trace, r.C);
+        ASSERT_EQ(r.replay, (double)lru_misses(trace, r.C)) << what << " C " << r.C;
+        ASSERT_LE(r.bound, opt) << what << " C " << r.C;
+        ASSERT_GE(r.bound, (double)blocks.size()) << what << " C " << r.C;
+        if (r.C >= (int64_t)blocks.size())
+            ASSERT_EQ(r.bound, (double)blocks.size()) << what << " C " << r.C;
+        (*checked)++;
+        *equal += r.bound == opt;
+        *ratio += r.bound / opt;
+    }
+}
+
 TEST(EngineWorkload, TheProgramFloorHoldsAgainstBeladyOnEverySmallProgram)
 {
     uint64_t x = 2024;
@@ -1229,21 +1254,9 @@ TEST(EngineWorkload, TheProgramFloorHoldsAgainstBeladyOnEverySmallProgram)
         ASSERT_EQ(pascal_workload_of_point(p0.v, &w), 0) << buf;
         if (w.ring)   // no split, no mask: a ring, whose floor is section 3's
             continue;
-        std::vector<int64_t> trace = program_trace(w, (int64_t)p0.v[PASCAL_P_M]);
-        std::set<int64_t> blocks(trace.begin(), trace.end());
-        int64_t top = (int64_t)blocks.size() + 1;
-        std::string text = spec + "\naxes:\n  C: {from: 1, to: " + std::to_string(top) + ", step: 1}\n";
-        for (const Row &r : model_rows(text)) {
-            double opt = (double)belady_misses(trace, r.C);
-            ASSERT_EQ(r.replay, (double)lru_misses(trace, r.C)) << buf << " C " << r.C;
-            ASSERT_LE(r.bound, opt) << buf << " C " << r.C;
-            ASSERT_GE(r.bound, (double)blocks.size()) << buf << " C " << r.C;
-            if (r.C >= (int64_t)blocks.size())
-                ASSERT_EQ(r.bound, (double)blocks.size()) << buf << " C " << r.C;
-            checked++;
-            equal += r.bound == opt;
-            ratio += r.bound / opt;
-        }
+        floor_against_belady(w, (int64_t)p0.v[PASCAL_P_M], spec, buf, &checked, &equal, &ratio);
+        if (::testing::Test::HasFatalFailure())
+            return;
         programs++;
         per_kind[kind]++;
     }
@@ -1265,7 +1278,8 @@ TEST(EngineWorkload, TheProgramFloorHoldsAgainstBeladyOnStreamK)
         x = x * 6364136223846793005ull + 1442695040888963407ull;
         return lo + (int64_t)((x >> 33) % (uint64_t)(hi - lo + 1));
     };
-    int64_t checked = 0, programs = 0, split = 0;
+    int64_t checked = 0, equal = 0, programs = 0, split = 0;
+    double ratio = 0;
     for (int i = 0; i < 400 && programs < 30; i++) {
         char buf[512];
         std::snprintf(buf, sizeof buf,
@@ -1286,24 +1300,18 @@ TEST(EngineWorkload, TheProgramFloorHoldsAgainstBeladyOnStreamK)
         }
         pascal_workload w;
         ASSERT_EQ(pascal_workload_of_point(p0.v, &w), 0) << buf;
-        std::vector<int64_t> trace = program_trace(w, (int64_t)p0.v[PASCAL_P_M]);
-        std::set<int64_t> blocks(trace.begin(), trace.end());
-        int64_t top = (int64_t)blocks.size() + 1;
-        std::string text = spec + "\naxes:\n  C: {from: 1, to: " + std::to_string(top) + ", step: 1}\n";
-        for (const Row &r : model_rows(text)) {
-            double opt = (double)belady_misses(trace, r.C);
-            ASSERT_EQ(r.replay, (double)lru_misses(trace, r.C)) << buf << " C " << r.C;
-            ASSERT_LE(r.bound, opt) << buf << " C " << r.C;
-            ASSERT_GE(r.bound, (double)blocks.size()) << buf << " C " << r.C;
-            checked++;
-        }
+        floor_against_belady(w, (int64_t)p0.v[PASCAL_P_M], spec, buf, &checked, &equal, &ratio);
+        if (::testing::Test::HasFatalFailure())
+            return;
         programs++;
         split += w.sk.sk_blocks > 0;
     }
     EXPECT_EQ(programs, 30);
     EXPECT_GE(split, 10);
-    std::printf("stream-K floor <= Belady on %lld (program, capacity) cases, %lld of %lld programs "
-                "with stream-K blocks\n", (long long)checked, (long long)split, (long long)programs);
+    std::printf("stream-K floor <= Belady on %lld (program, capacity) cases, equal on %lld, mean "
+                "floor / Belady %.3f; %lld of %lld programs with stream-K blocks\n",
+                (long long)checked, (long long)equal, ratio / (double)checked, (long long)split,
+                (long long)programs);
 }
 
 } // namespace
