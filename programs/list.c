@@ -178,7 +178,7 @@ static void list_kernels(int json)
     for (int k = 0; k < PASCAL_KERNEL_COUNT; k++) {
         const pascal_kernel_info *i = &pascal_kernels[k];
         if (!json) {
-            printf("%-13s %s: %s; from %s\n", pascal_kernel_names[k], i->kinds, i->what, i->source);
+            printf("%-15s %s: %s; from %s\n", pascal_kernel_names[k], i->kinds, i->what, i->source);
             continue;
         }
         printf("%s{", k ? ",\n " : "[");

@@ -71,10 +71,18 @@ TEST_F(ListCli, KernelsNameTheirSource)
     std::vector<std::string> l = lines(r.out);
     ASSERT_EQ(l.size(), (size_t)PASCAL_KERNEL_COUNT) << r.out;
     EXPECT_EQ(l[PASCAL_KERNEL_MODEL].rfind("model ", 0), 0u) << l[0];
-    EXPECT_EQ(l[PASCAL_KERNEL_FLASH2].rfind("flash-attn-2  attention: ", 0), 0u) << l[1];
+    EXPECT_EQ(l[PASCAL_KERNEL_FLASH2].rfind("flash-attn-2    attention: ", 0), 0u) << l[1];
     EXPECT_TRUE(has(l[PASCAL_KERNEL_FLASH2], "Dao-AILab/flash-attention") &&
                 has(l[PASCAL_KERNEL_FLASH2], "flash_fwd_launch_template.h") &&
                 has(l[PASCAL_KERNEL_FLASH2], "flash_api.cpp")) << l[1];
+    // the kinds start in one column, past the longest name
+    size_t col = l[0].find_first_not_of(' ', std::string(pascal_kernel_names[0]).size());
+    for (int k = 0; k < PASCAL_KERNEL_COUNT; k++) {
+        size_t name = std::string(pascal_kernel_names[k]).size();
+        EXPECT_EQ(l[k].rfind(std::string(pascal_kernel_names[k]) + " ", 0), 0u) << l[k];
+        EXPECT_GT(col, name) << l[k];
+        EXPECT_EQ(l[k].find_first_not_of(' ', name), col) << l[k];
+    }
 }
 
 TEST_F(ListCli, ModelsOneLineEachWithColumnsNeedsAndPaper)
