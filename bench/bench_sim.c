@@ -17,7 +17,8 @@
  *      (engine/simrefs.h) at 60 keys, on 1 and 2 threads;
  *   5. the finer mechanisms (docs/simulate.md 3.1) on against the same
  *      timing with them off, runs alternating in this process: requests per
- *      CPU second each, and the ratio.
+ *      CPU second each, and the ratio;
+ *   6. each of those mechanisms alone against none.
  * argv[2] picks sections (digits, default 12345).  Medians of REPS runs.
  * Figures only: nothing here passes or fails. */
 #include <math.h>
@@ -331,6 +332,61 @@ static void section_mechanisms(const pascal_sim_timing *tm)
     }
 }
 
+/* What each finer mechanism costs alone (one core, the configurations of
+ * section 5): rates with one mechanism on against the timing with none. */
+static void section_each(const pascal_sim_timing *tm)
+{
+    static const struct {
+        const char *what;
+        int64_t o;
+        int path;
+        int64_t d, m;
+        double W;
+    } cases[] = {
+        {"tma o1 d4 m0 W32", 1, PASCAL_SIM_TMA, 4, 0, 32},
+        {"sync o1 m0 W16", 1, PASCAL_SIM_SYNC, 1, 0, 16},
+        {"tma o2 d3 m0 W16", 2, PASCAL_SIM_TMA, 3, 0, 16},
+        {"sync o4 m48 W8", 4, PASCAL_SIM_SYNC, 1, 48, 8},
+    };
+    enum { NT = 6 };
+    pascal_sim_timing t[NT];
+    const char *names[NT] = {"off", "sm spread", "noise", "slices", "inflight", "all"};
+    t[0] = *tm;
+    t[0].hit_sm_spread = t[0].l2_slices = t[0].l2_slice_bytes = t[0].hit_slice_spread = 0;
+    t[0].sm_inflight_bytes = t[0].service_noise = 0;
+    for (int k = 1; k < NT; k++)
+        t[k] = t[0];
+    t[1].hit_sm_spread = 0.42;
+    t[2].service_noise = 0.1;
+    t[3].l2_slices = 48, t[3].l2_slice_bytes = 2048, t[3].hit_slice_spread = 0.2;
+    t[4].sm_inflight_bytes = 8 * 16384.0;
+    t[5] = t[3];
+    t[5].hit_sm_spread = 0.42, t[5].service_noise = 0.1, t[5].sm_inflight_bytes = 8 * 16384.0;
+    printf("6. each finer mechanism alone, one core, N 4096, C 1280 (M req/s CPU, median of %d,\n"
+           "   runs alternating; the settings of section 5)\n   %-20s", REPS, "configuration");
+    for (int k = 0; k < NT; k++)
+        printf(" %10s", names[k]);
+    printf("\n");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pascal_sim_config c = paper(cases[i].o, cases[i].path, cases[i].d, cases[i].m, 4096,
+                                    cases[i].W);
+        pascal_sim *ws = NULL;
+        double r[NT][REPS], K;
+        if (pascal_sim_fit(&ws, &c) != 0) {
+            fprintf(stderr, "bench_sim: out of memory\n");
+            exit(1);
+        }
+        for (int rep = 0; rep < REPS; rep++)
+            for (int k = 0; k < NT; k++)
+                r[k][rep] = cpu_rate(ws, &t[k], &c, &K);
+        pascal_sim_free(ws);
+        printf("   %-20s", cases[i].what);
+        for (int k = 0; k < NT; k++)
+            printf(" %10.2f", median(r[k], REPS) / 1e6);
+        printf("\n");
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *profile = argc > 1 ? argv[1] : "configs/devices/gb10.yaml";
@@ -351,5 +407,7 @@ int main(int argc, char **argv)
         section_refset(&tm);
     if (strchr(sections, '5'))
         section_mechanisms(&tm);
+    if (strchr(sections, '6'))
+        section_each(&tm);
     return 0;
 }

@@ -16,7 +16,7 @@ const char *const pascal_device_sim_keys[PASCAL_DEVICE_SIM_NKEYS] = {
     "launch_ns",  "barrier_ns",      "jitter_ns",
     /* optional (absent: 0, off) */
     "hit_sm_spread", "l2_slices", "l2_slice_bytes", "hit_slice_spread", "sm_inflight_bytes",
-    "service_noise",
+    "service_noise", "sm_issue_oldest",
 };
 
 /* Where each key's value goes, in the order of the keys. */
@@ -27,7 +27,7 @@ double *pascal_device_sim_field(pascal_sim_timing *t, int k)
         &t->dram_bytes_per_ns, &t->consume_ns, &t->loop_ns, &t->wmma_ns, &t->wmma_sm_ns,
         &t->launch_ns, &t->barrier_ns, &t->jitter_ns,
         &t->hit_sm_spread, &t->l2_slices, &t->l2_slice_bytes, &t->hit_slice_spread,
-        &t->sm_inflight_bytes, &t->service_noise,
+        &t->sm_inflight_bytes, &t->service_noise, &t->sm_issue_oldest,
     };
     return f[k];
 }
@@ -40,8 +40,8 @@ static int is_fraction(const char *name)
 }
 
 /* What a key accepts: bandwidths are > 0, spreads and noise fractions in
- * [0, 1], the slices a whole number, the in-flight limit bytes, every other
- * value a time >= 0 in ns. */
+ * [0, 1], the slices a whole number, the in-flight limit bytes, the issue
+ * order 0 or 1, every other value a time >= 0 in ns. */
 static const char *accepted(int k)
 {
     const char *name = pascal_device_sim_keys[k];
@@ -51,6 +51,8 @@ static const char *accepted(int k)
         return "a fraction from 0 to 1";
     if (strcmp(name, "l2_slices") == 0)
         return "a whole number of slices from 0 to 256";
+    if (strcmp(name, "sm_issue_oldest") == 0)
+        return "0 (first come, first served) or 1 (the oldest CTA first)";
     if (strcmp(name, "sm_inflight_bytes") == 0 || strcmp(name, "l2_slice_bytes") == 0)
         return "a size >= 0 in bytes";
     return "a time >= 0 in ns";
@@ -72,6 +74,8 @@ static int in_range(int k, double v)
         return v >= 0 && v <= 1;
     if (strcmp(name, "l2_slices") == 0)
         return v >= 0 && v <= PASCAL_SIM_MAX_SLICES && v == floor(v);
+    if (strcmp(name, "sm_issue_oldest") == 0)
+        return v == 0 || v == 1;
     return v >= 0;
 }
 

@@ -23,7 +23,7 @@
 extern "C" {
 #endif
 
-#define PASCAL_DEVICE_SIM_NKEYS 19
+#define PASCAL_DEVICE_SIM_NKEYS 20
 /* The first 13 keys are required; the rest, the finer mechanisms of
  * docs/simulate.md section 3.1, are 0 (off) when absent. */
 #define PASCAL_DEVICE_SIM_NREQUIRED 13

@@ -156,7 +156,8 @@ static int timing_ok(const pascal_sim_timing *t)
            t->l2_slices == floor(t->l2_slices) && finite_nonneg(t->l2_slice_bytes) &&
            finite_nonneg(t->hit_slice_spread) &&
            t->hit_slice_spread <= 1 && finite_nonneg(t->sm_inflight_bytes) &&
-           finite_nonneg(t->service_noise) && t->service_noise <= 1;
+           finite_nonneg(t->service_noise) && t->service_noise <= 1 &&
+           (t->sm_issue_oldest == 0 || t->sm_issue_oldest == 1);
 }
 
 /* Chunks of a block of `bytes` on the slices. */

@@ -108,6 +108,11 @@ typedef struct pascal_sim_timing {
     double service_noise;     /* each request's slice and DRAM service times are scaled
                                  by 1 + service_noise (2 u - 1), u uniform (26 bits) per
                                  request and server, from the seed: a fraction in [0, 1] */
+    double sm_issue_oldest;   /* 1: on the sync path an SM's issue server, when it frees,
+                                 takes the waiting job of its oldest CTA (the first
+                                 launched) rather than the first to arrive; a job in
+                                 service is never preempted.  0: first come, first
+                                 served.  0 or 1 */
 } pascal_sim_timing;
 
 #define PASCAL_SIM_MAX_SLICES 256

@@ -66,6 +66,7 @@ typedef struct scan {
     int tma;                    /* tma with d >= 2 */
     int compute;                /* m > 0 */
     int eager;                  /* a WAIT is handled when its SM's earliest */
+    int oldest;                 /* sm_issue_oldest on the sync path, occupancy > 1 */
     int jitter, traj;           /* jitter_ns > 0, traj_max > 0 */
     const pascal_sim_work *work; /* several streams, or NULL: the one ring */
     int64_t units;              /* requests per CTA per step */
@@ -329,8 +330,23 @@ static ALWAYS_INLINE int64_t earliest(const sim_slot *sl, int64_t base, int64_t 
     return b;
 }
 
+/* Of SM m's WAITs at time t, the slot index of the oldest CTA (the first
+ * launched: the smallest CTA index). */
+static int64_t oldest_at(const sim_slot *sl, int64_t base, int64_t o, double t)
+{
+    int64_t b = -1;
+    for (int64_t k = base; k < base + o; k++)
+        if (sl[k].kind == EV_WAIT && sl[k].t == t && (b < 0 || sl[k].cta < sl[b].cta))
+            b = k;
+    return b;
+}
+
 /* Handles SM m's WAITs that come before every other event of the SM, in
- * (time, slot) order, queueing what follows each (eager only). */
+ * (time, slot) order, queueing what follows each (eager only).  With the
+ * oldest-first issue order (sync path) a WAIT that finds the SM's server
+ * busy waits until it frees, when every job waiting by then is known (the
+ * SM's other events all come later); the oldest CTA among them takes it,
+ * its job's latency floor counted from its data's arrival. */
 static ALWAYS_INLINE void settle(scan *x, shape f, int64_t m)
 {
     sim_slot *sl = x->sl;
@@ -339,7 +355,17 @@ static ALWAYS_INLINE void settle(scan *x, shape f, int64_t m)
         int64_t b = earliest(sl, m * f.o, f.o, &tb);
         if (sl[b].kind != EV_WAIT || tb == INFINITY)
             return;
-        sl[b].t = wake(x, f, b, sl[b].j, tb);
+        if (!f.tma && x->oldest) {
+            double busy = x->w->smx[m].issue_free;
+            if (busy > tb) {
+                sl[b].t = busy;
+                continue;
+            }
+            b = oldest_at(sl, m * f.o, f.o, tb);
+            sl[b].t = wake(x, f, b, sl[b].j, arrival(x, b, sl[b].j));
+        } else {
+            sl[b].t = wake(x, f, b, sl[b].j, tb);
+        }
         enqueue(x, b, sl[b].t);
     }
 }
@@ -367,8 +393,12 @@ static void scan_init(scan *x, pascal_sim *w, const pascal_sim_timing *tm,
     x->cmp_lat = m * tm->wmma_ns;
     x->compute = c->compute > 0;
     x->o = c->occupancy;
-    /* Sync trajectories read every slot's position at a consumption. */
-    x->eager = x->tma || c->traj_max <= 0;
+    x->oldest = !x->tma && c->occupancy > 1 && tm->sm_issue_oldest > 0;
+    /* Sync trajectories read every slot's position at a consumption: its
+     * WAITs wait for their time, but under the oldest-first order (which
+     * needs the eager handling), where a sample may see a CTA of another
+     * SM one block ahead. */
+    x->eager = x->tma || c->traj_max <= 0 || x->oldest;
     x->jitter = tm->jitter_ns > 0;
     x->traj = c->traj_max > 0;
     x->req_max = c->req_max;

@@ -204,6 +204,155 @@ TEST(SimMechanisms, InFlightLimitBoundsThePipeline)
     EXPECT_EQ(pascal_sim_run(sim.ws, &t, &c, &r), PASCAL_SIM_EINVAL);
 }
 
+// The oldest-first issue order (sync path).  One SM, four CTAs reading the
+// same blocks, no bandwidth limit: a block's data comes h = hit_ns after its
+// request, and each block is a job of w = 500 ns on the SM (no latency floor,
+// no loop overhead).  First come, first served, the CTAs take turns and the
+// server never idles: CTA k ends at h + w (4 (N - 1) + k + 1).  Oldest first,
+// CTA 0's data (back h < w after its job) waits for CTA 1's job and then
+// takes the server before CTAs 2 and 3, which starve: CTAs 0 and 1
+// alternate, CTA 0's job j in [h + 2 w j, h + 2 w j + w], until both are
+// done (h + 2 w N - w and h + 2 w N), then CTAs 2 and 3 do the same
+// (h + 4 w N - w and h + 4 w N): two slots.
+TEST(SimMechanisms, OldestFirstIssueLetsTheOldestCtasRunAhead)
+{
+    Sim sim;
+    const int64_t N = 20;
+    const double w = 500;
+    pascal_sim_timing t = bare();
+    t.wmma_sm_ns = w;
+    pascal_sim_config c = pascal_sim_default_config();
+    std::vector<double> end(4);
+    c.sms = 1, c.occupancy = 4, c.path = PASCAL_SIM_SYNC, c.compute = 1;
+    c.N = N, c.C = N, c.W = 1, c.cta_end_ns = end.data();
+    const double h = t.hit_ns;
+    sim.run(t, c);
+    for (int k = 0; k < 4; k++)
+        EXPECT_NEAR(end[k], h + w * (4 * (N - 1) + k + 1), 1e-6) << k;
+    t.sm_issue_oldest = 1;
+    sim.run(t, c);
+    const double want[4] = {h + 2 * w * N - w, h + 2 * w * N, h + 4 * w * N - w, h + 4 * w * N};
+    for (int k = 0; k < 4; k++)
+        EXPECT_NEAR(end[k], want[k], 1e-6) << k;
+}
+
+// One SM of o slots on the bare machine, written out as a plain loop: each
+// block's data comes h after its request; its job (w on the server, ending
+// no earlier than its data's arrival + lat) starts when the server is free
+// and the data is in, taken by the oldest CTA among those ready then
+// (oldest) or the one whose data came first, ties to the smaller slot
+// (first come, first served); a CTA requests its next block when its job
+// ends, and a CTA's end frees its slot for the next CTA at once.  CTA end
+// times.
+std::vector<double> one_sm(int64_t o, int64_t ctas, int64_t N, double h, double w, double lat,
+                           bool oldest)
+{
+    std::vector<int64_t> cta(o, -1), j(o, 0);
+    std::vector<double> ready(o, INFINITY), end(ctas, NAN);
+    int64_t next = 0;
+    for (int64_t k = 0; k < o && next < ctas; k++)
+        cta[k] = next++, ready[k] = h;
+    double free = 0;
+    for (;;) {
+        int64_t b = -1;
+        for (int64_t k = 0; k < o; k++)
+            if (cta[k] >= 0 && (b < 0 || ready[k] < ready[b]))
+                b = k;
+        if (b < 0)
+            return end;
+        double start = std::max(free, ready[b]);
+        if (oldest)
+            for (int64_t k = 0; k < o; k++)
+                if (cta[k] >= 0 && ready[k] <= start && cta[k] < cta[b])
+                    b = k;
+        double done = std::max(start + w, ready[b] + lat);
+        free = start + w;
+        if (++j[b] < N) {
+            ready[b] = done + h;
+            continue;
+        }
+        end[cta[b]] = done;
+        j[b] = 0;
+        cta[b] = next < ctas ? next++ : -1;
+        ready[b] = cta[b] >= 0 ? done + h : INFINITY;
+    }
+}
+
+// The simulator's two orders against that loop, on random shapes: several
+// waves (a younger CTA then sits in an older one's slot), latency floors
+// longer and shorter than the job.
+TEST(SimMechanisms, IssueOrdersMatchAPlainLoop)
+{
+    Sim sim;
+    uint64_t z = 12345;
+    auto uni = [&z]() {
+        z = z * 6364136223846793005ull + 1442695040888963407ull;
+        return (double)(z >> 11) * 0x1.0p-53;
+    };
+    for (int trial = 0; trial < 200; trial++) {
+        pascal_sim_timing t = bare();
+        t.hit_ns = 50 + 400 * uni();
+        t.wmma_sm_ns = 100 + 600 * uni();
+        t.wmma_ns = 900 * uni();
+        pascal_sim_config c = pascal_sim_default_config();
+        c.sms = 1, c.occupancy = 2 + (int64_t)(4 * uni()), c.path = PASCAL_SIM_SYNC;
+        c.compute = 1, c.N = 3 + (int64_t)(30 * uni()), c.W = 1 + (int64_t)(12 * uni()) / 4.0;
+        c.C = c.N;
+        int64_t ctas = llround(c.W * (double)c.occupancy);
+        std::vector<double> end(ctas);
+        c.cta_end_ns = end.data();
+        for (int oldest : {0, 1}) {
+            t.sm_issue_oldest = oldest;
+            sim.run(t, c);
+            std::vector<double> want =
+                one_sm(c.occupancy, ctas, c.N, t.hit_ns, t.wmma_sm_ns, t.wmma_ns, oldest);
+            for (int64_t k = 0; k < ctas; k++)
+                ASSERT_NEAR(end[k], want[k], 1e-6 * want[k])
+                    << "trial " << trial << " oldest " << oldest << " o " << c.occupancy << " W "
+                    << c.W << " N " << c.N << " CTA " << k;
+        }
+    }
+}
+
+// The order applies where CTAs share an SM's server on the sync path: at
+// occupancy 1 and on the tma path it changes nothing, bit for bit; a
+// trajectory (which moves a sync run's wake-ups onto their times otherwise)
+// leaves the run as it is; and a value other than 0 or 1 is refused.
+TEST(SimMechanisms, OldestFirstIssueOnlyOrdersSharedSyncServers)
+{
+    Sim sim;
+    pascal_sim_timing t{};
+    t.hit_ns = 237.5, t.l2_bytes_per_ns = 2113.7, t.sm_bytes_per_ns = 41.3, t.sm_spread = 0.0317;
+    t.dram_ns = 181.9, t.dram_bytes_per_ns = 271.3, t.consume_ns = 53.1, t.loop_ns = 11.7;
+    t.wmma_ns = 13.3, t.wmma_sm_ns = 13.3, t.launch_ns = 211;
+    pascal_sim_timing on = t;
+    on.sm_issue_oldest = 1;
+    for (int path : {PASCAL_SIM_SYNC, PASCAL_SIM_TMA})
+        for (int64_t o : {1, 4}) {
+            pascal_sim_config c = pascal_sim_default_config();
+            c.sms = 8, c.occupancy = o, c.path = path, c.depth = 4, c.compute = 48;
+            c.N = 300, c.W = 6, c.C = 200, c.seed = 9;
+            pascal_sim_result a = sim.run(t, c), b = sim.run(on, c);
+            if (path == PASCAL_SIM_SYNC && o > 1) {
+                EXPECT_FALSE(same(a, b)) << "the order moved nothing";
+                std::vector<double> tt(64), rounds(64);
+                std::vector<int32_t> pos(64 * c.sms * o);
+                c.traj_every = 100, c.traj_max = 64;
+                c.traj_t = tt.data(), c.traj_rounds = rounds.data(), c.traj_pos = pos.data();
+                pascal_sim_result d = sim.run(on, c);
+                EXPECT_TRUE(same(b, d));
+                EXPECT_GT(d.samples, 0);
+            } else {
+                EXPECT_TRUE(same(a, b)) << path << " " << o;
+            }
+        }
+    on.sm_issue_oldest = 0.5;
+    pascal_sim_config c = pascal_sim_default_config();
+    pascal_sim_result r{};
+    ASSERT_EQ(pascal_sim_fit(&sim.ws, &c), 0);
+    EXPECT_EQ(pascal_sim_run(sim.ws, &on, &c, &r), PASCAL_SIM_EINVAL);
+}
+
 // Noise scales each service time by 1 + n (2u - 1): the same run for a seed,
 // another for another seed, and the L2's rate kept on average.
 TEST(SimMechanisms, ServiceNoiseIsSeededAndKeepsTheMeanRate)
@@ -254,6 +403,7 @@ TEST(SimMechanisms, ProfileKeysAreOptionalAndChecked)
         {"  service_noise: {value: 1.5, source: \"assumed: x\"}\n", "sim.service_noise.value: expected a fraction from 0 to 1"},
         {"  sm_inflight_bytes: {value: -1, source: \"assumed: x\"}\n", "sim.sm_inflight_bytes.value: expected a size >= 0 in bytes"},
         {"  hit_sm_spread: {value: 0.2}\n", "sim.hit_sm_spread.source: expected where the value comes from"},
+        {"  sm_issue_oldest: {value: 0.5, source: \"assumed: x\"}\n", "sim.sm_issue_oldest.value: expected 0 (first come, first served) or 1 (the oldest CTA first), got \"0.5\""},
     };
     for (const auto &b : bad) {
         std::string text = head + b.line;
