@@ -18,7 +18,8 @@
  *   5. the finer mechanisms (docs/simulate.md 3.1) on against the same
  *      timing with them off, runs alternating in this process: requests per
  *      CPU second each, and the ratio;
- *   6. each of those mechanisms alone against none.
+ *   6. each of those mechanisms alone against none, and the oldest-first
+ *      issue order (sm_issue_oldest).
  * argv[2] picks sections (digits, default 12345).  Medians of REPS runs.
  * Figures only: nothing here passes or fails. */
 #include <math.h>
@@ -299,7 +300,7 @@ static void section_mechanisms(const pascal_sim_timing *tm)
     };
     pascal_sim_timing off = *tm, on = *tm, trial;
     off.hit_sm_spread = off.l2_slices = off.l2_slice_bytes = off.hit_slice_spread = 0;
-    off.sm_inflight_bytes = off.service_noise = 0;
+    off.sm_inflight_bytes = off.service_noise = off.sm_issue_oldest = 0;
     trial = off;
     trial.hit_sm_spread = 0.42, trial.service_noise = 0.1;
     on.hit_sm_spread = 0.42, on.l2_slices = 48, on.l2_slice_bytes = 2048;
@@ -348,22 +349,25 @@ static void section_each(const pascal_sim_timing *tm)
         {"tma o2 d3 m0 W16", 2, PASCAL_SIM_TMA, 3, 0, 16},
         {"sync o4 m48 W8", 4, PASCAL_SIM_SYNC, 1, 48, 8},
     };
-    enum { NT = 6 };
+    enum { NT = 7 };
     pascal_sim_timing t[NT];
-    const char *names[NT] = {"off", "sm spread", "noise", "slices", "inflight", "all"};
+    const char *names[NT] = {"off", "sm spread", "noise", "slices", "inflight", "oldest", "all"};
     t[0] = *tm;
     t[0].hit_sm_spread = t[0].l2_slices = t[0].l2_slice_bytes = t[0].hit_slice_spread = 0;
-    t[0].sm_inflight_bytes = t[0].service_noise = 0;
+    t[0].sm_inflight_bytes = t[0].service_noise = t[0].sm_issue_oldest = 0;
     for (int k = 1; k < NT; k++)
         t[k] = t[0];
     t[1].hit_sm_spread = 0.42;
     t[2].service_noise = 0.1;
     t[3].l2_slices = 48, t[3].l2_slice_bytes = 2048, t[3].hit_slice_spread = 0.2;
     t[4].sm_inflight_bytes = 8 * 16384.0;
-    t[5] = t[3];
-    t[5].hit_sm_spread = 0.42, t[5].service_noise = 0.1, t[5].sm_inflight_bytes = 8 * 16384.0;
+    t[5].sm_issue_oldest = 1;
+    t[6] = t[3];
+    t[6].hit_sm_spread = 0.42, t[6].service_noise = 0.1, t[6].sm_inflight_bytes = 8 * 16384.0;
+    t[6].sm_issue_oldest = 1;
     printf("6. each finer mechanism alone, one core, N 4096, C 1280 (M req/s CPU, median of %d,\n"
-           "   runs alternating; the settings of section 5)\n   %-20s", REPS, "configuration");
+           "   runs alternating; the settings of section 5, oldest = sm_issue_oldest 1, all =\n"
+           "   every one of them)\n   %-20s", REPS, "configuration");
     for (int k = 0; k < NT; k++)
         printf(" %10s", names[k]);
     printf("\n");
