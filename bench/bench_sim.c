@@ -284,20 +284,25 @@ static double cpu_rate(pascal_sim *ws, const pascal_sim_timing *tm, const pascal
     return (double)r.requests / (cpu_now() - c0);
 }
 
+/* The configurations sections 5 and 6 time the finer mechanisms on. */
+typedef struct bench_case {
+    const char *what;
+    int64_t o;
+    int path;
+    int64_t d, m;
+    double W;
+} bench_case;
+static const bench_case mech_cases[] = {
+    {"tma o1 d4 m0 W32", 1, PASCAL_SIM_TMA, 4, 0, 32},
+    {"sync o1 m0 W16", 1, PASCAL_SIM_SYNC, 1, 0, 16},
+    {"tma o2 d3 m0 W16", 2, PASCAL_SIM_TMA, 3, 0, 16},
+    {"sync o4 m48 W8", 4, PASCAL_SIM_SYNC, 1, 48, 8},
+};
+#define NMECH_CASES (sizeof mech_cases / sizeof mech_cases[0])
+
 static void section_mechanisms(const pascal_sim_timing *tm)
 {
-    static const struct {
-        const char *what;
-        int64_t o;
-        int path;
-        int64_t d, m;
-        double W;
-    } cases[] = {
-        {"tma o1 d4 m0 W32", 1, PASCAL_SIM_TMA, 4, 0, 32},
-        {"sync o1 m0 W16", 1, PASCAL_SIM_SYNC, 1, 0, 16},
-        {"tma o2 d3 m0 W16", 2, PASCAL_SIM_TMA, 3, 0, 16},
-        {"sync o4 m48 W8", 4, PASCAL_SIM_SYNC, 1, 48, 8},
-    };
+    const bench_case *cases = mech_cases;
     pascal_sim_timing off = *tm, on = *tm, trial;
     off.hit_sm_spread = off.l2_slices = off.l2_slice_bytes = off.hit_slice_spread = 0;
     off.sm_inflight_bytes = off.service_noise = off.sm_issue_oldest = 0;
@@ -312,7 +317,7 @@ static void section_mechanisms(const pascal_sim_timing *tm)
            REPS);
     printf("   %-20s %11s %11s %11s %7s %7s %7s %7s %7s\n", "configuration", "off Mreq/s",
            "trial", "all", "trial/", "all/", "K off", "K trial", "K all");
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (size_t i = 0; i < NMECH_CASES; i++) {
         pascal_sim_config c = paper(cases[i].o, cases[i].path, cases[i].d, cases[i].m, 4096,
                                     cases[i].W);
         pascal_sim *ws = NULL;
@@ -337,18 +342,7 @@ static void section_mechanisms(const pascal_sim_timing *tm)
  * section 5): rates with one mechanism on against the timing with none. */
 static void section_each(const pascal_sim_timing *tm)
 {
-    static const struct {
-        const char *what;
-        int64_t o;
-        int path;
-        int64_t d, m;
-        double W;
-    } cases[] = {
-        {"tma o1 d4 m0 W32", 1, PASCAL_SIM_TMA, 4, 0, 32},
-        {"sync o1 m0 W16", 1, PASCAL_SIM_SYNC, 1, 0, 16},
-        {"tma o2 d3 m0 W16", 2, PASCAL_SIM_TMA, 3, 0, 16},
-        {"sync o4 m48 W8", 4, PASCAL_SIM_SYNC, 1, 48, 8},
-    };
+    const bench_case *cases = mech_cases;
     enum { NT = 7 };
     pascal_sim_timing t[NT];
     const char *names[NT] = {"off", "sm spread", "noise", "slices", "inflight", "oldest", "all"};
@@ -371,7 +365,7 @@ static void section_each(const pascal_sim_timing *tm)
     for (int k = 0; k < NT; k++)
         printf(" %10s", names[k]);
     printf("\n");
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (size_t i = 0; i < NMECH_CASES; i++) {
         pascal_sim_config c = paper(cases[i].o, cases[i].path, cases[i].d, cases[i].m, 4096,
                                     cases[i].W);
         pascal_sim *ws = NULL;
