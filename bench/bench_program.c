@@ -10,7 +10,9 @@
  *      x kernel x 250 capacities, FlashAttention-2 with its split-KV choice
  *      and the model kernel, H200) through `pascal run`'s engine on 2
  *      threads, no output.
- * Medians of REPS runs.  Figures only: nothing here passes or fails. */
+ * argv[1] picks rows (digits: 1-6 the programs in the order above, 7 the
+ * study; default all).  Medians of REPS runs.  Figures only: nothing here
+ * passes or fails. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,14 +146,25 @@ static const char *study =
     "  batch: [1, 4, 16, 64]\n  kernel: [flash-attn-2, model]\n"
     "  capacity_bytes: {from: 1MiB, to: 256MiB, num: 250, scale: log}\n";
 
-int main(void)
+int main(int argc, char **argv)
 {
-    program_rate("flash-attn-2 split-KV decode, 70B, 128k, batch 1", split_decode);
-    program_rate("flash-attn-2 two-token decode, 70B, 128k, batch 16", two_token);
-    program_rate("flash-attn-2 causal prefill, 70B, 32k", causal);
-    program_rate("flash-attn-3 causal prefill (persistent), 70B, 32k", fa3);
-    program_rate("cutlass swizzle 8, 70B MLP up, M 8192", gemm);
-    program_rate("cutlass-streamk, 70B MLP down, M 1024", streamk);
+    /* argv[1] picks rows (digits 1-7, default all): the six programs, then the study */
+    const char *pick = argc > 1 ? argv[1] : "1234567";
+    static const struct {
+        const char *what, **text;
+    } cases[] = {
+        {"flash-attn-2 split-KV decode, 70B, 128k, batch 1", &split_decode},
+        {"flash-attn-2 two-token decode, 70B, 128k, batch 16", &two_token},
+        {"flash-attn-2 causal prefill, 70B, 32k", &causal},
+        {"flash-attn-3 causal prefill (persistent), 70B, 32k", &fa3},
+        {"cutlass swizzle 8, 70B MLP up, M 8192", &gemm},
+        {"cutlass-streamk, 70B MLP down, M 1024", &streamk},
+    };
+    for (int i = 0; i < 6; i++)
+        if (strchr(pick, '1' + i))
+            program_rate(cases[i].what, *cases[i].text);
+    if (!strchr(pick, '7'))
+        return 0;
     pascal_spec *spec = parse(study);
     double t[REPS];
     uint64_t rows = 0;

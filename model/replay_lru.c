@@ -7,11 +7,14 @@
  * each slot that is still some block's latest.  The RD of a request whose
  * block was last requested at slot L is the number of marks after L, i.e.
  * the live marks minus those at or before L.  Marks are bits in 64-bit words
- * and a Fenwick tree counts the marks per completed word, so a query is one
+ * and a Fenwick tree counts the marks per word, so a query is one
  * O(log(W/64)) prefix sum plus a popcount, and moving a block's mark is one
- * bit flip plus one O(log(W/64)) update.  The word being filled is not in
- * the tree yet (its marks are counted by popcount), so the append of the new
- * mark costs one bit set; the word enters the tree when it is complete.
+ * bit flip plus one O(log(W/64)) update.  The last RECENT words (the one
+ * being filled and those before it) are not in the tree yet: a mark there
+ * is counted by popcounts, so a reuse within the last 64 RECENT requests or
+ * so (a block shared by the CTAs of one wave) costs a few popcounts and a
+ * bit flip, no tree walk; a word enters the tree RECENT words after it is
+ * complete, with the marks it still has.
  * When the W slots run out, the live marks (at most nblocks <= W/2) are
  * renumbered 0, 1, ... in time order and the tree is rebuilt in O(W): an
  * amortised O(1) per request.  With W/64 words the whole tree of a 65536-
@@ -20,6 +23,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+/* Words at the end of the slots that are not in the Fenwick tree. */
+#define RECENT 8
 
 struct pascal_lru {
     int64_t nblocks;
@@ -86,18 +92,25 @@ void pascal_lru_reset(pascal_lru *ws)
     ws->live = 0;
 }
 
-/* Set bits of x: the instruction where the target has one, else a few
- * shifts and adds inline (the generic builtin is a library call). */
-static inline int64_t pop64(uint64_t x)
-{
-#ifdef __POPCNT__
-    return __builtin_popcountll(x);
+/* Set bits of x.  HW: the instruction (in code built for a target that has
+ * it); else a few shifts and adds inline (the generic builtin is a library
+ * call).  The replay loop is built both ways on x86 and picks at run time
+ * (pascal_lru_replay). */
+#if defined(__POPCNT__)
+#define HW_POPCNT 1
 #else
+#define HW_POPCNT hw
+#endif
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
+static ALWAYS_INLINE int64_t pop64(uint64_t x, int hw)
+{
+    if (HW_POPCNT)
+        return __builtin_popcountll(x);
     x = x - ((x >> 1) & 0x5555555555555555ULL);
     x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
     x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
     return (int64_t)((x * 0x0101010101010101ULL) >> 56);
-#endif
 }
 
 static inline void fen_add(int32_t *fen, int64_t n, int64_t w, int32_t v)
@@ -116,8 +129,8 @@ static inline int64_t fen_prefix(const int32_t *fen, int64_t w)
 }
 
 /* Renumbers the live marks 0..live-1 in time order (owner moves down in
- * place: the k-th live slot is at or after k) and rebuilds the tree, whose
- * complete words are now all full. */
+ * place: the k-th live slot is at or after k) and rebuilds the tree over
+ * the words before the last RECENT ones, all full now. */
 static void compact(pascal_lru *ws)
 {
     int64_t k = 0;
@@ -137,8 +150,8 @@ static void compact(pascal_lru *ws)
         ws->bits[w] = ~0ULL;
     if (k % 64)
         ws->bits[k / 64] = (1ULL << (k % 64)) - 1;
-    /* Linear Fenwick build over the complete words (64 marks each). */
-    int64_t n = ws->nwords, full = k / 64;
+    /* Linear Fenwick build over the words in the tree (64 marks each). */
+    int64_t n = ws->nwords, full = k / 64 - RECENT;
     memset(ws->fen, 0, (size_t)(n + 1) * sizeof *ws->fen);
     for (int64_t i = 1; i <= n; i++) {
         if (i <= full)
@@ -154,22 +167,26 @@ static void compact(pascal_lru *ws)
  * want_rd = 0 and an upper bound below C available for free (slots between
  * the two requests >= distinct blocks between them), the prefix query is
  * skipped and some value < C is returned. */
-static inline int64_t access(pascal_lru *ws, int64_t b, int want_rd, int64_t C)
+static ALWAYS_INLINE int64_t access(pascal_lru *ws, int64_t b, int want_rd, int64_t C, int hw)
 {
     int64_t L = ws->last[b], rd = -1;
-    int64_t cw = ws->t >> 6;
+    int64_t tree = (ws->t >> 6) - RECENT;   /* words [0, tree) are in the tree */
     if (L >= 0) {
         int64_t w = L >> 6;
         uint64_t bit = 1ULL << (L & 63);
+        uint64_t upto = (bit << 1) - 1;   /* bits 0..L&63; all at bit 63 */
         if (!want_rd && ws->t - L - 1 < C) {
             rd = ws->t - L - 1;
+        } else if (w >= tree) {           /* the marks after L, word by word */
+            rd = pop64(ws->bits[w] & ~upto, hw);
+            for (int64_t v = w + 1; v <= ws->t >> 6 && v < ws->nwords; v++)
+                rd += pop64(ws->bits[v], hw);
         } else {
-            uint64_t upto = (bit << 1) - 1;   /* bits 0..L&63; all at bit 63 */
             rd = ws->live - fen_prefix(ws->fen, w) -
-                 pop64(ws->bits[w] & upto);
+                 pop64(ws->bits[w] & upto, hw);
         }
         ws->bits[w] &= ~bit;
-        if (w < cw)
+        if (w < tree)
             fen_add(ws->fen, ws->nwords, w, -1);
         ws->live--;
     }
@@ -180,27 +197,54 @@ static inline int64_t access(pascal_lru *ws, int64_t b, int want_rd, int64_t C)
     ws->owner[s] = (int32_t)b;
     ws->last[b] = (int32_t)s;
     ws->live++;
-    if ((ws->t & 63) == 0)   /* word s>>6 is complete: it enters the tree */
-        fen_add(ws->fen, ws->nwords, s >> 6,
-                (int32_t)pop64(ws->bits[s >> 6]));
+    if ((ws->t & 63) == 0 && (s >> 6) - RECENT >= 0) {
+        /* word s>>6 is complete: the one RECENT words before it enters the tree */
+        int64_t w = (s >> 6) - RECENT;
+        fen_add(ws->fen, ws->nwords, w, (int32_t)pop64(ws->bits[w], hw));
+    }
     return rd;
 }
 
-int64_t pascal_lru_replay(pascal_lru *ws, const int64_t *trace, int64_t n,
-                          int64_t C, int64_t *rd_out)
+static ALWAYS_INLINE int64_t replay(pascal_lru *ws, const int64_t *trace, int64_t n, int64_t C,
+                                    int64_t *rd_out, int hw)
 {
-    if (!ws || n < 0 || (n > 0 && !trace))
-        return -1;
     int64_t misses = 0;
     uint64_t nb = (uint64_t)ws->nblocks;
     for (int64_t i = 0; i < n; i++) {
         int64_t b = trace[i];
         if ((uint64_t)b >= nb)
             return -1;
-        int64_t rd = access(ws, b, rd_out != NULL, C);
+        int64_t rd = access(ws, b, rd_out != NULL, C, hw);
         misses += rd < 0 || rd >= C;
         if (rd_out)
             rd_out[i] = rd;
     }
     return misses;
+}
+
+static int64_t replay_soft(pascal_lru *ws, const int64_t *trace, int64_t n, int64_t C,
+                           int64_t *rd_out)
+{
+    return replay(ws, trace, n, C, rd_out, 0);
+}
+
+#if defined(__x86_64__) && !defined(__POPCNT__)
+__attribute__((target("popcnt"))) static int64_t replay_popcnt(pascal_lru *ws,
+                                                               const int64_t *trace, int64_t n,
+                                                               int64_t C, int64_t *rd_out)
+{
+    return replay(ws, trace, n, C, rd_out, 1);
+}
+#endif
+
+int64_t pascal_lru_replay(pascal_lru *ws, const int64_t *trace, int64_t n,
+                          int64_t C, int64_t *rd_out)
+{
+    if (!ws || n < 0 || (n > 0 && !trace))
+        return -1;
+#if defined(__x86_64__) && !defined(__POPCNT__)
+    if (__builtin_cpu_supports("popcnt"))
+        return replay_popcnt(ws, trace, n, C, rd_out);
+#endif
+    return replay_soft(ws, trace, n, C, rd_out);
 }

@@ -177,6 +177,34 @@ TEST(ReplaySim, StackDistanceMatchesNaiveAcrossRenumbering)
     }
 }
 
+// Reuse distances short and long on a replay of 64 words and more: a
+// block last seen in one of the last words (counted by popcounts, outside
+// the tree) or before them (the tree), across the boundary as words enter
+// the tree, and across renumbering; each against the naive count.
+TEST(ReplaySim, StackDistanceNearAndFarMatchNaive)
+{
+    std::mt19937_64 rng(0x5eed);
+    for (int64_t nblocks : {700, 1500, 2100}) {
+        Vec trace = random_trace(rng, 9000, nblocks, 0.9);
+        // and bursts of a few hundred distinct blocks reread in order
+        for (size_t t = 0; t + 600 < trace.size(); t += 1800)
+            for (size_t k = 0; k < 300; k++)
+                trace[t + 300 + k] = trace[t + k];
+        Lru lru(nblocks);
+        Vec rd(trace.size());
+        pascal_lru_replay(lru.p, trace.data(), (int64_t)trace.size(), 1, rd.data());
+        int64_t near = 0, far = 0;
+        for (size_t t = 0; t < trace.size(); t++) {
+            int64_t want = naive_rd(trace, t);
+            ASSERT_EQ(rd[t], want) << "nblocks " << nblocks << " t " << t;
+            near += want >= 0 && want < 64;
+            far += want >= 9 * 64;   // beyond the last RECENT + 1 words
+        }
+        EXPECT_GT(near, 1000) << nblocks;
+        EXPECT_GT(far, 150) << nblocks;
+    }
+}
+
 // Feeding a trace in pieces gives the same answers as all at once.
 TEST(ReplaySim, StackDistanceIsIncremental)
 {
