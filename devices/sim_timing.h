@@ -25,7 +25,8 @@ extern "C" {
 
 #define PASCAL_DEVICE_SIM_NKEYS 20
 /* The first 13 keys are required; the rest, the finer mechanisms of
- * docs/simulate.md section 3.1, are 0 (off) when absent. */
+ * docs/simulate.md section 3.1 and the issue order of 3.2, are 0 (off)
+ * when absent. */
 #define PASCAL_DEVICE_SIM_NREQUIRED 13
 /* The keys of the `sim` section, in the order of pascal_sim_timing. */
 extern const char *const pascal_device_sim_keys[PASCAL_DEVICE_SIM_NKEYS];
