@@ -95,7 +95,7 @@ struct pascal_wl_eval {
     uint64_t seed;             /* the point's seed: the any-order replay's draws */
     struct {
         int state;             /* 1 done, -1 not possible for this point, 0 not yet */
-        int64_t cold, *above;
+        int64_t cold, *above, cap;   /* cap: entries above holds */
     } hist[2];                 /* [0] CTAs in slot order, [1] in a random order per round */
     /* The floor of a program point (fill_bytes_bound): the reuse gaps of
      * the slot-order trace; gap_pass set while a pass feeds them. */
@@ -409,7 +409,7 @@ double pascal_wl_eval_bytes(unsigned models, const double *v)
         double nt = (double)w.streams * (double)w.blocks;
         if (w.requests <= REPLAY_MAX_REQUESTS && nt <= (double)REPLAY_MAX_BLOCKS)
             bytes += pascal_lru_bytes((int64_t)nt) + 2 * 8 * (nt + 2) +   /* both orders */
-                     pascal_blru_bytes((int64_t)nt + 2 * w.ctas) + 16.0 * (double)w.grid +
+                     pascal_blru_bytes((int64_t)nt + 2 * w.ctas) + 24.0 * (double)w.grid +
                      96.0 * (fmin((double)w.requests, (double)EXACT_MAX_NEEDS) + 1); /* exact */
     }
     if (!w.ring && (models & ((1u << PASCAL_MODEL_TRAFFIC) | (1u << PASCAL_MODEL_RESIDENCY)))) {
@@ -429,7 +429,7 @@ double pascal_wl_eval_bytes(unsigned models, const double *v)
 static int replay_round(pascal_wl_eval *we, int any, int64_t wave, int64_t t, const int64_t *req,
                         int64_t slots, int64_t units)
 {
-    int64_t *round = we->keybuf, *rd = we->prev, n = slots * units, *order = we->scratch;
+    int64_t *round = we->keybuf, n = slots * units, *order = we->scratch;
     const int64_t *use = req;
     if (we->gap_pass)   /* slot order: the floor's trace */
         return pascal_gapfloor_add(we->gf, req, n);
@@ -447,15 +447,7 @@ static int replay_round(pascal_wl_eval *we, int any, int64_t wave, int64_t t, co
             memcpy(round + q * units, req + order[q] * units, (size_t)units * sizeof *round);
         use = round;
     }
-    if (pascal_lru_replay(we->lru, use, n, 1, rd) < 0)
-        return -1;
-    for (int64_t g = 0; g < n; g++) {
-        if (rd[g] < 0)
-            we->hist[any].cold++;
-        else
-            we->hist[any].above[rd[g]]++;
-    }
-    return 0;
+    return pascal_lru_replay_hist(we->lru, use, n, we->hist[any].above, &we->hist[any].cold);
 }
 
 /* Starts a persistent kernel's schedule (model/workload.h) in memory the
@@ -501,8 +493,12 @@ static int persistent_replay(pascal_wl_eval *we, int any)
     int64_t *held = we->phases, *first = we->phase, *dir = we->global, *n = we->N, *base = we->owner;
     pascal_psched ps;
     int64_t *slots_mem = psched_start(&ps, w, NULL, NULL);
-    if (!slots_mem)
+    /* per slot: the rounds its tile holds it (pascal_workload_cta_rounds) */
+    int64_t *rounds = slots_mem ? malloc((size_t)ps.G * sizeof *rounds) : NULL;
+    if (!rounds) {
+        free(slots_mem);
         return -1;
+    }
     for (int64_t q = 0; q < ps.G; q++)
         held[q] = -1;
     int rc = 0;
@@ -517,6 +513,7 @@ static int persistent_replay(pascal_wl_eval *we, int any)
                 continue;
             if (held[q] != c) {
                 cta_cache(w, c, &n[q], &first[q], &dir[q], base + q * U);
+                rounds[q] = w->persistent == 3 ? pascal_workload_cta_rounds(w, c) : n[q];
                 held[q] = c;
             }
             held_any = 1;
@@ -530,14 +527,14 @@ static int persistent_replay(pascal_wl_eval *we, int any)
         if (slots && replay_round(we, any, 0, we->rounds, req, slots, U) < 0)
             rc = -1;
         for (int64_t q = 0; q < ps.G; q++)
-            if (ps.tile[q] >= 0 &&
-                ++ps.step[q] == (w->persistent == 3 ? pascal_workload_cta_rounds(w, ps.tile[q]) : n[q]))
+            if (ps.tile[q] >= 0 && ++ps.step[q] == rounds[q])
                 pascal_psched_take(&ps, q, 0, NULL, NULL);
         for (int64_t q = 0; q < ps.G; q++)
             live |= ps.tile[q] >= 0;
         if (!held_any)
             break;
     }
+    free(rounds);
     free(slots_mem);
     return rc;
 }
@@ -602,10 +599,14 @@ static int kernel_replay(pascal_wl_eval *we, int any)
         we->lru = pascal_lru_create(nt);
         we->lru_blocks = we->lru ? nt : 0;
     }
-    free(we->hist[any].above);
-    we->hist[any].above = calloc((size_t)nt + 2, sizeof *we->hist[any].above);
+    if (we->hist[any].cap < nt + 2) {   /* kept across points: no fresh pages each time */
+        free(we->hist[any].above);
+        we->hist[any].above = malloc((size_t)(nt + 2) * sizeof *we->hist[any].above);
+        we->hist[any].cap = we->hist[any].above ? nt + 2 : 0;
+    }
     if (!we->lru || !we->hist[any].above)
         return -1;
+    memset(we->hist[any].above, 0, (size_t)(nt + 2) * sizeof *we->hist[any].above);
     pascal_lru_reset(we->lru);
     we->nt = nt;
     we->hist[any].cold = 0;

@@ -163,7 +163,8 @@ static void compact(pascal_lru *ws)
     ws->t = k;
 }
 
-/* One request to block b: returns its RD (-1 for a first request).  With
+/* One request to block b, with a free slot (t < W): returns its RD (-1 for
+ * a first request).  With
  * want_rd = 0 and an upper bound below C available for free (slots between
  * the two requests >= distinct blocks between them), the prefix query is
  * skipped and some value < C is returned. */
@@ -190,9 +191,7 @@ static ALWAYS_INLINE int64_t access(pascal_lru *ws, int64_t b, int want_rd, int6
             fen_add(ws->fen, ws->nwords, w, -1);
         ws->live--;
     }
-    if (ws->t == ws->W)
-        compact(ws);
-    int64_t s = ws->t++;
+    int64_t s = ws->t++;   /* < W: the caller compacts first */
     ws->bits[s >> 6] |= 1ULL << (s & 63);
     ws->owner[s] = (int32_t)b;
     ws->last[b] = (int32_t)s;
@@ -205,46 +204,83 @@ static ALWAYS_INLINE int64_t access(pascal_lru *ws, int64_t b, int want_rd, int6
     return rd;
 }
 
+/* The loop of both entry points: misses with C blocks, each RD to rd_out
+ * (when not NULL), or counted in hist[RD] (first requests in *cold) when
+ * hist is not NULL; -1 on a bad id. */
 static ALWAYS_INLINE int64_t replay(pascal_lru *ws, const int64_t *trace, int64_t n, int64_t C,
-                                    int64_t *rd_out, int hw)
+                                    int64_t *rd_out, int64_t *hist, int64_t *cold, int hw)
 {
+    /* The state in a local copy, which the compiler keeps in registers: the
+     * stores to hist and rd_out may alias ws's fields, not a local's.
+     * Compacting before a request instead of within it renumbers its
+     * block's mark with the others: the same marks after it, the same RD. */
+    pascal_lru s = *ws;
     int64_t misses = 0;
-    uint64_t nb = (uint64_t)ws->nblocks;
+    uint64_t nb = (uint64_t)s.nblocks;
     for (int64_t i = 0; i < n; i++) {
         int64_t b = trace[i];
-        if ((uint64_t)b >= nb)
+        if ((uint64_t)b >= nb) {
+            *ws = s;
             return -1;
-        int64_t rd = access(ws, b, rd_out != NULL, C, hw);
+        }
+        if (s.t == s.W) {
+            *ws = s;
+            compact(ws);
+            s = *ws;
+        }
+        int64_t rd = access(&s, b, rd_out || hist, C, hw);
         misses += rd < 0 || rd >= C;
         if (rd_out)
             rd_out[i] = rd;
+        if (hist) {
+            if (rd < 0)
+                ++*cold;
+            else
+                hist[rd]++;
+        }
     }
+    *ws = s;
     return misses;
 }
 
 static int64_t replay_soft(pascal_lru *ws, const int64_t *trace, int64_t n, int64_t C,
-                           int64_t *rd_out)
+                           int64_t *rd_out, int64_t *hist, int64_t *cold)
 {
-    return replay(ws, trace, n, C, rd_out, 0);
+    return replay(ws, trace, n, C, rd_out, hist, cold, 0);
 }
 
 #if defined(__x86_64__) && !defined(__POPCNT__)
 __attribute__((target("popcnt"))) static int64_t replay_popcnt(pascal_lru *ws,
                                                                const int64_t *trace, int64_t n,
-                                                               int64_t C, int64_t *rd_out)
+                                                               int64_t C, int64_t *rd_out,
+                                                               int64_t *hist, int64_t *cold)
 {
-    return replay(ws, trace, n, C, rd_out, 1);
+    return replay(ws, trace, n, C, rd_out, hist, cold, 1);
 }
 #endif
+
+static int64_t dispatch(pascal_lru *ws, const int64_t *trace, int64_t n, int64_t C,
+                        int64_t *rd_out, int64_t *hist, int64_t *cold)
+{
+#if defined(__x86_64__) && !defined(__POPCNT__)
+    if (__builtin_cpu_supports("popcnt"))
+        return replay_popcnt(ws, trace, n, C, rd_out, hist, cold);
+#endif
+    return replay_soft(ws, trace, n, C, rd_out, hist, cold);
+}
 
 int64_t pascal_lru_replay(pascal_lru *ws, const int64_t *trace, int64_t n,
                           int64_t C, int64_t *rd_out)
 {
     if (!ws || n < 0 || (n > 0 && !trace))
         return -1;
-#if defined(__x86_64__) && !defined(__POPCNT__)
-    if (__builtin_cpu_supports("popcnt"))
-        return replay_popcnt(ws, trace, n, C, rd_out);
-#endif
-    return replay_soft(ws, trace, n, C, rd_out);
+    return dispatch(ws, trace, n, C, rd_out, NULL, NULL);
+}
+
+int pascal_lru_replay_hist(pascal_lru *ws, const int64_t *trace, int64_t n, int64_t *hist,
+                           int64_t *cold)
+{
+    if (!ws || n < 0 || (n > 0 && (!trace || !hist || !cold)))
+        return -1;
+    return dispatch(ws, trace, n, 1, NULL, hist, cold) < 0 ? -1 : 0;
 }

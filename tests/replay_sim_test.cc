@@ -205,6 +205,40 @@ TEST(ReplaySim, StackDistanceNearAndFarMatchNaive)
     }
 }
 
+// The histogram entry point counts every request's naive RD, in pieces
+// that cross the renumbering (9000 requests over at most 2 x 2100 blocks'
+// slots), and stops at a bad id having counted the requests before it.
+TEST(ReplaySim, StackDistanceHistogramCountsEveryNaiveRd)
+{
+    std::mt19937_64 rng(0x4157);
+    for (int64_t nblocks : {90, 700, 2100}) {
+        Vec trace = random_trace(rng, 9000, nblocks, 0.85);
+        Vec want((size_t)nblocks, 0), hist((size_t)nblocks, 0);
+        int64_t want_cold = 0, cold = 0;
+        for (size_t t = 0; t < trace.size(); t++) {
+            int64_t r = naive_rd(trace, t);
+            if (r < 0)
+                want_cold++;
+            else
+                want[(size_t)r]++;
+        }
+        Lru lru(nblocks);
+        for (size_t s = 0; s < trace.size(); s += 1234) {
+            int64_t n = (int64_t)std::min<size_t>(1234, trace.size() - s);
+            ASSERT_EQ(pascal_lru_replay_hist(lru.p, trace.data() + s, n, hist.data(), &cold), 0);
+        }
+        EXPECT_EQ(cold, want_cold) << nblocks;
+        EXPECT_EQ(hist, want) << nblocks;
+    }
+    Lru lru(10);
+    Vec hist(10, 0), bad = {1, 2, 1, 10, 2};
+    int64_t cold = 0;
+    EXPECT_EQ(pascal_lru_replay_hist(lru.p, bad.data(), 5, hist.data(), &cold), -1);
+    EXPECT_EQ(cold, 2);
+    EXPECT_EQ(hist[1], 1);
+    EXPECT_EQ(pascal_lru_replay_hist(lru.p, bad.data(), 1, nullptr, &cold), -1);
+}
+
 // Feeding a trace in pieces gives the same answers as all at once.
 TEST(ReplaySim, StackDistanceIsIncremental)
 {
