@@ -5,9 +5,8 @@
  *      a next point (another seed) in the memory it has touched, against a
  *      baseline in the same process: generating the same requests (every
  *      CTA's streams, steps and blocks) without replaying them; and, on a
- *      program (no ring),
- *      its floor (fill_bytes_bound: one pass over the reuse gaps, every
- *      capacity);
+ *      program (no ring), its floor (fill_bytes_bound: one pass over the
+ *      reuse gaps, every capacity);
  *   2. a Llama 3.1 70B decode sizing study of 10^4 points (context x batch
  *      x kernel x 250 capacities, FlashAttention-2 with its split-KV choice
  *      and the model kernel, H200) through `pascal run`'s engine on 2

@@ -84,7 +84,8 @@ void pascal_lru_reset(pascal_lru *ws);
 int64_t pascal_lru_replay(pascal_lru *ws, const int64_t *trace, int64_t n,
                           int64_t C, int64_t *rd_out);
 /* The same replay for every capacity at once: hist[RD]++ for each request
- * with a reuse distance RD (hist: nblocks entries; RD < nblocks), ++*cold
+ * with a reuse distance RD (RD < the distinct blocks requested since the
+ * last reset, so hist needs that many entries; nblocks always do), ++*cold
  * for each first request.  The misses of a cache of C blocks are then
  * *cold plus the hist entries at C and above.  0, or -1 on a bad block id
  * (the requests before it are counted). */

@@ -164,10 +164,9 @@ static void compact(pascal_lru *ws)
 }
 
 /* One request to block b, with a free slot (t < W): returns its RD (-1 for
- * a first request).  With
- * want_rd = 0 and an upper bound below C available for free (slots between
- * the two requests >= distinct blocks between them), the prefix query is
- * skipped and some value < C is returned. */
+ * a first request).  With want_rd = 0 and an upper bound below C available
+ * for free (slots between the two requests >= distinct blocks between
+ * them), the prefix query is skipped and some value < C is returned. */
 static ALWAYS_INLINE int64_t access(pascal_lru *ws, int64_t b, int want_rd, int64_t C, int hw)
 {
     int64_t L = ws->last[b], rd = -1;
